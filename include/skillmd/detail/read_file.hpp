@@ -1,0 +1,65 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_DETAIL_READ_FILE_HPP
+#define SKILLMD_DETAIL_READ_FILE_HPP
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace skillmd::detail {
+
+/// Reads a whole regular file. On failure returns nothing and sets `error` to a reason.
+inline std::optional<std::string> read_file(std::string const& path, std::string& error,
+                                            std::size_t max_bytes = std::size_t(-1))
+{
+    int const fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        error = std::strerror(errno);
+        return std::nullopt;
+    }
+    struct closer { int fd; ~closer() { ::close(fd); } } const close_fd{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        error = std::strerror(errno);
+        return std::nullopt;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        error = S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file";
+        return std::nullopt;
+    }
+    if (static_cast<std::size_t>(st.st_size) > max_bytes) {
+        error = "is larger than " + std::to_string(max_bytes) + " bytes";
+        return std::nullopt;
+    }
+    std::string data;
+    data.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t got = 0;
+    for (;;) {
+        if (got == data.size()) data.resize(data.size() + 4096); // the file may have grown
+        ssize_t const n = ::read(fd, data.data() + got, data.size() - got);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            error = std::strerror(errno);
+            return std::nullopt;
+        }
+        if (n == 0) break;
+        got += static_cast<std::size_t>(n);
+        if (got > max_bytes) {
+            error = "is larger than " + std::to_string(max_bytes) + " bytes";
+            return std::nullopt;
+        }
+    }
+    data.resize(got);
+    return data;
+}
+
+} // namespace skillmd::detail
+
+#endif

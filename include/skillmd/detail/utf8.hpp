@@ -1,0 +1,106 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_DETAIL_UTF8_HPP
+#define SKILLMD_DETAIL_UTF8_HPP
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace skillmd::detail {
+
+/// Length of the well-formed UTF-8 sequence at s[i], or 0 when it is not well formed
+/// (overlong forms, surrogates and code points above U+10FFFF are not).
+inline std::size_t utf8_sequence_length(std::string_view s, std::size_t i) noexcept
+{
+    auto const at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    unsigned char const c = at(i);
+    std::size_t const left = s.size() - i;
+    if (c < 0x80) return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        return left >= 2 && (at(i + 1) & 0xc0) == 0x80 ? 2 : 0;
+    if (c >= 0xe0 && c <= 0xef) {
+        if (left < 3) return 0;
+        unsigned char const c1 = at(i + 1);
+        if ((c1 & 0xc0) != 0x80 || (at(i + 2) & 0xc0) != 0x80) return 0;
+        if (c == 0xe0 && c1 < 0xa0) return 0;  // overlong
+        if (c == 0xed && c1 >= 0xa0) return 0; // surrogate
+        return 3;
+    }
+    if (c >= 0xf0 && c <= 0xf4) {
+        if (left < 4) return 0;
+        unsigned char const c1 = at(i + 1);
+        if ((c1 & 0xc0) != 0x80 || (at(i + 2) & 0xc0) != 0x80 || (at(i + 3) & 0xc0) != 0x80)
+            return 0;
+        if (c == 0xf0 && c1 < 0x90) return 0; // overlong
+        if (c == 0xf4 && c1 >= 0x90) return 0; // above U+10FFFF
+        return 4;
+    }
+    return 0;
+}
+
+/// Decodes the well-formed sequence of length n at p.
+inline char32_t utf8_decode(char const* p, std::size_t n) noexcept
+{
+    auto const b = [&](std::size_t k) { return static_cast<char32_t>(static_cast<unsigned char>(p[k])); };
+    switch (n) {
+    case 1: return b(0);
+    case 2: return ((b(0) & 0x1f) << 6) | (b(1) & 0x3f);
+    case 3: return ((b(0) & 0x0f) << 12) | ((b(1) & 0x3f) << 6) | (b(2) & 0x3f);
+    default: return ((b(0) & 0x07) << 18) | ((b(1) & 0x3f) << 12) | ((b(2) & 0x3f) << 6) | (b(3) & 0x3f);
+    }
+}
+
+inline void utf8_append(std::string& out, char32_t cp)
+{
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xc0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xe0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+        out += static_cast<char>(0x80 | (cp & 0x3f));
+    } else {
+        out += static_cast<char>(0xf0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+        out += static_cast<char>(0x80 | (cp & 0x3f));
+    }
+}
+
+/// Offset of the first byte that is not well-formed UTF-8, or npos.
+/// Pure-ASCII stretches are skipped eight bytes at a time.
+inline std::size_t find_invalid_utf8(std::string_view s) noexcept
+{
+    std::size_t i = 0;
+    while (i < s.size()) {
+        if (i + 8 <= s.size()) {
+            std::uint64_t w;
+            std::memcpy(&w, s.data() + i, 8);
+            if ((w & 0x8080808080808080ull) == 0) {
+                i += 8;
+                continue;
+            }
+        }
+        std::size_t const n = utf8_sequence_length(s, i);
+        if (n == 0) return i;
+        i += n;
+    }
+    return std::string_view::npos;
+}
+
+/// Number of code points in s (s assumed well-formed; stray bytes count one each).
+inline std::size_t utf8_length(std::string_view s) noexcept
+{
+    std::size_t n = 0;
+    for (char c : s)
+        n += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+    return n;
+}
+
+} // namespace skillmd::detail
+
+#endif

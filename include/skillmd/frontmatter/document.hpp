@@ -1,0 +1,267 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_FRONTMATTER_DOCUMENT_HPP
+#define SKILLMD_FRONTMATTER_DOCUMENT_HPP
+
+#include <skillmd/config.hpp>
+#include <skillmd/detail/json.hpp>
+
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillmd::frontmatter {
+
+enum class node_kind : std::uint8_t { scalar, sequence, mapping };
+
+/// How a scalar was written. Only plain scalars are open to type resolution
+/// (`true`, `12`, `null`); every other style is a string whatever it spells.
+enum class scalar_style : std::uint8_t { plain, single_quoted, double_quoted, literal, folded };
+
+inline constexpr std::string_view to_string(scalar_style s) noexcept
+{
+    switch (s) {
+    case scalar_style::plain: return "plain";
+    case scalar_style::single_quoted: return "single-quoted";
+    case scalar_style::double_quoted: return "double-quoted";
+    case scalar_style::literal: return "literal";
+    case scalar_style::folded: return "folded";
+    }
+    return "plain";
+}
+
+class document_builder;
+
+/** A parsed YAML document: mappings, sequences and scalars, each with its position.
+
+    Every scalar is kept as its decoded string (the YAML failsafe schema); an empty
+    value is the empty plain scalar. Mappings keep their keys in source order.
+    The document owns all its text, so node references and the string views they
+    return stay valid as long as the document lives and is not moved from.
+*/
+class document
+{
+    using index = std::uint32_t;
+    static constexpr index none = ~index{0};
+
+    struct node
+    {
+        node_kind kind;
+        scalar_style style;
+        bool decoded;          // value lives in decoded_ rather than text_
+        std::uint32_t offset;  // byte offset in the parsed text, until positions are resolved
+        std::uint32_t line = 0, column = 0;
+        std::uint32_t value_off = 0, value_len = 0;
+        index first = none, last = none, next = none;
+        std::uint32_t size = 0; // children: items, or keys + values for a mapping
+    };
+
+public:
+    class node_ref;
+
+    /// Iterates the children of a sequence, or the keys and values of a mapping in turn.
+    class child_iterator
+    {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = node_ref;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = node_ref;
+
+        child_iterator() = default;
+        child_iterator(document const* d, index i) : d_(d), i_(i) {}
+        node_ref operator*() const { return {d_, i_}; }
+        child_iterator& operator++() { i_ = d_->nodes_[i_].next; return *this; }
+        child_iterator operator++(int) { auto t = *this; ++*this; return t; }
+        bool operator==(child_iterator const& o) const { return i_ == o.i_; }
+
+    private:
+        document const* d_ = nullptr;
+        index i_ = none;
+    };
+
+    /// A light reference to one node of a document.
+    class node_ref
+    {
+    public:
+        node_ref(document const* d, index i) : d_(d), i_(i) {}
+
+        node_kind kind() const { return n().kind; }
+        bool is_scalar() const { return n().kind == node_kind::scalar; }
+        bool is_sequence() const { return n().kind == node_kind::sequence; }
+        bool is_mapping() const { return n().kind == node_kind::mapping; }
+        scalar_style style() const { return n().style; }
+        std::uint32_t line() const { return n().line; }
+        std::uint32_t column() const { return n().column; }
+
+        /// The decoded text of a scalar; empty for collections.
+        std::string_view value() const
+        {
+            auto const& x = n();
+            std::string const& s = x.decoded ? d_->decoded_ : d_->text_;
+            return std::string_view(s).substr(x.value_off, x.value_len);
+        }
+
+        /// A plain scalar that the YAML core schema reads as null (empty, `~`, `null`).
+        bool is_null() const
+        {
+            if (!is_scalar() || style() != scalar_style::plain) return false;
+            auto const v = value();
+            return v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL";
+        }
+
+        /// Number of items of a sequence, or of entries of a mapping.
+        std::size_t size() const
+        {
+            return n().kind == node_kind::mapping ? n().size / 2 : n().size;
+        }
+
+        child_iterator begin() const { return {d_, n().first}; }
+        child_iterator end() const { return {d_, none}; }
+
+        /// The value stored under `key` in a mapping.
+        std::optional<node_ref> find(std::string_view key) const
+        {
+            if (!is_mapping()) return std::nullopt;
+            for (auto it = begin(); it != end(); ++it) {
+                node_ref k = *it;
+                ++it;
+                if (k.value() == key) return *it;
+            }
+            return std::nullopt;
+        }
+
+    private:
+        document::node const& n() const { return d_->nodes_[i_]; }
+        document const* d_;
+        index i_;
+    };
+
+    /// True when the frontmatter holds no node (empty, or only comments).
+    bool empty() const noexcept { return root_ == none; }
+    node_ref root() const { return {this, root_}; }
+    std::size_t node_count() const noexcept { return nodes_.size(); }
+
+private:
+    friend class document_builder;
+    std::string text_;    // the parsed text; plain and unescaped scalars view into it
+    std::string decoded_; // scalars that folding or escapes changed
+    std::vector<node> nodes_;
+    index root_ = none;
+};
+
+/** Appends `n` as JSON: mappings become objects in key order, sequences arrays and
+    every scalar a string (the YAML failsafe schema), exactly as `skillmd parse` prints it.
+*/
+inline void write_json(std::string& out, document::node_ref n)
+{
+    switch (n.kind()) {
+    case node_kind::scalar: detail::json_quote(out, n.value()); return;
+    case node_kind::sequence: {
+        out += '[';
+        bool first = true;
+        for (auto c : n) {
+            if (!first) out += ", ";
+            first = false;
+            write_json(out, c);
+        }
+        out += ']';
+        return;
+    }
+    case node_kind::mapping: {
+        out += '{';
+        bool first = true;
+        for (auto it = n.begin(); it != n.end(); ++it) {
+            if (!first) out += ", ";
+            first = false;
+            detail::json_quote(out, (*it).value());
+            out += ": ";
+            ++it;
+            write_json(out, *it);
+        }
+        out += '}';
+        return;
+    }
+    }
+}
+
+/// Builds a document; used by parsers, not by users of the tree.
+class document_builder
+{
+public:
+    using index = document::index;
+
+    explicit document_builder(std::string_view text)
+    {
+        doc_.text_.assign(text.data(), text.size());
+        doc_.nodes_.reserve(text.size() / 24 + 4);
+    }
+
+    std::string_view text() const noexcept { return doc_.text_; }
+
+    /// A scalar whose value is a stretch of the parsed text.
+    index scalar(scalar_style st, std::size_t at, std::size_t value_off, std::size_t value_len)
+    {
+        return add({node_kind::scalar, st, false, static_cast<std::uint32_t>(at), 0, 0,
+                    static_cast<std::uint32_t>(value_off), static_cast<std::uint32_t>(value_len)});
+    }
+
+    /// A scalar whose decoded value differs from the source.
+    index decoded_scalar(scalar_style st, std::size_t at, std::string_view value)
+    {
+        auto const off = doc_.decoded_.size();
+        doc_.decoded_.append(value);
+        return add({node_kind::scalar, st, true, static_cast<std::uint32_t>(at), 0, 0,
+                    static_cast<std::uint32_t>(off), static_cast<std::uint32_t>(value.size())});
+    }
+
+    index collection(node_kind k, std::size_t at)
+    {
+        return add({k, scalar_style::plain, false, static_cast<std::uint32_t>(at)});
+    }
+
+    void append(index parent, index child)
+    {
+        auto& p = doc_.nodes_[parent];
+        if (p.last == document::none) p.first = child;
+        else doc_.nodes_[p.last].next = child;
+        p.last = child;
+        ++p.size;
+    }
+
+    std::string_view value(index i) const
+    {
+        return document::node_ref(&doc_, i).value();
+    }
+
+    void set_root(index i) noexcept { doc_.root_ = i; }
+
+    /// Resolves byte offsets into lines and columns; `to_position(offset)` returns
+    /// a type with `line` and `column` members.
+    template <class F>
+    document finish(F&& to_position) &&
+    {
+        for (auto& n : doc_.nodes_) {
+            auto const p = to_position(n.offset);
+            n.line = p.line;
+            n.column = p.column;
+        }
+        return std::move(doc_);
+    }
+
+private:
+    index add(document::node n)
+    {
+        doc_.nodes_.push_back(n);
+        return static_cast<index>(doc_.nodes_.size() - 1);
+    }
+    document doc_;
+};
+
+} // namespace skillmd::frontmatter
+
+#endif

@@ -1,0 +1,144 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_FRONTMATTER_SPLIT_HPP
+#define SKILLMD_FRONTMATTER_SPLIT_HPP
+
+#include <skillmd/config.hpp>
+#include <skillmd/diagnostic.hpp>
+#include <skillmd/detail/utf8.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillmd::frontmatter {
+
+/// What a file without a leading `---` line means.
+enum class missing_policy : std::uint8_t {
+    empty_metadata, ///< no metadata, the whole file is the body (seed 001); a warning
+    error,          ///< an error, as the Agent Skills reference validator does
+};
+
+struct split_options
+{
+    missing_policy missing = missing_policy::empty_metadata;
+};
+
+/** Where the frontmatter and the body of a SKILL.md are.
+
+    `frontmatter` views the text between the fence lines (fences excluded) of the
+    string given to @ref split, so it lives as long as that string.
+*/
+struct split_result
+{
+    bool has_frontmatter = false;         ///< an opening and a closing fence were found
+    std::string_view frontmatter;         ///< YAML text between the fences
+    std::size_t frontmatter_offset = 0;   ///< byte offset of `frontmatter` in the file
+    std::uint32_t frontmatter_line = 0;   ///< 1-based line of the first frontmatter line
+    std::size_t body_offset = 0;          ///< byte offset of the body in the file
+    std::vector<diagnostic> diagnostics;
+};
+
+namespace detail {
+
+/// End of the line that starts at `i` (the offset of its line break, or size).
+inline std::size_t line_end(std::string_view s, std::size_t i) noexcept
+{
+    while (i < s.size() && s[i] != '\n' && s[i] != '\r') ++i;
+    return i;
+}
+
+/// Offset just past the line break at `i` (CRLF, LF or CR), or `i` at the end.
+inline std::size_t after_break(std::string_view s, std::size_t i) noexcept
+{
+    if (i < s.size() && s[i] == '\r') ++i;
+    if (i < s.size() && s[i] == '\n') ++i;
+    return i;
+}
+
+/// A fence line: `---` followed only by spaces or tabs.
+inline bool is_fence(std::string_view line) noexcept
+{
+    if (line.size() < 3 || line.compare(0, 3, "---") != 0) return false;
+    for (std::size_t k = 3; k < line.size(); ++k)
+        if (line[k] != ' ' && line[k] != '\t') return false;
+    return true;
+}
+
+} // namespace detail
+
+/** Finds the frontmatter block of a SKILL.md (SPEC 3.1).
+
+    The block runs from a first line `---` to the next line that is exactly `---`
+    (trailing blanks allowed). A UTF-8 byte order mark and CRLF line endings are
+    accepted. A `---` that is not alone on its line, such as one inside a value, does
+    not close the block; in YAML a `---` alone at the start of a line always ends the
+    document, so no value can contain one.
+*/
+inline split_result split(std::string_view file, std::string_view origin, split_options opts = {})
+{
+    split_result r;
+    std::size_t start = 0;
+    if (file.substr(0, 3) == "\xEF\xBB\xBF") start = 3;
+    r.body_offset = start;
+
+    auto report = [&](std::string_view code, severity sev, std::uint32_t line, std::string msg) {
+        r.diagnostics.push_back({std::string(code), sev, std::string(origin), line, line ? 1u : 0u, std::move(msg)});
+    };
+
+    std::size_t const first_end = detail::line_end(file, start);
+    if (!detail::is_fence(file.substr(start, first_end - start))) {
+        if (opts.missing == missing_policy::error)
+            report(codes::frontmatter_missing, severity::error, 1,
+                   "no frontmatter: the file must start with a line `---`, then the YAML metadata, then `---`");
+        else
+            report(codes::frontmatter_missing, severity::warning, 1,
+                   "no frontmatter: the file is taken as a body without metadata; start it with `---` lines to add metadata");
+        return r;
+    }
+
+    std::size_t pos = detail::after_break(file, first_end);
+    std::uint32_t line = 2;
+    std::size_t const fm_begin = pos;
+    while (pos < file.size()) {
+        std::size_t const end = detail::line_end(file, pos);
+        if (detail::is_fence(file.substr(pos, end - pos))) {
+            r.has_frontmatter = true;
+            r.frontmatter = file.substr(fm_begin, pos - fm_begin);
+            r.frontmatter_offset = fm_begin;
+            r.frontmatter_line = 2;
+            r.body_offset = detail::after_break(file, end);
+            break;
+        }
+        pos = detail::after_break(file, end);
+        ++line;
+    }
+    if (!r.has_frontmatter)
+        report(codes::frontmatter_unclosed, severity::error, 1,
+               "the frontmatter opened on this line is never closed: add a line `---` after the metadata");
+
+    // The body is not parsed, but bytes that are not UTF-8 would reach the prompt: say so.
+    std::string_view const body = file.substr(r.has_frontmatter ? r.body_offset : start);
+    if (std::size_t const bad = skillmd::detail::find_invalid_utf8(body); bad != std::string_view::npos) {
+        std::size_t const at = file.size() - body.size() + bad;
+        std::uint32_t l = 1;
+        std::size_t ls = 0;
+        for (std::size_t k = 0; k < at; ++k)
+            if (file[k] == '\n') { ++l; ls = k + 1; }
+        diagnostic d{std::string(codes::utf8_invalid), severity::warning, std::string(origin), l,
+                     static_cast<std::uint32_t>(1 + skillmd::detail::utf8_length(file.substr(ls, at - ls))),
+                     "the body has a byte that is not UTF-8 (0x"};
+        static constexpr char hex[] = "0123456789ABCDEF";
+        auto const b = static_cast<unsigned char>(file[at]);
+        d.message += hex[b >> 4];
+        d.message += hex[b & 15];
+        d.message += "); save the file as UTF-8";
+        r.diagnostics.push_back(std::move(d));
+    }
+    return r;
+}
+
+} // namespace skillmd::frontmatter
+
+#endif

@@ -1,0 +1,16 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_SKILLMD_HPP
+#define SKILLMD_SKILLMD_HPP
+
+// Everything, including the X3 frontmatter grammar. Translation units that only hold
+// or format skills can include the narrower headers and stay fast to compile.
+
+#include <skillmd/config.hpp>
+#include <skillmd/diagnostic.hpp>
+#include <skillmd/frontmatter/document.hpp>
+#include <skillmd/frontmatter/parse_result.hpp>
+#include <skillmd/frontmatter/split.hpp>
+#include <skillmd/frontmatter/x3_parser.hpp>
+
+#endif

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages skillmd needs to build, test, fuzz and benchmark.
+# Only asks apt for what is missing, so a prepared machine pays nothing.
+set -euo pipefail
+
+packages=(
+  g++ cmake make ninja-build pkg-config
+  clang-14 libclang-rt-14-dev
+  libboost1.81-dev libboost-filesystem1.81-dev libboost-test1.81-dev
+  libboost-json1.81-dev libboost-locale1.81-dev
+  libyaml-cpp-dev libfyaml-dev libbenchmark-dev libsqlite3-dev libicu-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

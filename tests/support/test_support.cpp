@@ -1,0 +1,66 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#include "test_support.hpp"
+
+#include <skillmd/frontmatter/x3_parser.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace skillmd::test {
+
+frontmatter::parse_result parse(std::string_view yaml, frontmatter::parse_options opts, std::uint32_t first_line)
+{
+    return frontmatter::x3_parser(opts).parse(yaml, "test.yaml", first_line);
+}
+
+frontmatter::skill_file read(std::string_view text, std::string_view origin, frontmatter::split_options opts)
+{
+    return frontmatter::read_skill_file(frontmatter::x3_parser{}, text, origin, opts);
+}
+
+std::string json(frontmatter::parse_result const& r)
+{
+    if (!r.doc || r.doc->empty()) return "null";
+    std::string out;
+    frontmatter::write_json(out, r.doc->root());
+    return out;
+}
+
+std::string first_error(std::vector<diagnostic> const& ds)
+{
+    for (auto const& d : ds)
+        if (d.severity == severity::error) return d.code;
+    return "";
+}
+
+std::string slurp(std::filesystem::path const& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + p.string());
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::filesystem::path shared_dir() { return SKILLMD_TEST_SHARED_DIR; }
+std::filesystem::path source_dir() { return SKILLMD_TEST_SOURCE_DIR; }
+
+std::vector<std::filesystem::path> skill_files(std::filesystem::path const& root)
+{
+    std::vector<std::filesystem::path> out;
+    for (auto const& e : std::filesystem::recursive_directory_iterator(root))
+        if (e.is_regular_file() && e.path().filename() == "SKILL.md") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace skillmd::test
+
+#include "../fuzz/exercise.hpp"
+
+namespace skillmd::test {
+void exercise(std::string_view data) { skillmd::fuzz::exercise(data); }
+} // namespace skillmd::test

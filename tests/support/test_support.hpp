@@ -1,0 +1,37 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_TESTS_SUPPORT_HPP
+#define SKILLMD_TESTS_SUPPORT_HPP
+
+// Test helpers. The X3 grammar is compiled once, in test_support.cpp, and the
+// test files reach it through these declarations, so they stay quick to build.
+
+#include <skillmd/frontmatter/parse_result.hpp>
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillmd::test {
+
+frontmatter::parse_result parse(std::string_view yaml, frontmatter::parse_options opts = {},
+                                std::uint32_t first_line = 1);
+frontmatter::skill_file read(std::string_view text, std::string_view origin = "SKILL.md",
+                             frontmatter::split_options opts = {});
+
+/// The frontmatter tree as `skillmd parse` prints it, or "null".
+std::string json(frontmatter::parse_result const& r);
+
+/// The code of the first error, or "" when there is none.
+std::string first_error(std::vector<diagnostic> const& ds);
+
+std::string slurp(std::filesystem::path const& p);
+std::filesystem::path shared_dir();
+std::filesystem::path source_dir();
+/// Every SKILL.md below `root`, sorted.
+std::vector<std::filesystem::path> skill_files(std::filesystem::path const& root);
+
+} // namespace skillmd::test
+
+#endif

@@ -1,0 +1,102 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+// Test that header file is self-contained.
+#include <skillmd/frontmatter/split.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+namespace fm = skillmd::frontmatter;
+
+BOOST_AUTO_TEST_SUITE(split)
+
+BOOST_AUTO_TEST_CASE(finds_block_and_body)
+{
+    std::string_view const f = "---\nname: a\n---\nbody\n";
+    auto const r = fm::split(f, "f");
+    BOOST_TEST(r.has_frontmatter);
+    BOOST_TEST(r.frontmatter == "name: a\n");
+    BOOST_TEST(r.frontmatter_offset == 4u);
+    BOOST_TEST(r.frontmatter_line == 2u);
+    BOOST_TEST(f.substr(r.body_offset) == "body\n");
+    BOOST_TEST(r.diagnostics.empty());
+}
+
+BOOST_AUTO_TEST_CASE(bom_crlf_and_trailing_blanks_on_fences)
+{
+    std::string_view const f = "\xEF\xBB\xBF---  \r\nname: a\r\n--- \t\r\nbody";
+    auto const r = fm::split(f, "f");
+    BOOST_TEST(r.has_frontmatter);
+    BOOST_TEST(r.frontmatter == "name: a\r\n");
+    BOOST_TEST(f.substr(r.body_offset) == "body");
+}
+
+BOOST_AUTO_TEST_CASE(dashes_inside_a_value_do_not_close)
+{
+    std::string_view const f = "---\ndescription: a --- b\nx: ---\n  ---x\n---\nbody";
+    auto const r = fm::split(f, "f");
+    BOOST_TEST(r.has_frontmatter);
+    BOOST_TEST(r.frontmatter == "description: a --- b\nx: ---\n  ---x\n");
+    BOOST_TEST(f.substr(r.body_offset) == "body");
+}
+
+BOOST_AUTO_TEST_CASE(closing_fence_at_end_of_file_without_newline)
+{
+    std::string_view const f = "---\na: b\n---";
+    auto const r = fm::split(f, "f");
+    BOOST_TEST(r.has_frontmatter);
+    BOOST_TEST(r.body_offset == f.size());
+}
+
+BOOST_AUTO_TEST_CASE(empty_block)
+{
+    auto const r = fm::split("---\n---\nbody", "f");
+    BOOST_TEST(r.has_frontmatter);
+    BOOST_TEST(r.frontmatter.empty());
+    BOOST_TEST(r.body_offset == 8u);
+}
+
+BOOST_AUTO_TEST_CASE(unclosed_block_reports_the_opening_line)
+{
+    auto const r = fm::split("---\nname: a\nbody\n", "x/SKILL.md");
+    BOOST_TEST(!r.has_frontmatter);
+    BOOST_TEST_REQUIRE(r.diagnostics.size() == 1u);
+    BOOST_TEST(r.diagnostics[0].code == "frontmatter-unclosed");
+    BOOST_TEST(r.diagnostics[0].line == 1u);
+    BOOST_TEST(r.diagnostics[0].file == "x/SKILL.md");
+    BOOST_TEST((r.diagnostics[0].severity == skillmd::severity::error));
+    BOOST_TEST(r.body_offset == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(missing_frontmatter_follows_the_policy)
+{
+    std::string_view const f = "# Title\n\ntext\n";
+    auto const lenient = fm::split(f, "f");
+    BOOST_TEST(!lenient.has_frontmatter);
+    BOOST_TEST(lenient.body_offset == 0u);
+    BOOST_TEST_REQUIRE(lenient.diagnostics.size() == 1u);
+    BOOST_TEST((lenient.diagnostics[0].severity == skillmd::severity::warning));
+
+    auto const strict = fm::split(f, "f", {fm::missing_policy::error});
+    BOOST_TEST_REQUIRE(strict.diagnostics.size() == 1u);
+    BOOST_TEST(strict.diagnostics[0].code == "frontmatter-missing");
+    BOOST_TEST((strict.diagnostics[0].severity == skillmd::severity::error));
+}
+
+BOOST_AUTO_TEST_CASE(a_first_line_with_more_than_dashes_is_not_a_fence)
+{
+    BOOST_TEST(!fm::split("----\na: b\n----\n", "f").has_frontmatter);
+    BOOST_TEST(!fm::split("--- a\nb: c\n---\n", "f").has_frontmatter);
+    BOOST_TEST(!fm::split(" ---\na: b\n---\n", "f").has_frontmatter);
+}
+
+BOOST_AUTO_TEST_CASE(non_utf8_body_is_reported_with_its_position)
+{
+    auto const r = fm::split("---\na: b\n---\nok\nbad \xff here\n", "f");
+    BOOST_TEST(r.has_frontmatter);
+    BOOST_TEST_REQUIRE(r.diagnostics.size() == 1u);
+    BOOST_TEST(r.diagnostics[0].code == "utf8-invalid");
+    BOOST_TEST(r.diagnostics[0].line == 5u);
+    BOOST_TEST(r.diagnostics[0].column == 5u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
