@@ -64,3 +64,17 @@ std::vector<std::filesystem::path> skill_files(std::filesystem::path const& root
 namespace skillmd::test {
 void exercise(std::string_view data) { skillmd::fuzz::exercise(data); }
 } // namespace skillmd::test
+
+namespace skillmd::test {
+std::ptrdiff_t plain_line_length(std::string_view text, bool flow, bool definition)
+{
+    namespace lex = frontmatter::grammar::lex;
+    char const* first = text.data();
+    char const* const last = text.data() + text.size();
+    bool const ok = definition ? (flow ? boost::spirit::x3::parse(first, last, lex::flow_plain_line_def)
+                                       : boost::spirit::x3::parse(first, last, lex::block_plain_line_def))
+                               : (flow ? boost::spirit::x3::parse(first, last, lex::flow_plain_line)
+                                       : boost::spirit::x3::parse(first, last, lex::block_plain_line));
+    return ok ? first - text.data() : -1;
+}
+} // namespace skillmd::test

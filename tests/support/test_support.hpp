@@ -26,6 +26,10 @@ std::string json(frontmatter::parse_result const& r);
 /// The code of the first error, or "" when there is none.
 std::string first_error(std::vector<diagnostic> const& ds);
 
+/// Length matched by the plain-scalar line rule, or -1: the fast parser, or with
+/// `definition` the X3 combinator rule that defines it.
+std::ptrdiff_t plain_line_length(std::string_view text, bool flow, bool definition);
+
 std::string slurp(std::filesystem::path const& p);
 std::filesystem::path shared_dir();
 std::filesystem::path source_dir();

@@ -159,6 +159,28 @@ BOOST_AUTO_TEST_CASE(refuses_with_a_named_diagnostic)
     }
 }
 
+BOOST_AUTO_TEST_CASE(fast_plain_line_matches_its_x3_definition)
+{
+    // Random lines over the characters that matter, both contexts; lengths from 0 to 40
+    // so that the sixteen-byte blocks, their tails and every boundary are covered.
+    static constexpr char alphabet[] = "ab :#\t\n\r,[]{}-\xC3\xA9";
+    std::uint32_t seed = 12345;
+    auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+    for (int round = 0; round < 200000; ++round) {
+        std::string line;
+        std::size_t const len = next() % 41;
+        for (std::size_t i = 0; i < len; ++i) line += alphabet[(next() >> 8) % (sizeof(alphabet) - 1)];
+        for (bool flow : {false, true}) {
+            auto const fast = skillmd::test::plain_line_length(line, flow, false);
+            auto const def = skillmd::test::plain_line_length(line, flow, true);
+            if (fast != def) {
+                BOOST_TEST(fast == def, "flow=" << flow << " line=[" << line << "]");
+                return;
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(positions_refer_to_the_file)
 {
     auto const r = skillmd::test::parse("name: x\nlist:\n  - caf\xC3\xA9: \"v\"\n", {}, 2);

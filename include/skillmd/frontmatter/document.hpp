@@ -5,6 +5,7 @@
 
 #include <skillmd/config.hpp>
 #include <skillmd/detail/json.hpp>
+#include <skillmd/detail/line_index.hpp>
 
 #include <cstdint>
 #include <iterator>
@@ -52,8 +53,7 @@ class document
         node_kind kind;
         scalar_style style;
         bool decoded;          // value lives in decoded_ rather than text_
-        std::uint32_t offset;  // byte offset in the parsed text, until positions are resolved
-        std::uint32_t line = 0, column = 0;
+        std::uint32_t offset;  // byte offset in the parsed text; lines and columns derive from it
         std::uint32_t value_off = 0, value_len = 0;
         index first = none, last = none, next = none;
         std::uint32_t size = 0; // children: items, or keys + values for a mapping
@@ -95,8 +95,12 @@ public:
         bool is_sequence() const { return n().kind == node_kind::sequence; }
         bool is_mapping() const { return n().kind == node_kind::mapping; }
         scalar_style style() const { return n().style; }
-        std::uint32_t line() const { return n().line; }
-        std::uint32_t column() const { return n().column; }
+        /// Position in the file, 1-based; the column counts code points. Computed on
+        /// request (a scan of the text before the node), so parsing does not pay for it.
+        std::uint32_t line() const { return d_->position(n().offset).line; }
+        std::uint32_t column() const { return d_->position(n().offset).column; }
+        /// Byte offset of the node in the parsed text.
+        std::uint32_t offset() const { return n().offset; }
 
         /// The decoded text of a scalar; empty for collections.
         std::string_view value() const
@@ -146,8 +150,17 @@ public:
     node_ref root() const { return {this, root_}; }
     std::size_t node_count() const noexcept { return nodes_.size(); }
 
+    /// The parsed YAML text, as given to the parser.
+    std::string_view text() const noexcept { return text_; }
+
 private:
     friend class document_builder;
+    skillmd::detail::line_index::position position(std::uint32_t offset) const noexcept
+    {
+        return skillmd::detail::position_cursor(text_, first_line_).at(offset);
+    }
+
+    std::uint32_t first_line_ = 1;
     std::string text_;    // the parsed text; plain and unescaped scalars view into it
     std::string decoded_; // scalars that folding or escapes changed
     std::vector<node> nodes_;
@@ -160,7 +173,7 @@ private:
 inline void write_json(std::string& out, document::node_ref n)
 {
     switch (n.kind()) {
-    case node_kind::scalar: detail::json_quote(out, n.value()); return;
+    case node_kind::scalar: skillmd::detail::json_quote(out, n.value()); return;
     case node_kind::sequence: {
         out += '[';
         bool first = true;
@@ -178,7 +191,7 @@ inline void write_json(std::string& out, document::node_ref n)
         for (auto it = n.begin(); it != n.end(); ++it) {
             if (!first) out += ", ";
             first = false;
-            detail::json_quote(out, (*it).value());
+            skillmd::detail::json_quote(out, (*it).value());
             out += ": ";
             ++it;
             write_json(out, *it);
@@ -195,8 +208,9 @@ class document_builder
 public:
     using index = document::index;
 
-    explicit document_builder(std::string_view text)
+    explicit document_builder(std::string_view text, std::uint32_t first_line = 1)
     {
+        doc_.first_line_ = first_line;
         doc_.text_.assign(text.data(), text.size());
         doc_.nodes_.reserve(text.size() / 24 + 4);
     }
@@ -206,16 +220,17 @@ public:
     /// A scalar whose value is a stretch of the parsed text.
     index scalar(scalar_style st, std::size_t at, std::size_t value_off, std::size_t value_len)
     {
-        return add({node_kind::scalar, st, false, static_cast<std::uint32_t>(at), 0, 0,
+        return add({node_kind::scalar, st, false, static_cast<std::uint32_t>(at),
                     static_cast<std::uint32_t>(value_off), static_cast<std::uint32_t>(value_len)});
     }
 
     /// A scalar whose decoded value differs from the source.
     index decoded_scalar(scalar_style st, std::size_t at, std::string_view value)
     {
+        if (doc_.decoded_.capacity() == 0) doc_.decoded_.reserve(doc_.text_.size() + 16); // one allocation, usually
         auto const off = doc_.decoded_.size();
         doc_.decoded_.append(value);
-        return add({node_kind::scalar, st, true, static_cast<std::uint32_t>(at), 0, 0,
+        return add({node_kind::scalar, st, true, static_cast<std::uint32_t>(at),
                     static_cast<std::uint32_t>(off), static_cast<std::uint32_t>(value.size())});
     }
 
@@ -240,18 +255,7 @@ public:
 
     void set_root(index i) noexcept { doc_.root_ = i; }
 
-    /// Resolves byte offsets into lines and columns; `to_position(offset)` returns
-    /// a type with `line` and `column` members.
-    template <class F>
-    document finish(F&& to_position) &&
-    {
-        for (auto& n : doc_.nodes_) {
-            auto const p = to_position(n.offset);
-            n.line = p.line;
-            n.column = p.column;
-        }
-        return std::move(doc_);
-    }
+    document finish() && { return std::move(doc_); }
 
 private:
     index add(document::node n)

@@ -21,8 +21,14 @@
 
 #include <boost/spirit/home/x3.hpp>
 
+#if defined(__SSE2__)
+#  include <emmintrin.h>
+#endif
+
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -35,19 +41,126 @@ namespace skillmd::frontmatter::grammar {
 //------------------------------------------------------------------------------
 namespace lex {
 
-// A plain scalar ends at `: ` (a mapping indicator), at ` #` (a comment) and at
-// the end of the line; trailing blanks are not part of it. `a:b` and `a#b` are text.
-inline const auto block_word_char = ~x3::char_(": \t\r\n") | (x3::lit(':') >> &~x3::char_(" \t\r\n"));
-inline const auto block_plain_line = +block_word_char >> *(+x3::blank >> !x3::lit('#') >> +block_word_char);
+/// A character class as a 256-entry table: one load per character, which keeps the
+/// scanning loops of the rules below tight (X3's char_set tests a bitset).
+template <bool Negated, char const* Chars>
+struct table_char : x3::char_parser<table_char<Negated, Chars>>
+{
+    using attribute_type = char;
+    static bool const has_attribute = true;
 
-// Inside [ ] and { } the flow indicators end a plain scalar too.
-inline const auto flow_word_char =
-    ~x3::char_(": \t\r\n,[]{}") | (x3::lit(':') >> &~x3::char_(" \t\r\n,[]{}"));
-inline const auto flow_plain_line = +flow_word_char >> *(+x3::blank >> !x3::lit('#') >> +flow_word_char);
+    static constexpr std::array<bool, 256> table = [] {
+        std::array<bool, 256> t{};
+        for (auto& x : t) x = Negated;
+        for (char const* c = Chars; *c; ++c) t[static_cast<unsigned char>(*c)] = !Negated;
+        return t;
+    }();
+
+    template <class Char, class Context>
+    bool test(Char ch, Context const&) const noexcept
+    {
+        return table[static_cast<unsigned char>(ch)];
+    }
+};
+
+inline constexpr char ws_chars[] = " \t\r\n";
+inline constexpr char block_stop_chars[] = ": \t\r\n";
+inline constexpr char flow_stop_chars[] = ": \t\r\n,[]{}";
+inline constexpr char flow_colon_end_chars[] = " \t\r\n,[]{}";
+inline constexpr char double_quoted_stop_chars[] = "\"\\\r\n";
+inline constexpr char single_quoted_stop_chars[] = "'\r\n";
+
+inline constexpr table_char<true, ws_chars> non_space{};
+inline constexpr table_char<true, block_stop_chars> block_safe{};
+inline constexpr table_char<true, flow_stop_chars> flow_safe{};
+inline constexpr table_char<true, flow_colon_end_chars> flow_colon_text{};
+
+// One line of a plain scalar. It ends at `: ` (a mapping indicator), at ` #` (a
+// comment) and at the end of the line; trailing blanks are not part of it; `a:b` and
+// `a#b` are text. Inside [ ] and { } the flow indicators end it too.
+//
+// These two rules are the definition. The parser uses `plain_line_parser` below,
+// which matches exactly the same text (a test checks this on random input) but
+// looks for the few characters that can end a line sixteen bytes at a time.
+inline const auto block_word = +(+block_safe | (x3::lit(':') >> &non_space));
+inline const auto block_plain_line_def = block_word >> *(+x3::blank >> !x3::lit('#') >> block_word);
+inline const auto flow_word = +(+flow_safe | (x3::lit(':') >> &flow_colon_text));
+inline const auto flow_plain_line_def = flow_word >> *(+x3::blank >> !x3::lit('#') >> flow_word);
+
+template <bool Flow>
+struct plain_line_parser : x3::parser<plain_line_parser<Flow>>
+{
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+
+    static bool blank(char c) noexcept { return c == ' ' || c == '\t'; }
+    static bool flow_indicator(char c) noexcept
+    {
+        return c == ',' || c == '[' || c == ']' || c == '{' || c == '}';
+    }
+    /// Whether `c` after a `:` makes the colon an indicator rather than text.
+    static bool ends_colon(char c) noexcept
+    {
+        return blank(c) || c == '\r' || c == '\n' || (Flow && flow_indicator(c));
+    }
+
+    /// The first character at or after p that may end the line: `:`, `#`, a line break,
+    /// and in flow context a flow indicator.
+    static char const* next_candidate(char const* p, char const* e) noexcept
+    {
+#if defined(__SSE2__)
+        while (e - p >= 16) {
+            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
+            __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')),
+                                                  _mm_cmpeq_epi8(v, _mm_set1_epi8('#'))),
+                                     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                                  _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+            if constexpr (Flow) {
+                m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
+                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('['))));
+                m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(']')),
+                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('{'))));
+                m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('}')));
+            }
+            if (int const bits = _mm_movemask_epi8(m)) return p + __builtin_ctz(static_cast<unsigned>(bits));
+            p += 16;
+        }
+#endif
+        for (; p < e; ++p) {
+            char const c = *p;
+            if (c == ':' || c == '#' || c == '\n' || c == '\r' || (Flow && flow_indicator(c))) return p;
+        }
+        return e;
+    }
+
+    template <class Iterator, class Context, class RContext, class Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const
+    {
+        char const* const b = &*first;
+        char const* const e = b + (last - first);
+        if (b == e || blank(*b)) return false;
+        char const* q = b;
+        for (;;) {
+            q = next_candidate(q, e);
+            if (q == e) break;
+            char const c = *q;
+            if (c == ':' && q + 1 < e && !ends_colon(q[1])) { ++q; continue; }
+            if (c == '#' && (q == b || !blank(q[-1]))) { ++q; continue; }
+            break;
+        }
+        while (q > b && blank(q[-1])) --q;
+        if (q == b) return false;
+        first += (q - b);
+        return true;
+    }
+};
+
+inline constexpr plain_line_parser<false> block_plain_line{};
+inline constexpr plain_line_parser<true> flow_plain_line{};
 
 // Runs of characters that need no decoding inside quotes.
-inline const auto double_quoted_run = +~x3::char_("\"\\\r\n");
-inline const auto single_quoted_run = +~x3::char_("'\r\n");
+inline const auto double_quoted_run = +table_char<true, double_quoted_stop_chars>{};
+inline const auto single_quoted_run = +table_char<true, single_quoted_stop_chars>{};
 
 // Double-quoted escapes (YAML 1.2 section 5.7).
 inline const x3::symbols<std::uint32_t> escape_names({
@@ -84,10 +197,10 @@ public:
     bool insert(index key)
     {
         std::string_view const v = b_.value(key);
-        if (big_.empty() && small_.size() < 16) {
-            for (index k : small_)
-                if (b_.value(k) == v) return false;
-            small_.push_back(key);
+        if (big_.empty() && count_ < small_.size()) {
+            for (std::size_t i = 0; i < count_; ++i)
+                if (b_.value(small_[i]) == v) return false;
+            small_[count_++] = key;
             return true;
         }
         if (big_.empty())
@@ -97,7 +210,8 @@ public:
 
 private:
     document_builder const& b_;
-    std::vector<index> small_;
+    std::array<index, 16> small_{}; // most mappings are small: no allocation, linear search
+    std::size_t count_ = 0;
     std::unordered_set<std::string> big_;
 };
 
@@ -212,32 +326,75 @@ private:
     };
 
     /// YAML admits only printable characters, and the input must be UTF-8.
+    /// Eight bytes at a time while they are printable ASCII; byte by byte elsewhere.
     void check_characters()
     {
         std::string_view const s(b_, static_cast<std::size_t>(e_ - b_));
-        if (std::size_t const bad = skillmd::detail::find_invalid_utf8(s); bad != std::string_view::npos) {
-            static constexpr char hex[] = "0123456789ABCDEF";
-            auto const c = static_cast<unsigned char>(s[bad]);
-            fail(b_ + bad, codes::utf8_invalid,
-                 std::string("byte 0x") + hex[c >> 4] + hex[c & 15] + " is not UTF-8; save the file as UTF-8");
-        }
-        for (std::size_t i = 0; i < s.size(); ++i) {
-            auto const c = static_cast<unsigned char>(s[i]);
-            bool bad = false;
-            if (c < 0x20) bad = c != '\t' && c != '\n' && c != '\r';
-            else if (c == 0x7f) bad = true;
-            else if (c == 0xc2) { // C1 controls other than NEL
-                auto const c1 = static_cast<unsigned char>(s[i + 1]);
-                bad = c1 < 0xa0 && c1 != 0x85;
-            } else if (c == 0xef && static_cast<unsigned char>(s[i + 1]) == 0xbf) {
-                auto const c2 = static_cast<unsigned char>(s[i + 2]);
-                bad = c2 == 0xbe || c2 == 0xbf; // U+FFFE, U+FFFF
+        std::size_t i = 0, slow_until = 0;
+        while (i < s.size()) {
+            if (i >= slow_until && i + block_size <= s.size()) {
+                if (plain_ascii_block(s.data() + i)) {
+                    i += block_size;
+                    continue;
+                }
+                slow_until = i + block_size; // check these bytes one by one, then go back to blocks
             }
-            if (bad)
-                fail(b_ + i, codes::yaml_control_character,
-                     "control character U+" + hex4(c == 0xc2 ? static_cast<unsigned char>(s[i + 1]) : c) +
-                         " is not allowed in YAML; remove it or write it as an escape in a double-quoted value");
+            auto const c = static_cast<unsigned char>(s[i]);
+            if (c < 0x80) {
+                if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) bad_character(i, c);
+                ++i;
+                continue;
+            }
+            std::size_t const n = skillmd::detail::utf8_sequence_length(s, i);
+            if (n == 0) {
+                static constexpr char hex[] = "0123456789ABCDEF";
+                fail(b_ + i, codes::utf8_invalid,
+                     std::string("byte 0x") + hex[c >> 4] + hex[c & 15] + " is not UTF-8; save the file as UTF-8");
+            }
+            char32_t const cp = skillmd::detail::utf8_decode(s.data() + i, n);
+            if ((cp >= 0x80 && cp <= 0x9f && cp != 0x85) || cp == 0xfffe || cp == 0xffff) bad_character(i, cp);
+            i += n;
         }
+    }
+    static constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    /// High bit set in each byte of the ASCII word `w` that is zero.
+    static constexpr std::uint64_t zero_bytes(std::uint64_t w) noexcept
+    {
+        return ~(((w & ~highs) + ~highs) | w | ~highs);
+    }
+#if defined(__SSE2__)
+    static constexpr std::size_t block_size = 16;
+    /// Whether the 16 bytes at p are printable ASCII, tab, LF or CR.
+    static bool plain_ascii_block(char const* p) noexcept
+    {
+        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
+        // Signed compare: bytes >= 0x80 are negative, so they count as "below space" too.
+        __m128i const below = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+        __m128i const allowed = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+                                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+                                             _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
+        __m128i const bad = _mm_or_si128(_mm_andnot_si128(allowed, below), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+        return _mm_movemask_epi8(bad) == 0;
+    }
+#else
+    static constexpr std::size_t block_size = 8;
+    /// Whether the 8 bytes at p are printable ASCII, tab, LF or CR.
+    static bool plain_ascii_block(char const* p) noexcept
+    {
+        std::uint64_t w;
+        std::memcpy(&w, p, 8);
+        if ((w & highs) != 0) return false;
+        std::uint64_t const below_space = ~((w | highs) - 0x20 * ones) & highs;
+        std::uint64_t const allowed = zero_bytes(w ^ (0x09 * ones)) | zero_bytes(w ^ (0x0a * ones)) |
+                                      zero_bytes(w ^ (0x0d * ones));
+        return ((below_space & ~allowed) | zero_bytes(w ^ (0x7f * ones))) == 0;
+    }
+#endif
+    [[noreturn]] void bad_character(std::size_t at, char32_t cp)
+    {
+        fail(b_ + at, codes::yaml_control_character,
+             "control character U+" + hex4(static_cast<unsigned>(cp)) +
+                 " is not allowed in YAML; remove it or write it as an escape in a double-quoted value");
     }
     static std::string hex4(unsigned v)
     {

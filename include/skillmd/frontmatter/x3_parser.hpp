@@ -44,7 +44,7 @@ public:
                                               std::to_string(options_.max_bytes)});
             return result;
         }
-        document_builder builder(yaml);
+        document_builder builder(yaml, first_line);
         grammar::parse_state state{options_, builder, {}, {}, {}};
         std::string_view const text = builder.text();
         char const* first = text.data();
@@ -52,21 +52,24 @@ public:
         bool const ok = boost::spirit::x3::parse(
             first, last, boost::spirit::x3::with<grammar::state_tag>(std::ref(state))[grammar::document]);
 
-        skillmd::detail::line_index const lines(text, first_line);
-        auto at = [&](char const* p) { return lines.at(static_cast<std::size_t>(p - text.data())); };
-        for (auto const& n : state.notes) {
-            auto const pos = at(n.where);
-            result.diagnostics.push_back({std::string(n.code), severity::warning, std::string(origin), pos.line,
-                                          pos.column, n.message});
+        if (!state.notes.empty() || !ok) {
+            skillmd::detail::line_index const lines(text, first_line);
+            auto at = [&](char const* p) { return lines.at(static_cast<std::size_t>(p - text.data())); };
+            for (auto const& n : state.notes) {
+                auto const pos = at(n.where);
+                result.diagnostics.push_back({std::string(n.code), severity::warning, std::string(origin),
+                                              pos.line, pos.column, n.message});
+            }
+            if (!ok) {
+                auto const pos = at(state.error.where ? state.error.where : text.data());
+                result.diagnostics.push_back(
+                    {std::string(state.error.code.empty() ? codes::yaml_syntax : state.error.code), severity::error,
+                     std::string(origin), pos.line, pos.column,
+                     state.error.message.empty() ? "invalid YAML" : state.error.message});
+                return result;
+            }
         }
-        if (!ok) {
-            auto const pos = at(state.error.where ? state.error.where : text.data());
-            result.diagnostics.push_back({std::string(state.error.code.empty() ? codes::yaml_syntax : state.error.code),
-                                          severity::error, std::string(origin), pos.line, pos.column,
-                                          state.error.message.empty() ? "invalid YAML" : state.error.message});
-            return result;
-        }
-        result.doc = std::move(builder).finish([&](std::uint32_t off) { return lines.at(off); });
+        result.doc = std::move(builder).finish();
         return result;
     }
 

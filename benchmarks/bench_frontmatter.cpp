@@ -1,0 +1,139 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+//
+// Frontmatter parse throughput over the frontmatter blocks of shared/corpus:
+// the X3 grammar (exactly what the oracle test runs), yaml-cpp, libfyaml, and a
+// memchr scan for the closing fence over the same bytes (the floor).
+
+#include <skillmd/frontmatter/split.hpp>
+#include <skillmd/frontmatter/x3_parser.hpp>
+
+#include <benchmark/benchmark.h>
+#include <libfyaml.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct corpus
+{
+    std::vector<std::string> blocks;
+    std::size_t bytes = 0;
+};
+
+corpus const& frontmatter_blocks()
+{
+    static corpus const c = [] {
+        corpus out;
+        std::vector<std::filesystem::path> files;
+        for (auto const& e : std::filesystem::recursive_directory_iterator(SKILLMD_BENCH_SHARED_DIR "/corpus"))
+            if (e.is_regular_file() && e.path().filename() == "SKILL.md") files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        for (auto const& f : files) {
+            std::ifstream in(f, std::ios::binary);
+            std::ostringstream ss;
+            ss << in.rdbuf();
+            std::string const text = ss.str();
+            auto const s = skillmd::frontmatter::split(text, f.string());
+            if (!s.has_frontmatter) continue;
+            out.blocks.emplace_back(s.frontmatter);
+            out.bytes += s.frontmatter.size();
+        }
+        return out;
+    }();
+    return c;
+}
+
+void report(benchmark::State& state, std::size_t ok)
+{
+    auto const& c = frontmatter_blocks();
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * c.bytes));
+    state.counters["blocks"] = static_cast<double>(c.blocks.size());
+    state.counters["accepted"] = static_cast<double>(ok);
+}
+
+void x3_grammar(benchmark::State& state)
+{
+    skillmd::frontmatter::x3_parser const parser;
+    std::size_t ok = 0;
+    for (auto _ : state) {
+        ok = 0;
+        for (auto const& b : frontmatter_blocks().blocks) {
+            auto r = parser.parse(b, "SKILL.md", 2);
+            ok += r.ok();
+            benchmark::DoNotOptimize(r);
+        }
+    }
+    report(state, ok);
+}
+
+void yaml_cpp(benchmark::State& state)
+{
+    std::size_t ok = 0;
+    for (auto _ : state) {
+        ok = 0;
+        for (auto const& b : frontmatter_blocks().blocks) {
+            try {
+                YAML::Node n = YAML::Load(b);
+                benchmark::DoNotOptimize(n);
+                ++ok;
+            } catch (YAML::Exception const&) {
+            }
+        }
+    }
+    report(state, ok);
+}
+
+void libfyaml(benchmark::State& state)
+{
+    fy_parse_cfg cfg{};
+    cfg.flags = FYPCF_QUIET;
+    std::size_t ok = 0;
+    for (auto _ : state) {
+        ok = 0;
+        for (auto const& b : frontmatter_blocks().blocks) {
+            fy_document* d = fy_document_build_from_string(&cfg, b.data(), b.size());
+            ok += d != nullptr;
+            benchmark::DoNotOptimize(d);
+            if (d) fy_document_destroy(d);
+        }
+    }
+    report(state, ok);
+}
+
+/// The floor: find every line start that begins with `---`, as a fence search must.
+void memchr_fence_scan(benchmark::State& state)
+{
+    std::size_t found = 0;
+    for (auto _ : state) {
+        found = 0;
+        for (auto const& b : frontmatter_blocks().blocks) {
+            char const* p = b.data();
+            char const* const e = p + b.size();
+            while (p < e) {
+                auto const* nl = static_cast<char const*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)));
+                if (!nl) break;
+                p = nl + 1;
+                if (e - p >= 3 && std::memcmp(p, "---", 3) == 0) ++found;
+            }
+            benchmark::DoNotOptimize(p);
+        }
+    }
+    report(state, found);
+}
+
+} // namespace
+
+BENCHMARK(x3_grammar)->Unit(benchmark::kMillisecond);
+BENCHMARK(yaml_cpp)->Unit(benchmark::kMillisecond);
+BENCHMARK(libfyaml)->Unit(benchmark::kMillisecond);
+BENCHMARK(memchr_fence_scan)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
