@@ -11,8 +11,7 @@ for dir in "$root"/cases/*/; do
   name=$(basename "$dir")
   read -r -a args < "$dir/args"
   actual=$(cd "$dir" && "$cli" "${args[@]}" 2>/dev/null; echo "exit=$?")
-  expected="$(cat "$dir/expected.out")
-exit=$(cat "$dir/expected.code")"
+  expected=$(cat "$dir/expected.out"; echo "exit=$(cat "$dir/expected.code")")
   count=$((count + 1))
   if [ "$actual" != "$expected" ]; then
     echo "FAIL $name"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds the skillmd command-line example and runs it over
+# the shipped skills/ directory.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+bash scripts/install-deps.sh
+cmake -S . -B build/demo -G Ninja -DCMAKE_BUILD_TYPE=Release -DSKILLMD_BUILD_TESTS=OFF >/dev/null
+cmake --build build/demo -j2 --target skillmd_cli readme_example
+skillmd=build/demo/examples/skillmd
+mapfile -t files < <(find skills -name SKILL.md | sort)
+
+echo "== skillmd parse: the frontmatter of every shipped skill, as JSON Lines"
+"$skillmd" parse "${files[@]}"
+echo
+echo "== skillmd parse --format text: diagnostics, compiler style (none expected)"
+"$skillmd" parse --format text "${files[@]}" && echo "(no diagnostics)"
+echo
+echo "== the README's example program"
+build/demo/examples/readme_example skills

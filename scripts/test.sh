@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what is missing, then builds and runs every test twice:
+#  1. gcc 12, optimised, with the benchmarks compiled too;
+#  2. clang 14 with AddressSanitizer and UndefinedBehaviorSanitizer.
+# Together they cover both compilers with -Werror and the sanitizer run in two builds.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+bash scripts/install-deps.sh
+
+echo "== gcc 12 (Release)"
+cmake -S . -B build/gcc -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ \
+  -DSKILLMD_BUILD_BENCHMARKS=ON >/dev/null
+cmake --build build/gcc -j2
+(cd build/gcc && ctest --output-on-failure -j2)
+
+echo "== clang 14 + ASan + UBSan"
+cmake -S . -B build/clang-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DSKILLMD_SANITIZE=address,undefined >/dev/null
+cmake --build build/clang-asan -j2
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+(cd build/clang-asan && ctest --output-on-failure -j2)
