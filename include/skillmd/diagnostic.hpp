@@ -65,6 +65,7 @@ struct diagnostic
     std::uint32_t line = 0;
     std::uint32_t column = 0;
     std::string message;       ///< says what is wrong and how to fix it
+    std::string rule = {};     ///< the Agent Skills reference validator's rule id, when it has one
 };
 
 /// `file:line:column: severity: [code] message`, the format compilers and editors understand.
@@ -86,8 +87,8 @@ inline std::string to_text(diagnostic const& d)
     return out;
 }
 
-/// One JSON object; `with_file` adds the "file" member.
-inline void write_json(std::string& out, diagnostic const& d, bool with_file = false)
+/// One JSON object; `with_file` adds the "file" member and `with_rule` the "rule" member.
+inline void write_json(std::string& out, diagnostic const& d, bool with_file = false, bool with_rule = false)
 {
     out += '{';
     if (with_file) {
@@ -103,6 +104,10 @@ inline void write_json(std::string& out, diagnostic const& d, bool with_file = f
     detail::json_quote(out, to_string(d.severity));
     out += ", \"code\": ";
     detail::json_quote(out, d.code);
+    if (with_rule) {
+        out += ", \"rule\": ";
+        detail::json_quote(out, d.rule);
+    }
     out += ", \"message\": ";
     detail::json_quote(out, d.message);
     out += '}';

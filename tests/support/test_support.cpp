@@ -21,6 +21,11 @@ frontmatter::skill_file read(std::string_view text, std::string_view origin, fro
     return frontmatter::read_skill_file(frontmatter::x3_parser{}, text, origin, opts);
 }
 
+read_result read_skill(dialect const& d, validation_mode mode, std::string_view text, skill_origin const& origin)
+{
+    return skillmd::read_skill(frontmatter::x3_parser(parse_options_for(d, mode)), d, mode, text, origin);
+}
+
 std::string json(frontmatter::parse_result const& r)
 {
     if (!r.doc || r.doc->empty()) return "null";

@@ -7,6 +7,7 @@
 // test files reach it through these declarations, so they stay quick to build.
 
 #include <skillmd/frontmatter/parse_result.hpp>
+#include <skillmd/read_skill.hpp>
 
 #include <filesystem>
 #include <string>
@@ -19,6 +20,9 @@ frontmatter::parse_result parse(std::string_view yaml, frontmatter::parse_option
                                 std::uint32_t first_line = 1);
 frontmatter::skill_file read(std::string_view text, std::string_view origin = "SKILL.md",
                              frontmatter::split_options opts = {});
+
+/// A whole SKILL.md read and validated under a dialect (the X3 parser, set up for the mode).
+read_result read_skill(dialect const& d, validation_mode mode, std::string_view text, skill_origin const& origin);
 
 /// The frontmatter tree as `skillmd parse` prints it, or "null".
 std::string json(frontmatter::parse_result const& r);

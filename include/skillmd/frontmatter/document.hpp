@@ -53,6 +53,7 @@ class document
         node_kind kind;
         scalar_style style;
         bool decoded;          // value lives in decoded_ rather than text_
+        bool flow = false;     // a collection written [ ] or { }
         std::uint32_t offset;  // byte offset in the parsed text; lines and columns derive from it
         std::uint32_t value_off = 0, value_len = 0;
         index first = none, last = none, next = none;
@@ -94,6 +95,8 @@ public:
         bool is_scalar() const { return n().kind == node_kind::scalar; }
         bool is_sequence() const { return n().kind == node_kind::sequence; }
         bool is_mapping() const { return n().kind == node_kind::mapping; }
+        /// A collection written in flow style, `[a, b]` or `{k: v}`.
+        bool is_flow() const { return n().flow; }
         scalar_style style() const { return n().style; }
         /// Position in the file, 1-based; the column counts code points. Computed on
         /// request (a scan of the text before the node), so parsing does not pay for it.
@@ -220,7 +223,7 @@ public:
     /// A scalar whose value is a stretch of the parsed text.
     index scalar(scalar_style st, std::size_t at, std::size_t value_off, std::size_t value_len)
     {
-        return add({node_kind::scalar, st, false, static_cast<std::uint32_t>(at),
+        return add({node_kind::scalar, st, false, false, static_cast<std::uint32_t>(at),
                     static_cast<std::uint32_t>(value_off), static_cast<std::uint32_t>(value_len)});
     }
 
@@ -230,13 +233,13 @@ public:
         if (doc_.decoded_.capacity() == 0) doc_.decoded_.reserve(doc_.text_.size() + 16); // one allocation, usually
         auto const off = doc_.decoded_.size();
         doc_.decoded_.append(value);
-        return add({node_kind::scalar, st, true, static_cast<std::uint32_t>(at),
+        return add({node_kind::scalar, st, true, false, static_cast<std::uint32_t>(at),
                     static_cast<std::uint32_t>(off), static_cast<std::uint32_t>(value.size())});
     }
 
-    index collection(node_kind k, std::size_t at)
+    index collection(node_kind k, std::size_t at, bool flow = false)
     {
-        return add({k, scalar_style::plain, false, static_cast<std::uint32_t>(at)});
+        return add({k, scalar_style::plain, false, flow, static_cast<std::uint32_t>(at)});
     }
 
     void append(index parent, index child)

@@ -1044,7 +1044,7 @@ private:
     {
         depth_guard const guard(*this, p_);
         char const* const open = p_;
-        index const s = out_.collection(node_kind::sequence, static_cast<std::size_t>(p_ - b_));
+        index const s = out_.collection(node_kind::sequence, static_cast<std::size_t>(p_ - b_), true);
         ++p_;
         for (;;) {
             flow_space(parent);
@@ -1068,7 +1068,7 @@ private:
                     fail(item_start, codes::yaml_merge_key, "merge keys (`<<`) are not supported; write the entries out in full");
                 ++p_;
                 depth_guard const pair_guard(*this, item_start);
-                index const pair = out_.collection(node_kind::mapping, static_cast<std::size_t>(item_start - b_));
+                index const pair = out_.collection(node_kind::mapping, static_cast<std::size_t>(item_start - b_), true);
                 out_.append(pair, item);
                 flow_space(parent);
                 if (p_ < e_ && (*p_ == ',' || *p_ == ']')) {
@@ -1093,7 +1093,7 @@ private:
     {
         depth_guard const guard(*this, p_);
         char const* const open = p_;
-        index const m = out_.collection(node_kind::mapping, static_cast<std::size_t>(p_ - b_));
+        index const m = out_.collection(node_kind::mapping, static_cast<std::size_t>(p_ - b_), true);
         key_set seen(out_);
         ++p_;
         for (;;) {

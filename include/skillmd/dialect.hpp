@@ -1,0 +1,183 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_DIALECT_HPP
+#define SKILLMD_DIALECT_HPP
+
+#include <skillmd/config.hpp>
+#include <skillmd/frontmatter/split.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace skillmd {
+
+/// The fields of `skill_metadata` a frontmatter key can fill.
+enum class field : std::uint8_t {
+    name, description, when_to_use, license, compatibility, metadata, version, author, tags,
+    allowed_tools, disable_model_invocation, user_invocable, context, agent, model, argument_hint,
+    arguments, triggers, knowledge, sven_block, always, requires_bins, requires_env, user_invocable_only,
+};
+
+/// A frontmatter key and the field it fills; several keys may fill one field (aliases).
+struct field_key
+{
+    std::string_view key;
+    skillmd::field field;
+};
+
+enum class unknown_keys : std::uint8_t { error, warning, ignore };
+
+/// Where a missing description comes from.
+enum class description_default : std::uint8_t {
+    none,            ///< a missing description stays empty (and is reported if required)
+    first_paragraph, ///< the body's first paragraph (seed 000)
+    first_heading,   ///< the body's first heading, or "Skill" (seed 001)
+};
+
+/// Which rule a name must follow.
+enum class name_rule : std::uint8_t {
+    none,             ///< any text (it is a label, or the system does not check)
+    agent_skills,     ///< the specification: NFKC, Unicode lowercase letters, digits, `-`, 1-64
+    lowercase_hyphen, ///< ASCII `a-z`, `0-9` and `-`, at most 64 (seeds 000 and 003)
+};
+
+/// How hard validation is: strict follows the dialect's document to the letter;
+/// lenient follows the Agent Skills client guide (load with warnings where it can).
+enum class validation_mode : std::uint8_t { strict, lenient };
+
+/** A dialect: the frontmatter vocabulary and rules of one skill system.
+
+    It decides which keys fill which fields (and aliases), what is done with keys it
+    does not know, where defaults come from, and which rules names and descriptions
+    follow. The shipped dialects are in `skillmd::dialects`; a user writes another by
+    filling this struct.
+*/
+struct dialect
+{
+    std::string_view id;                        ///< command-line name, e.g. "agent-skills"
+    std::vector<field_key> keys;                ///< top-level keys
+    std::vector<field_key> sven_keys;           ///< keys inside a `sven:` block
+    skillmd::unknown_keys unknown = unknown_keys::warning;
+    skillmd::description_default description_from = description_default::none;
+    skillmd::name_rule names = name_rule::none;
+    bool name_is_label = false;                 ///< `name:` is a display label; the command is the directory
+    bool name_matches_directory = false;        ///< the specification's rule
+    bool name_required = false;
+    bool description_required = false;
+    bool triggers_required = false;
+    bool spec_yaml = false;                     ///< strict mode refuses flow collections, as strictyaml does
+    frontmatter::missing_policy missing = frontmatter::missing_policy::empty_metadata;
+    std::size_t max_name = 64;
+    std::size_t max_description = 1024;
+    std::size_t max_compatibility = 500;
+
+    std::optional<skillmd::field> field_of(std::string_view key) const
+    {
+        for (auto const& k : keys)
+            if (k.key == key) return k.field;
+        return std::nullopt;
+    }
+    std::optional<skillmd::field> sven_field_of(std::string_view key) const
+    {
+        for (auto const& k : sven_keys)
+            if (k.key == key) return k.field;
+        return std::nullopt;
+    }
+};
+
+namespace dialects {
+
+/// The Agent Skills specification, as its reference validator (skills-ref) checks it:
+/// six fields, any other key an error, a required lowercase name equal to the directory.
+inline dialect agent_skills()
+{
+    return {"agent-skills",
+            {{"name", field::name}, {"description", field::description}, {"license", field::license},
+             {"compatibility", field::compatibility}, {"metadata", field::metadata},
+             {"allowed-tools", field::allowed_tools}},
+            {}, unknown_keys::error, description_default::none, name_rule::agent_skills,
+            false, true, true, true, false, true, frontmatter::missing_policy::error};
+}
+
+/// Seed 000 ("pegasus"): name defaults to the directory (lowercase and hyphens, at most 64),
+/// description to the body's first paragraph.
+inline dialect pegasus()
+{
+    return {"pegasus",
+            {{"name", field::name}, {"description", field::description},
+             {"disable-model-invocation", field::disable_model_invocation},
+             {"user-invocable", field::user_invocable}, {"allowed-tools", field::allowed_tools},
+             {"context", field::context}, {"agent", field::agent}, {"model", field::model},
+             {"argument-hint", field::argument_hint}, {"license", field::license},
+             {"compatibility", field::compatibility}, {"metadata", field::metadata}},
+            {}, unknown_keys::warning, description_default::first_paragraph, name_rule::lowercase_hyphen};
+}
+
+/// Seed 001 (Claude Code as reverse-engineered) plus the fields Claude Code documents:
+/// the command is the directory name, `name:` only a label; description from the first
+/// heading; unknown keys ignored, as Claude Code does.
+inline dialect claude_code()
+{
+    return {"claude-code",
+            {{"name", field::name}, {"description", field::description}, {"when_to_use", field::when_to_use},
+             {"allowed-tools", field::allowed_tools}, {"model", field::model},
+             {"disable-model-invocation", field::disable_model_invocation},
+             {"user-invocable", field::user_invocable}, {"user_invocable", field::user_invocable},
+             {"argument-hint", field::argument_hint}, {"arguments", field::arguments},
+             {"version", field::version}, {"context", field::context}, {"agent", field::agent},
+             {"license", field::license}, {"compatibility", field::compatibility}, {"metadata", field::metadata}},
+            {}, unknown_keys::ignore, description_default::first_heading, name_rule::none, true};
+}
+
+/// Seed 002 ("mycode"): name, description, allowed-tools, and version/author/tags metadata.
+inline dialect mycode()
+{
+    return {"mycode",
+            {{"name", field::name}, {"description", field::description}, {"allowed-tools", field::allowed_tools},
+             {"version", field::version}, {"author", field::author}, {"tags", field::tags},
+             {"license", field::license}, {"compatibility", field::compatibility}, {"metadata", field::metadata}},
+            {}, unknown_keys::warning, description_default::none, name_rule::none,
+            false, false, false, true};
+}
+
+/// Seed 003 ("koshi"): kebab-case name, one-sentence description and trigger phrases,
+/// all required; `tools` for the sub-agent's tool scope.
+inline dialect koshi()
+{
+    return {"koshi",
+            {{"name", field::name}, {"description", field::description}, {"triggers", field::triggers},
+             {"tools", field::allowed_tools}, {"allowed-tools", field::allowed_tools}, {"model", field::model}},
+            {}, unknown_keys::warning, description_default::none, name_rule::lowercase_hyphen,
+            false, false, true, true, true};
+}
+
+/// Seed 004 ("sven"): only the description is required; `name:` is a label (the command
+/// is the path); the `sven:` block gates and pins skills; `knowledge:` lists documents.
+inline dialect sven()
+{
+    return {"sven",
+            {{"name", field::name}, {"description", field::description}, {"version", field::version},
+             {"sven", field::sven_block}, {"knowledge", field::knowledge}},
+            {{"always", field::always}, {"requires_bins", field::requires_bins},
+             {"requires_env", field::requires_env}, {"user_invocable_only", field::user_invocable_only}},
+            unknown_keys::warning, description_default::none, name_rule::none,
+            true, false, false, true};
+}
+
+/// Every shipped dialect, for lookups by command-line name.
+inline std::vector<dialect> all() { return {agent_skills(), pegasus(), claude_code(), mycode(), koshi(), sven()}; }
+
+inline std::optional<dialect> find(std::string_view id)
+{
+    for (auto& d : all())
+        if (d.id == id) return d;
+    return std::nullopt;
+}
+
+} // namespace dialects
+
+} // namespace skillmd
+
+#endif

@@ -1,0 +1,599 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_READ_SKILL_HPP
+#define SKILLMD_READ_SKILL_HPP
+
+// From a frontmatter document to a typed, validated `skill_metadata` (SPEC 4):
+// field names and defaults come from a dialect, every problem is a diagnostic at
+// the line and column of the value, and the rules of the Agent Skills reference
+// validator carry its rule ids so tools can compare verdicts.
+
+#include <skillmd/dialect.hpp>
+#include <skillmd/diagnostic.hpp>
+#include <skillmd/frontmatter/document.hpp>
+#include <skillmd/frontmatter/parse_result.hpp>
+#include <skillmd/skill.hpp>
+#include <skillmd/detail/unicode.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillmd {
+
+/// What is known about a skill besides its frontmatter.
+struct skill_origin
+{
+    std::string_view file;           ///< for diagnostics
+    std::string_view directory_name; ///< the folder holding SKILL.md: default name, spec name check
+    std::string_view command = {};   ///< nested command path (seed 004); overrides the directory as default name
+    std::string_view body = {};      ///< for descriptions taken from the body
+};
+
+struct read_result
+{
+    std::optional<skill_metadata> skill; ///< absent when the skill must be skipped
+    std::vector<diagnostic> diagnostics;
+};
+
+/// The reference validator's rule id for a diagnostic code of the splitter or the grammar.
+inline std::string_view spec_rule_for(std::string_view code)
+{
+    if (code == codes::frontmatter_missing || code == codes::frontmatter_unclosed) return code;
+    if (code.substr(0, 5) == "yaml-" || code == codes::utf8_invalid || code == codes::frontmatter_too_large)
+        return "yaml-invalid";
+    return {};
+}
+
+namespace detail {
+
+/// Splits an `allowed-tools` string: on commas when there is one outside parentheses,
+/// otherwise on white space outside parentheses (`Bash(git diff:*) Read`).
+inline std::vector<std::string> split_tools(std::string_view s)
+{
+    int depth = 0;
+    bool comma = false;
+    for (char c : s) {
+        if (c == '(') ++depth;
+        else if (c == ')' && depth > 0) --depth;
+        else if (c == ',' && depth == 0) comma = true;
+    }
+    std::vector<std::string> out;
+    std::string cur;
+    depth = 0;
+    auto flush = [&] {
+        auto const t = skillmd::detail::strip(cur);
+        if (!t.empty()) out.emplace_back(t);
+        cur.clear();
+    };
+    for (char c : s) {
+        if (c == '(') ++depth;
+        else if (c == ')' && depth > 0) --depth;
+        bool const sep = depth == 0 && (comma ? c == ',' : (c == ' ' || c == '\t' || c == '\n' || c == '\r'));
+        if (sep) flush();
+        else cur += c;
+    }
+    flush();
+    return out;
+}
+
+/// `true/false/yes/no/on/off/1/0`, any case.
+inline std::optional<bool> parse_bool(std::string_view v)
+{
+    std::string s(v);
+    for (auto& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    if (s == "true" || s == "yes" || s == "on" || s == "1") return true;
+    if (s == "false" || s == "no" || s == "off" || s == "0") return false;
+    return std::nullopt;
+}
+
+/// The first paragraph of a Markdown body: the first run of text lines that is not a
+/// heading, a fence or a rule, joined with spaces (seed 000's default description).
+inline std::string first_paragraph(std::string_view body)
+{
+    std::string out;
+    bool in_fence = false;
+    std::size_t pos = 0;
+    while (pos <= body.size()) {
+        std::size_t end = body.find('\n', pos);
+        if (end == std::string_view::npos) end = body.size();
+        std::string_view line = body.substr(pos, end - pos);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        std::string_view const t = skillmd::detail::strip(line);
+        pos = end + 1;
+        if (t.substr(0, 3) == "```" || t.substr(0, 3) == "~~~") {
+            if (!out.empty()) break;
+            in_fence = !in_fence;
+            continue;
+        }
+        if (in_fence) continue;
+        if (t.empty() || t[0] == '#' || t == "---" || t == "***") {
+            if (!out.empty()) break;
+            continue;
+        }
+        if (!out.empty()) out += ' ';
+        out += t;
+        if (end == body.size()) break;
+    }
+    return out;
+}
+
+/// The text of the first Markdown heading, or `fallback` (seed 001's default description).
+inline std::string first_heading(std::string_view body, std::string_view fallback = "Skill")
+{
+    std::size_t pos = 0;
+    while (pos < body.size()) {
+        std::size_t end = body.find('\n', pos);
+        if (end == std::string_view::npos) end = body.size();
+        std::string_view line = body.substr(pos, end - pos);
+        pos = end + 1;
+        std::size_t h = 0;
+        while (h < line.size() && line[h] == '#') ++h;
+        if (h > 0 && h <= 6 && h < line.size() && (line[h] == ' ' || line[h] == '\t')) {
+            auto const t = skillmd::detail::strip(line.substr(h));
+            if (!t.empty()) return std::string(t);
+        }
+    }
+    return std::string(fallback);
+}
+
+inline std::string quote_short(std::string_view s)
+{
+    std::string r = "`";
+    r += s.size() <= 60 ? s : s.substr(0, 57);
+    if (s.size() > 60) r += "...";
+    return r + "`";
+}
+
+class metadata_reader
+{
+public:
+    metadata_reader(dialect const& d, validation_mode m, skill_origin const& o) : d_(d), mode_(m), origin_(o) {}
+
+    read_result read(frontmatter::document const* doc)
+    {
+        read_result r;
+        skill_metadata& s = r.skill.emplace();
+        bool stop = false;
+        if (doc != nullptr) {
+            if (doc->empty() || !doc->root().is_mapping()) {
+                if (d_.spec_yaml && mode_ == validation_mode::strict) {
+                    error(doc->empty() ? std::nullopt : std::optional(doc->root()), "frontmatter-not-mapping",
+                          "frontmatter-not-mapping", "the frontmatter must be a mapping of `key: value` lines");
+                    stop = true;
+                } else if (!doc->empty()) {
+                    error(doc->root(), "frontmatter-not-mapping", "frontmatter-not-mapping",
+                          "the frontmatter must be a mapping of `key: value` lines; it is ignored");
+                }
+            } else if (d_.spec_yaml && mode_ == validation_mode::strict && refuse_flow(doc->root())) {
+                stop = true;
+            } else {
+                read_fields(doc->root(), s, false);
+            }
+        }
+        if (stop) {
+            r.skill.reset();
+            r.diagnostics = std::move(out_);
+            return r;
+        }
+        apply_defaults(s, doc);
+        validate(s);
+        r.diagnostics = std::move(out_);
+        if (has_error(r.diagnostics)) r.skill.reset();
+        return r;
+    }
+
+private:
+    using node = frontmatter::document::node_ref;
+
+    void report(std::optional<node> at, severity sev, std::string_view code, std::string_view rule, std::string msg)
+    {
+        diagnostic d{std::string(code), sev, std::string(origin_.file), 0, 0, std::move(msg), std::string(rule)};
+        if (at) {
+            d.line = at->line();
+            d.column = at->column();
+        } else if (key_line_ != 0) {
+            d.line = key_line_;
+            d.column = key_column_;
+        } else {
+            d.line = 1;
+            d.column = 1;
+        }
+        out_.push_back(std::move(d));
+    }
+    void error(std::optional<node> at, std::string_view code, std::string_view rule, std::string msg)
+    {
+        report(at, severity::error, code, rule, std::move(msg));
+    }
+    /// A value of the wrong shape. The reference validator does not check the shape of
+    /// the fields it only passes through, so the agent-skills dialect warns where others refuse.
+    void wrong_shape(node at, std::string_view code, std::string msg)
+    {
+        report(at, d_.spec_yaml ? severity::warning : severity::error, code, {}, std::move(msg));
+    }
+
+    /// A rule of the dialect's document: an error in strict mode, a warning in lenient mode.
+    void rule_broken(std::optional<node> at, std::string_view code, std::string_view rule, std::string msg)
+    {
+        report(at, mode_ == validation_mode::strict ? severity::error : severity::warning, code, rule, std::move(msg));
+    }
+
+    /// strictyaml refuses flow collections; the reference validator calls that invalid YAML.
+    bool refuse_flow(node n)
+    {
+        if (!n.is_scalar() && n.is_flow()) {
+            error(n, "yaml-flow-collection", "yaml-invalid",
+                  "flow collections (`[a, b]`, `{k: v}`) are not allowed by the Agent Skills reference "
+                  "validator's strict YAML; write a block list (`- a`) or quote the value");
+            return true;
+        }
+        for (auto c : n)
+            if (refuse_flow(c)) return true;
+        return false;
+    }
+
+    std::optional<std::string> scalar(node v, std::string_view key, std::string_view rule = {})
+    {
+        if (v.is_scalar()) return std::string(v.value());
+        (void)rule;
+        wrong_shape(v, "field-not-string",
+                    "`" + std::string(key) + "` must be a single text value, not a " +
+                        (v.is_sequence() ? "list" : "mapping"));
+        return std::nullopt;
+    }
+
+    std::vector<std::string> list(node v, std::string_view key, bool tools)
+    {
+        std::vector<std::string> out;
+        if (v.is_scalar()) {
+            if (v.value().empty()) return out;
+            if (tools) return split_tools(v.value());
+            if (key == "arguments") {
+                for (auto& a : split_tools(v.value())) out.push_back(std::move(a));
+                return out;
+            }
+            out.emplace_back(v.value());
+            return out;
+        }
+        if (v.is_mapping()) {
+            wrong_shape(v, "field-not-list", "`" + std::string(key) + "` must be a list (`- item` lines) or a text value");
+            return out;
+        }
+        for (auto item : v) {
+            if (!item.is_scalar()) {
+                wrong_shape(item, "field-not-list", "every item of `" + std::string(key) + "` must be a text value");
+                continue;
+            }
+            out.emplace_back(item.value());
+        }
+        return out;
+    }
+
+    void boolean(node v, std::string_view key, bool& target)
+    {
+        if (v.is_scalar())
+            if (auto b = parse_bool(v.value())) {
+                target = *b;
+                return;
+            }
+        wrong_shape(v, "field-not-boolean",
+                    "`" + std::string(key) + "` must be true or false (yes/no, on/off and 1/0 are accepted too)");
+    }
+
+    void read_fields(node map, skill_metadata& s, bool sven_block)
+    {
+        for (auto it = map.begin(); it != map.end(); ++it) {
+            node const key = *it;
+            ++it;
+            node const v = *it;
+            std::string const k(key.value());
+            key_line_ = key.line();
+            key_column_ = key.column();
+            auto const f = sven_block ? d_.sven_field_of(k) : d_.field_of(k);
+            if (!f) {
+                unknown(key, v, s, sven_block);
+                continue;
+            }
+            seen_.push_back(*f);
+            switch (*f) {
+            case field::name:
+                name_node_ = v;
+                if (v.is_scalar()) {
+                    s.name = std::string(v.value());
+                    s.name_given = true;
+                }
+                break;
+            case field::description:
+                description_node_ = v;
+                if (v.is_scalar()) {
+                    s.description = std::string(v.value());
+                    s.description_given = true;
+                }
+                break;
+            case field::compatibility:
+                compatibility_node_ = v;
+                if (v.is_scalar()) s.compatibility = std::string(v.value());
+                break;
+            case field::when_to_use: s.when_to_use = scalar(v, k); break;
+            case field::license: s.license = scalar(v, k); break;
+            case field::version: s.version = scalar(v, k); break;
+            case field::author: s.author = scalar(v, k); break;
+            case field::agent: s.agent = scalar(v, k); break;
+            case field::argument_hint: s.argument_hint = scalar(v, k); break;
+            case field::model:
+                s.model = scalar(v, k);
+                if (s.model == "inherit") s.model.reset();
+                break;
+            case field::context:
+                if (auto c = scalar(v, k)) {
+                    if (*c == "fork") s.context = context_mode::fork;
+                    else if (*c == "inline" || c->empty()) s.context = context_mode::inline_;
+                    else wrong_shape(v, "field-bad-value", "`context` must be `inline` or `fork`, not " + quote_short(*c));
+                }
+                break;
+            case field::metadata:
+                if (v.is_mapping()) {
+                    for (auto m = v.begin(); m != v.end(); ++m) {
+                        std::string mk((*m).value());
+                        ++m;
+                        std::string mv;
+                        if ((*m).is_scalar()) {
+                            mv = (*m).value();
+                        } else {
+                            write_json(mv, *m);
+                            report(*m, severity::warning, "metadata-not-string", {},
+                                   "metadata value `" + mk + "` is not text; it is kept as JSON");
+                        }
+                        s.metadata.emplace_back(std::move(mk), std::move(mv));
+                    }
+                } else if (!(v.is_scalar() && v.value().empty())) {
+                    wrong_shape(v, "field-not-mapping", "`metadata` must be a mapping of `key: value` lines");
+                }
+                break;
+            case field::tags: s.tags = list(v, k, false); break;
+            case field::allowed_tools: s.allowed_tools = list(v, k, true); break;
+            case field::arguments: s.arguments = list(v, k, false); break;
+            case field::triggers: s.triggers = list(v, k, false); break;
+            case field::knowledge: s.knowledge = list(v, k, false); break;
+            case field::requires_bins: s.requires_bins = list(v, k, false); break;
+            case field::requires_env: s.requires_env = list(v, k, false); break;
+            case field::disable_model_invocation: boolean(v, k, s.disable_model_invocation); break;
+            case field::user_invocable: boolean(v, k, s.user_invocable); break;
+            case field::always: boolean(v, k, s.always); break;
+            case field::user_invocable_only: boolean(v, k, s.user_invocable_only); break;
+            case field::sven_block:
+                if (v.is_mapping()) read_fields(v, s, true);
+                else if (!(v.is_scalar() && v.value().empty()))
+                    wrong_shape(v, "field-not-mapping", "`sven` must be a mapping (always, requires_bins, ...)");
+                break;
+            }
+        }
+        key_line_ = key_column_ = 0;
+    }
+
+    void unknown(node key, node v, skill_metadata& s, bool sven_block)
+    {
+        unknown_field u{std::string(key.value()), {}, key.line(), key.column()};
+        write_json(u.json, v);
+        s.unknown.push_back(std::move(u));
+        auto policy = d_.unknown;
+        if (policy == unknown_keys::ignore) return;
+        std::string msg = "unexpected field `" + std::string(key.value()) + "`";
+        if (sven_block) msg += " in the `sven:` block";
+        msg += "; the " + std::string(d_.id) + " dialect knows ";
+        bool first = true;
+        for (auto const& k : sven_block ? d_.sven_keys : d_.keys) {
+            msg += first ? "" : ", ";
+            msg += k.key;
+            first = false;
+        }
+        if (d_.field_of("metadata") && !sven_block) msg += "; put extra information under `metadata:`";
+        if (policy == unknown_keys::error) rule_broken(key, "unexpected-field", "unexpected-field", msg);
+        else report(key, severity::warning, "unexpected-field", "unexpected-field", msg);
+    }
+
+    bool given(field f) const { return std::find(seen_.begin(), seen_.end(), f) != seen_.end(); }
+
+    void apply_defaults(skill_metadata& s, frontmatter::document const* doc)
+    {
+        (void)doc;
+        std::string_view const command = !origin_.command.empty() ? origin_.command : origin_.directory_name;
+        if (d_.name_is_label) {
+            if (s.name_given) s.label = s.name;
+            s.name = std::string(command);
+        } else if (!given(field::name)) {
+            s.name = std::string(command);
+        }
+        if (!given(field::description)) {
+            if (d_.description_from == description_default::first_paragraph) s.description = first_paragraph(origin_.body);
+            else if (d_.description_from == description_default::first_heading) s.description = first_heading(origin_.body);
+        }
+    }
+
+    void validate(skill_metadata& s)
+    {
+        bool const spec = d_.names == name_rule::agent_skills;
+        // name
+        if (!given(field::name)) {
+            if (d_.name_required) {
+                if (spec && mode_ == validation_mode::lenient)
+                    report(std::nullopt, severity::warning, "name-missing", "name-missing",
+                           "no `name`; the directory name " + quote_short(s.name) + " is used");
+                else
+                    error(std::nullopt, "name-missing", spec ? "name-missing" : "",
+                          "missing required field `name`; add `name: " + std::string(origin_.directory_name) + "`");
+            }
+        } else if (!name_node_->is_scalar() || skillmd::detail::strip(name_node_->value()).empty()) {
+            error(*name_node_, "name-empty", spec ? "name-empty" : "", "`name` must be a non-empty text value");
+        } else if (!d_.name_is_label) {
+            check_name(*name_node_, s.name);
+        }
+        if (d_.name_is_label && s.label) check_invisible(*name_node_, *s.label, "name", true);
+        check_path_safety(s.name);
+
+        // description
+        if (!given(field::description)) {
+            if (d_.description_required)
+                error(std::nullopt, "description-missing", spec ? "description-missing" : "",
+                      "missing required field `description`: say what the skill does and when to use it");
+        } else if (!description_node_->is_scalar() || skillmd::detail::strip(description_node_->value()).empty()) {
+            if (d_.description_required || spec)
+                error(*description_node_, "description-empty", spec ? "description-empty" : "",
+                      "`description` must be a non-empty text value");
+        } else {
+            std::size_t const n = skillmd::detail::utf8_length(s.description);
+            if (n > d_.max_description)
+                rule_broken(*description_node_, "description-too-long", spec ? "description-too-long" : "",
+                            "`description` is " + std::to_string(n) + " characters; the limit is " +
+                                std::to_string(d_.max_description) + ". Move detail into the body");
+            check_invisible(*description_node_, s.description, "description", false);
+        }
+
+        // compatibility
+        if (given(field::compatibility)) {
+            if (!compatibility_node_->is_scalar())
+                rule_broken(*compatibility_node_, "compatibility-not-string", "compatibility-not-string",
+                            "`compatibility` must be a text value");
+            else if (std::size_t const n = skillmd::detail::utf8_length(compatibility_node_->value());
+                     n > d_.max_compatibility)
+                rule_broken(*compatibility_node_, "compatibility-too-long", "compatibility-too-long",
+                            "`compatibility` is " + std::to_string(n) + " characters; the limit is " +
+                                std::to_string(d_.max_compatibility));
+        }
+
+        if (d_.triggers_required && s.triggers.empty())
+            error(std::nullopt, "triggers-missing", {},
+                  "missing required field `triggers`: list the words or phrases that should activate this skill");
+    }
+
+    /// The name rules of the specification (as the reference validator applies them)
+    /// or of seeds 000 and 003.
+    void check_name(node at, std::string const& given_name)
+    {
+        if (d_.names == name_rule::agent_skills) {
+            std::string const name = skillmd::detail::nfkc(skillmd::detail::strip(given_name));
+            std::size_t const n = skillmd::detail::utf8_length(name);
+            if (n > d_.max_name)
+                rule_broken(at, "name-too-long", "name-too-long",
+                            "name " + quote_short(name) + " is " + std::to_string(n) + " characters; the limit is " +
+                                std::to_string(d_.max_name));
+            if (name != skillmd::detail::to_lower(name))
+                rule_broken(at, "name-not-lowercase", "name-not-lowercase",
+                            "name " + quote_short(name) + " must be lowercase; write " +
+                                quote_short(skillmd::detail::to_lower(name)));
+            if (!name.empty() && (name.front() == '-' || name.back() == '-'))
+                rule_broken(at, "name-edge-hyphen", "name-edge-hyphen", "a name cannot start or end with `-`");
+            if (name.find("--") != std::string::npos)
+                rule_broken(at, "name-double-hyphen", "name-double-hyphen", "a name cannot contain `--`");
+            bool bad = false;
+            skillmd::detail::for_each_code_point(name, [&](char32_t c, std::size_t) {
+                bad = bad || !(c == '-' || skillmd::detail::is_alnum(c));
+            });
+            if (bad)
+                rule_broken(at, "name-invalid-character", "name-invalid-character",
+                            "name " + quote_short(name) + " may hold only letters, digits and `-`");
+            if (d_.name_matches_directory && !origin_.directory_name.empty()) {
+                std::string const dir = skillmd::detail::nfkc(origin_.directory_name);
+                if (dir != name)
+                    rule_broken(at, "name-directory-mismatch", "name-directory-mismatch",
+                                "name " + quote_short(name) + " must equal the directory name " + quote_short(dir) +
+                                    "; rename one of them");
+            }
+        } else if (d_.names == name_rule::lowercase_hyphen) {
+            bool ok = !given_name.empty() && given_name.size() <= d_.max_name && given_name.front() != '-' &&
+                      given_name.back() != '-';
+            for (char c : given_name) ok = ok && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-');
+            if (!ok)
+                rule_broken(at, "name-format", {},
+                            "name " + quote_short(given_name) + " must be lowercase letters, digits and `-`, at most " +
+                                std::to_string(d_.max_name) + " characters");
+        }
+        check_invisible(at, given_name, "name", true);
+    }
+
+    void check_invisible(node at, std::string_view text, std::string_view what, bool is_name)
+    {
+        if (auto bad = skillmd::detail::find_invisible(text, !is_name)) {
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(bad->first));
+            report(at, is_name ? severity::error : severity::warning, std::string(what) + "-invisible-character", {},
+                   std::string(what) + " holds the invisible or control character " + buf + "; remove it");
+        }
+    }
+
+    /// A name becomes a command and may become a path: it can never leave its folder.
+    void check_path_safety(std::string_view name)
+    {
+        bool const bad = name == "." || name == ".." || name.find('/') != std::string_view::npos ||
+                         name.find('\\') != std::string_view::npos || name.find('\0') != std::string_view::npos ||
+                         name.substr(0, 3) == "../" || name.find("/../") != std::string_view::npos;
+        if (bad && !(d_.name_is_label && !origin_.command.empty()))
+            error(name_node_, "name-unsafe-path", {},
+                  "name " + quote_short(name) + " contains a path separator or `..`; a skill name must be one plain word");
+    }
+
+    dialect const& d_;
+    validation_mode mode_;
+    skill_origin const& origin_;
+    std::vector<diagnostic> out_;
+    std::vector<field> seen_;
+    std::optional<node> name_node_, description_node_, compatibility_node_;
+    std::uint32_t key_line_ = 0, key_column_ = 0;
+};
+
+} // namespace detail
+
+/** Reads the typed metadata of one skill from its parsed frontmatter (`doc` is null
+    when the file has none) and validates it under `d` in `mode`. The result holds no
+    skill when an error means it must be skipped; every problem is a diagnostic.
+*/
+inline read_result read_metadata(dialect const& d, validation_mode mode, frontmatter::document const* doc,
+                                 skill_origin const& origin)
+{
+    return detail::metadata_reader(d, mode, origin).read(doc);
+}
+
+/// Options that a dialect and a mode imply for splitting and parsing.
+inline frontmatter::split_options split_options_for(dialect const& d, validation_mode mode)
+{
+    return {mode == validation_mode::strict ? d.missing : frontmatter::missing_policy::empty_metadata};
+}
+inline frontmatter::parse_options parse_options_for(dialect const&, validation_mode mode)
+{
+    frontmatter::parse_options o;
+    o.recover_colon_in_plain = mode == validation_mode::lenient; // the client guide's retry
+    return o;
+}
+
+/** A whole SKILL.md: split, parse with `parser`, read and validate. Diagnostics from
+    every stage come back together, sorted by position, with the reference
+    validator's rule ids where they apply.
+*/
+template <frontmatter::frontmatter_parser Parser>
+read_result read_skill(Parser const& parser, dialect const& d, validation_mode mode, std::string_view text,
+                       skill_origin origin)
+{
+    auto file = frontmatter::read_skill_file(parser, text, origin.file, split_options_for(d, mode));
+    for (auto& diag : file.diagnostics)
+        if (diag.rule.empty()) diag.rule = spec_rule_for(diag.code);
+    read_result r;
+    bool const refused = has_error(file.diagnostics);
+    if (!refused) {
+        origin.body = text.substr(std::min(file.body_offset, text.size()));
+        r = read_metadata(d, mode, file.frontmatter ? &*file.frontmatter : nullptr, origin);
+    }
+    r.diagnostics.insert(r.diagnostics.begin(), std::make_move_iterator(file.diagnostics.begin()),
+                         std::make_move_iterator(file.diagnostics.end()));
+    std::stable_sort(r.diagnostics.begin(), r.diagnostics.end(), [](diagnostic const& a, diagnostic const& b) {
+        return a.line != b.line ? a.line < b.line : a.column < b.column;
+    });
+    if (refused) r.skill.reset();
+    return r;
+}
+
+} // namespace skillmd
+
+#endif
