@@ -10,6 +10,8 @@ packages=(
   libboost-json1.81-dev libboost-locale1.81-dev
   libyaml-cpp-dev libfyaml-dev libbenchmark-dev libsqlite3-dev libicu-dev
 )
+# Node.js runs the seed 001 reference script in the tests; any node on PATH will do.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -8,9 +8,13 @@
 
 #include <skillmd/config.hpp>
 #include <skillmd/diagnostic.hpp>
+#include <skillmd/dialect.hpp>
 #include <skillmd/frontmatter/document.hpp>
+#include <skillmd/frontmatter/line_parser.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>
 #include <skillmd/frontmatter/split.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
+#include <skillmd/read_skill.hpp>
+#include <skillmd/skill.hpp>
 
 #endif
