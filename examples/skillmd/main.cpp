@@ -112,7 +112,7 @@ void print(std::string const& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
 skillmd::diagnostic io_error(std::string const& file, std::string const& why)
 {
-    return {std::string(skillmd::codes::io_error), skillmd::severity::error, file, 0, 0, "cannot read: " + why};
+    return {std::string(skillmd::codes::io_error), skillmd::severity::error, file, 0, 0, "cannot read the file: " + why};
 }
 
 int cmd_parse(options const& o)

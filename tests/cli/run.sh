@@ -3,7 +3,7 @@
 # `skillmd $(cat args)` and compares stdout with `expected.out` and the exit code
 # with `expected.code`. Prints a diff and fails on the first difference.
 set -u
-cli=$1
+cli=$(realpath "$1")
 root=$2
 failed=0
 count=0
