@@ -16,5 +16,11 @@ echo
 echo "== skillmd parse --format text: diagnostics, compiler style (none expected)"
 "$skillmd" parse --format text "${files[@]}" && echo "(no diagnostics)"
 echo
+echo "== skillmd lint --dialect claude-code --strict skills: the shipped skills under Claude Code's rules"
+"$skillmd" lint --dialect claude-code --strict skills
+echo
+echo "== skillmd lint skills: the same under the Agent Skills specification, lenient (warnings for extension fields)"
+"$skillmd" lint skills
+echo
 echo "== the README's example program"
 build/demo/examples/readme_example skills
