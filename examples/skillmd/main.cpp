@@ -6,10 +6,12 @@
 //   skillmd lint PATH...    compiler-style diagnostics for skill authors and their CI
 
 #include <skillmd/skillmd.hpp>
+#include <skillmd/presets.hpp>
 #include <skillmd/detail/read_file.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <filesystem>
 #include <iostream>
 #include <span>
@@ -39,6 +41,13 @@ char const usage_text[] =
     "          loading of the Agent Skills client guide\n"
     "          --format json prints one JSON object per diagnostic:\n"
     "          {\"file\", \"line\", \"column\", \"severity\", \"code\", \"rule\", \"message\"}\n"
+    "       skillmd list [--preset NAME] [--dir TIER=PATH]... [--format text|json]\n"
+    "       skillmd tree [--preset NAME] [--dir TIER=PATH]...\n"
+    "  list    every skill the preset finds: name, tier, path, visibility; shadowed\n"
+    "          skills are marked with the skill that shadows them\n"
+    "  tree    the skills as a tree of nested commands\n"
+    "          --preset agent-skills (default), pegasus, claude-code, mycode, sven\n"
+    "          --dir TIER=PATH replaces a tier's directory (repeatable)\n"
     "exit status: 0 no errors, 1 some error, 2 usage error\n";
 
 int usage(std::string_view why)
@@ -58,6 +67,8 @@ struct options
     bool require_frontmatter = false;
     bool strict = false;
     std::string dialect = "agent-skills";
+    std::string preset = "agent-skills";
+    std::map<std::string, std::filesystem::path> dirs;
     std::vector<std::string> paths;
 };
 
@@ -65,6 +76,7 @@ struct options
 std::string parse_options(std::span<char const* const> args, options& o, std::string_view command)
 {
     bool const lint = command == "lint";
+    bool const registry = command == "list" || command == "tree";
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string_view const a = args[i];
         auto value = [&](std::string_view name) -> std::optional<std::string_view> {
@@ -96,6 +108,15 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             if (!f) return "--dialect needs a value";
             if (!skillmd::dialects::find(*f)) return "unknown dialect " + std::string(*f);
             o.dialect = std::string(*f);
+        } else if (registry && a == "--preset") {
+            auto f = value(a);
+            if (!f) return "--preset needs a value";
+            o.preset = std::string(*f);
+        } else if (registry && a == "--dir") {
+            auto f = value(a);
+            if (!f || f->find('=') == std::string_view::npos) return "--dir takes TIER=PATH";
+            auto const eq = f->find('=');
+            o.dirs[std::string(f->substr(0, eq))] = std::string(f->substr(eq + 1));
         } else if (a == "--") {
             for (++i; i < args.size(); ++i) o.paths.emplace_back(args[i]);
         } else if (a.size() > 1 && a[0] == '-') {
@@ -104,7 +125,8 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             o.paths.emplace_back(a);
         }
     }
-    if (o.paths.empty()) return std::string(command) + " needs at least one path";
+    if (o.paths.empty() && !registry) return std::string(command) + " needs at least one path";
+    if (registry && !o.paths.empty()) return "unexpected argument " + o.paths.front();
     return "";
 }
 
@@ -239,6 +261,106 @@ int cmd_lint(options const& o)
     return errors ? exit_errors : exit_ok;
 }
 
+std::string visibility_of(skillmd::skill_record const& r)
+{
+    if (r.hidden) return "hidden";
+    bool const model = r.visible_to(skillmd::visibility::model), user = r.visible_to(skillmd::visibility::user);
+    return model && user ? "model,user" : model ? "model" : user ? "user" : "none";
+}
+
+template <class Registry>
+int show(Registry& reg, options const& o, bool tree, char const* const* tiers, std::size_t tier_count)
+{
+    for (auto const& [label, path] : o.dirs) {
+        (void)path;
+        if (std::find_if(tiers, tiers + tier_count, [&](char const* t) { return label == t; }) == tiers + tier_count) {
+            std::string known;
+            for (std::size_t i = 0; i < tier_count; ++i) known += (i ? ", " : "") + std::string(tiers[i]);
+            return usage("the " + o.preset + " preset has no tier " + label + " (it has " + known + ")");
+        }
+    }
+    reg.load();
+    auto const snap = reg.snapshot();
+    std::vector<skillmd::skill_record const*> rows;
+    for (auto const& r : snap->skills()) rows.push_back(&r);
+    for (auto const& r : snap->shadowed()) rows.push_back(&r);
+    std::stable_sort(rows.begin(), rows.end(), [](auto const* a, auto const* b) {
+        return a->command != b->command ? a->command < b->command : a->tier_index < b->tier_index;
+    });
+    std::string out;
+    if (tree) {
+        for (auto const& r : snap->skills()) {
+            std::size_t const depth = static_cast<std::size_t>(std::count(r.command.begin(), r.command.end(), '/'));
+            out += std::string(depth * 2, ' ') + r.command.substr(r.command.rfind('/') + 1);
+            if (r.hidden) out += " (hidden)";
+            out += "  " + r.meta.description.substr(0, 70) + (r.meta.description.size() > 70 ? "..." : "") + "\n";
+        }
+    } else if (o.json) {
+        out += "[";
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            auto const& r = *rows[i];
+            out += i ? ",\n {" : "{";
+            out += "\"name\": ";
+            skillmd::detail::json_quote(out, r.meta.name);
+            out += ", \"command\": ";
+            skillmd::detail::json_quote(out, r.command);
+            out += ", \"tier\": ";
+            skillmd::detail::json_quote(out, r.tier);
+            out += ", \"path\": ";
+            skillmd::detail::json_quote(out, r.where.path);
+            out += ", \"visibility\": ";
+            skillmd::detail::json_quote(out, visibility_of(r));
+            if (!r.shadowed_by.empty()) {
+                out += ", \"shadowed_by\": ";
+                skillmd::detail::json_quote(out, r.shadowed_by);
+            }
+            out += "}";
+        }
+        out += "]\n";
+    } else {
+        for (auto const* r : rows) {
+            out += r->command + "\t" + r->tier + "\t" + r->where.path + "\t" + visibility_of(*r);
+            if (!r->shadowed_by.empty()) out += "\tshadowed by " + r->shadowed_by;
+            out += "\n";
+        }
+    }
+    print(out);
+    std::fflush(stdout);
+    for (auto const& d : snap->diagnostics())
+        if (d.severity != skillmd::severity::info) std::cerr << to_text(d) << "\n";
+    std::cerr << snap->skills().size() << " skill(s), " << snap->shadowed().size() << " shadowed, preset "
+              << o.preset << "\n";
+    return exit_ok;
+}
+
+int cmd_registry(options const& o, bool tree)
+{
+    namespace presets = skillmd::presets;
+    presets::locations at;
+    at.overrides = o.dirs;
+    if (o.preset == "agent-skills") {
+        auto reg = presets::make_agent_skills(at);
+        return show(reg, o, tree, presets::agent_skills_tiers, std::size(presets::agent_skills_tiers));
+    }
+    if (o.preset == "pegasus") {
+        auto reg = presets::make_pegasus(at);
+        return show(reg, o, tree, presets::pegasus_tiers, std::size(presets::pegasus_tiers));
+    }
+    if (o.preset == "claude-code") {
+        auto reg = presets::make_claude_code(at);
+        return show(reg, o, tree, presets::claude_code_tiers, std::size(presets::claude_code_tiers));
+    }
+    if (o.preset == "mycode") {
+        auto reg = presets::make_mycode(at);
+        return show(reg, o, tree, presets::mycode_tiers, std::size(presets::mycode_tiers));
+    }
+    if (o.preset == "sven") {
+        auto reg = presets::make_sven(at);
+        return show(reg, o, tree, presets::sven_tiers, std::size(presets::sven_tiers));
+    }
+    return usage("unknown preset " + o.preset + " (agent-skills, pegasus, claude-code, mycode, sven)");
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -250,9 +372,11 @@ int main(int argc, char** argv)
         std::cout << usage_text;
         return exit_ok;
     }
-    if (cmd != "parse" && cmd != "lint") return usage("unknown command " + std::string(cmd));
+    if (cmd != "parse" && cmd != "lint" && cmd != "list" && cmd != "tree")
+        return usage("unknown command " + std::string(cmd));
     options o;
-    if (cmd == "lint") o.json = false;
+    if (cmd != "parse") o.json = false;
     if (auto const why = parse_options(args.subspan(2), o, cmd); !why.empty()) return usage(why);
+    if (cmd == "list" || cmd == "tree") return cmd_registry(o, cmd == "tree");
     return cmd == "parse" ? cmd_parse(o) : cmd_lint(o);
 }

@@ -37,6 +37,7 @@ struct read_result
 {
     std::optional<skill_metadata> skill; ///< absent when the skill must be skipped
     std::vector<diagnostic> diagnostics;
+    std::size_t body_offset = 0;         ///< where the body starts in the text (read_skill only)
 };
 
 /// The reference validator's rule id for a diagnostic code of the splitter or the grammar.
@@ -591,6 +592,7 @@ read_result read_skill(Parser const& parser, dialect const& d, validation_mode m
         return a.line != b.line ? a.line < b.line : a.column < b.column;
     });
     if (refused) r.skill.reset();
+    r.body_offset = file.body_offset;
     return r;
 }
 

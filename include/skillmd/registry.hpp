@@ -1,0 +1,359 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_REGISTRY_HPP
+#define SKILLMD_REGISTRY_HPP
+
+// basic_registry: source tiers + dedup policy + frontmatter parser + dialect, assembled
+// at compile time. It owns an immutable snapshot; refresh() builds a new one (re-reading
+// only what changed) and swaps it in, so readers never block and never see half a state.
+// No X3 here: the parser is a template parameter.
+
+#include <skillmd/dedup.hpp>
+#include <skillmd/dialect.hpp>
+#include <skillmd/read_skill.hpp>
+#include <skillmd/requirements.hpp>
+#include <skillmd/source.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace skillmd {
+
+/// Who may see a skill (SPEC 6.3).
+enum class visibility : std::uint8_t {
+    all,   ///< every loaded skill
+    model, ///< the model may invoke it: no `disable-model-invocation`, no `user_invocable_only`
+    user,  ///< the user may invoke it as `/command`: `user-invocable` is not false
+};
+
+/// One skill of a snapshot.
+struct skill_record
+{
+    std::string command;       ///< the lookup key (qualified `name@tier` under keep_all)
+    std::string tier;          ///< the tier's label
+    std::size_t tier_index = 0;
+    candidate where;           ///< path, base directory, stamp, bundled files, sub-skills
+    skill_metadata meta;
+    std::size_t body_offset = 0;
+    std::string shadowed_by;   ///< on a shadowed skill: the winner as `name@tier`
+    bool hidden = false;       ///< requirements unmet (seed 004): loaded but not listed
+
+    std::string qualified() const { return command + "@" + tier; }
+    bool visible_to(visibility v) const
+    {
+        if (hidden) return false;
+        switch (v) {
+        case visibility::all: return true;
+        case visibility::model: return !meta.disable_model_invocation && !meta.user_invocable_only;
+        case visibility::user: return meta.user_invocable;
+        }
+        return false;
+    }
+};
+
+/// An immutable view of the registry at one moment.
+class snapshot
+{
+public:
+    /// Skills that won (or all of them, under keep_all), sorted by command.
+    std::vector<skill_record> const& skills() const noexcept { return skills_; }
+    /// Skills another tier's skill shadowed; reachable as `name@tier`.
+    std::vector<skill_record> const& shadowed() const noexcept { return shadowed_; }
+    std::vector<diagnostic> const& diagnostics() const noexcept { return diagnostics_; }
+
+    /// By command or name, with or without a leading `/`; `name@tier` reaches shadowed skills.
+    skill_record const* find(std::string_view key) const
+    {
+        if (!key.empty() && key.front() == '/') key.remove_prefix(1);
+        if (key.empty()) return nullptr;
+        if (auto const it = index_.find(std::string(key)); it != index_.end()) return &skills_[it->second];
+        auto const at = key.rfind('@');
+        if (at == std::string_view::npos || at == 0) return nullptr;
+        std::string_view const name = key.substr(0, at), tier = key.substr(at + 1);
+        for (auto const* list : {&skills_, &shadowed_})
+            for (auto const& r : *list)
+                if (r.tier == tier && (r.command == name || base_command(r) == name)) return &r;
+        return nullptr;
+    }
+
+    std::vector<skill_record const*> list(visibility v = visibility::all) const
+    {
+        std::vector<skill_record const*> out;
+        for (auto const& r : skills_)
+            if (r.visible_to(v)) out.push_back(&r);
+        return out;
+    }
+
+    /// The direct sub-skills of a nested skill (seed 004).
+    std::vector<skill_record const*> children(std::string_view command) const
+    {
+        std::vector<skill_record const*> out;
+        if (auto const* parent = find(command))
+            for (auto const& c : parent->where.children)
+                if (auto const* r = find(c)) out.push_back(r);
+        return out;
+    }
+
+private:
+    template <frontmatter::frontmatter_parser, dedup_policy, skill_source...>
+    friend class basic_registry;
+
+    static std::string_view base_command(skill_record const& r)
+    {
+        std::string_view c = r.command;
+        if (auto const at = c.rfind('@'); at != std::string_view::npos) c = c.substr(0, at);
+        return c;
+    }
+
+    std::vector<skill_record> skills_;
+    std::vector<skill_record> shadowed_;
+    std::vector<diagnostic> diagnostics_;
+    std::unordered_map<std::string, std::size_t> index_;
+    // What refresh() may reuse: every candidate read, by tier and path, with its stamp.
+    struct loaded
+    {
+        file_stamp stamp;
+        std::optional<skill_record> record;
+        std::vector<diagnostic> diagnostics;
+    };
+    std::map<std::pair<std::size_t, std::string>, std::shared_ptr<loaded const>> cache_;
+};
+
+struct registry_options
+{
+    skillmd::dialect dialect = dialects::agent_skills();
+    validation_mode mode = validation_mode::lenient;
+    bool gate_requirements = true; ///< hide skills whose requires_bins / requires_env are missing
+    unsigned threads = 0;          ///< parallel reads and parses; 0: one per core
+};
+
+/** The skill registry, assembled from policies at compile time.
+
+    @tparam Parser  a @ref frontmatter_parser (e.g. `frontmatter::x3_parser`)
+    @tparam Dedup   a @ref dedup_policy
+    @tparam Sources the tiers, in the order their preset documents (tier 0 first)
+
+    Call protocol: `load()` (or `refresh()`) discovers every tier in order, reads and
+    parses what changed (in parallel), gates requirements, resolves collisions with
+    `Dedup`, then publishes the new snapshot atomically. Readers call `snapshot()`
+    (or the shortcuts) from any thread at any time.
+*/
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+class basic_registry
+{
+public:
+    explicit basic_registry(Parser parser, registry_options opts, Sources... sources)
+        : parser_(std::move(parser)), opts_(std::move(opts)), sources_(std::move(sources)...),
+          current_(std::make_shared<skillmd::snapshot const>())
+    {
+    }
+
+    basic_registry(basic_registry const&) = delete;
+    basic_registry& operator=(basic_registry const&) = delete;
+
+    /// The first load; the same as refresh().
+    void load() { refresh(); }
+
+    /// Builds a new snapshot, re-reading only the files whose size, time or inode changed.
+    void refresh()
+    {
+        std::lock_guard<std::mutex> one_writer(refresh_mutex_);
+        auto const previous = current_.load();
+        auto next = std::make_shared<skillmd::snapshot>();
+        std::vector<work> items;
+        discover_all(items, *next, std::index_sequence_for<Sources...>{});
+        read_changed(items, *previous);
+        assemble(items, *next);
+        current_.store(std::shared_ptr<skillmd::snapshot const>(std::move(next)));
+    }
+
+    std::shared_ptr<skillmd::snapshot const> snapshot() const { return current_.load(); }
+
+    /// The body of a skill, read now from its source, so an edited file is seen at once.
+    std::optional<std::string> body(skill_record const& r, std::string* error = nullptr) const
+    {
+        std::optional<std::string> out;
+        visit_source(r.tier_index, [&](auto const& src) {
+            auto res = src.read_all(r.where);
+            if (!res.text) {
+                if (error) *error = res.error;
+                return;
+            }
+            auto const f = frontmatter::read_skill_file(parser_, *res.text, r.where.path,
+                                                        split_options_for(opts_.dialect, opts_.mode));
+            out = res.text->substr(std::min(f.body_offset, res.text->size()));
+        });
+        return out;
+    }
+
+    registry_options const& options() const noexcept { return opts_; }
+    static constexpr std::size_t tier_count = sizeof...(Sources);
+    template <std::size_t I>
+    auto const& source() const noexcept { return std::get<I>(sources_); }
+
+private:
+    struct work
+    {
+        std::size_t tier;
+        std::string tier_label;
+        candidate where;
+        std::shared_ptr<typename skillmd::snapshot::loaded const> result;
+    };
+
+    template <std::size_t... I>
+    void discover_all(std::vector<work>& items, skillmd::snapshot& next, std::index_sequence<I...>)
+    {
+        (discover_one<I>(items, next), ...);
+    }
+    template <std::size_t I>
+    void discover_one(std::vector<work>& items, skillmd::snapshot& next)
+    {
+        auto const& src = std::get<I>(sources_);
+        discovery d = src.discover();
+        next.diagnostics_.insert(next.diagnostics_.end(), d.diagnostics.begin(), d.diagnostics.end());
+        for (auto& c : d.skills) items.push_back({I, std::string(src.label()), std::move(c), nullptr});
+    }
+
+    template <class F>
+    void visit_source(std::size_t tier, F&& f) const
+    {
+        visit_impl(tier, f, std::index_sequence_for<Sources...>{});
+    }
+    template <class F, std::size_t... I>
+    void visit_impl(std::size_t tier, F& f, std::index_sequence<I...>) const
+    {
+        ((tier == I ? (f(std::get<I>(sources_)), 0) : 0), ...);
+    }
+
+    void read_changed(std::vector<work>& items, skillmd::snapshot const& previous)
+    {
+        std::vector<std::size_t> todo;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            auto const it = previous.cache_.find({items[i].tier, items[i].where.path});
+            if (it != previous.cache_.end() && it->second->stamp == items[i].where.stamp &&
+                it->second->stamp.mtime_ns != 0)
+                items[i].result = it->second;
+            else
+                todo.push_back(i);
+        }
+        unsigned n = opts_.threads ? opts_.threads : std::max(1u, std::thread::hardware_concurrency());
+        n = static_cast<unsigned>(std::min<std::size_t>(n, (todo.size() + 63) / 64)); // not worth a thread below that
+        std::atomic<std::size_t> next{0};
+        auto worker = [&] {
+            for (std::size_t k; (k = next.fetch_add(1)) < todo.size();) items[todo[k]].result = read_one(items[todo[k]]);
+        };
+        std::vector<std::thread> pool;
+        for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
+        worker();
+        for (auto& t : pool) t.join();
+    }
+
+    std::shared_ptr<typename skillmd::snapshot::loaded const> read_one(work const& w) const
+    {
+        auto out = std::make_shared<typename skillmd::snapshot::loaded>();
+        out->stamp = w.where.stamp;
+        read_outcome text;
+        visit_source(w.tier, [&](auto const& src) { text = src.read_head(w.where); });
+        if (!text.text) {
+            out->diagnostics.push_back({"skill-unreadable", severity::warning, w.where.path, 0, 0,
+                                        "cannot read the skill: " + text.error + "; skipped"});
+            return out;
+        }
+        skill_origin origin{w.where.path, w.where.directory_name, w.where.command};
+        auto r = read_skill(parser_, opts_.dialect, opts_.mode, *text.text, origin);
+        if (r.skill && !r.skill->description_given && opts_.dialect.description_from != description_default::none &&
+            !text.complete) {
+            // The default description comes from the body: read the rest of the file.
+            visit_source(w.tier, [&](auto const& src) { text = src.read_all(w.where); });
+            if (text.text) r = read_skill(parser_, opts_.dialect, opts_.mode, *text.text, origin);
+        }
+        out->diagnostics = std::move(r.diagnostics);
+        if (r.skill) {
+            skill_record rec;
+            rec.command = w.where.command;
+            rec.tier = w.tier_label;
+            rec.tier_index = w.tier;
+            rec.where = w.where;
+            rec.meta = std::move(*r.skill);
+            rec.body_offset = r.body_offset;
+            out->record = std::move(rec);
+        }
+        return out;
+    }
+
+    void assemble(std::vector<work>& items, skillmd::snapshot& next) const
+    {
+        std::map<std::string, std::vector<skill_record>> groups; // sorted by command: deterministic
+        requirement_checker gate;
+        for (auto& w : items) {
+            next.cache_[{w.tier, w.where.path}] = w.result;
+            next.diagnostics_.insert(next.diagnostics_.end(), w.result->diagnostics.begin(), w.result->diagnostics.end());
+            if (!w.result->record) continue;
+            skill_record rec = *w.result->record;
+            rec.where = w.where; // bundled files and sub-skills as discovered now
+            if (opts_.gate_requirements) {
+                if (auto why = gate.unmet(rec.meta)) {
+                    rec.hidden = true;
+                    next.diagnostics_.push_back({"requirements-unmet", severity::info, rec.where.path, 0, 0,
+                                                 "skill `" + rec.command + "` is hidden: " + *why});
+                }
+            }
+            groups[rec.command].push_back(std::move(rec));
+        }
+        for (auto& [command, group] : groups) {
+            std::sort(group.begin(), group.end(), [](auto const& a, auto const& b) { return a.tier_index < b.tier_index; });
+            if (group.size() == 1) {
+                next.skills_.push_back(std::move(group[0]));
+                continue;
+            }
+            std::vector<dedup_entry> entries;
+            for (auto const& r : group) entries.push_back({r.tier_index, r.tier, r.where.database, r.where.stamp});
+            dedup_decision const d = Dedup::resolve(entries);
+            if (d.keep_all) {
+                for (auto& r : group) {
+                    r.command += "@" + r.tier;
+                    next.skills_.push_back(std::move(r));
+                }
+                continue;
+            }
+            std::string const winner = group[d.winner].qualified();
+            for (std::size_t i = 0; i < group.size(); ++i) {
+                if (i == d.winner) continue;
+                auto& r = group[i];
+                if (Dedup::collapse_same_file && r.where.stamp.same_file(group[d.winner].where.stamp)) continue;
+                next.diagnostics_.push_back({"skill-shadowed", severity::info, r.where.path, 0, 0,
+                                             "skill `" + command + "` from tier " + r.tier + " is shadowed by " + winner +
+                                                 "; it stays reachable as `" + r.qualified() + "`"});
+                r.shadowed_by = winner;
+                next.shadowed_.push_back(std::move(r));
+            }
+            next.skills_.push_back(std::move(group[d.winner]));
+        }
+        std::sort(next.skills_.begin(), next.skills_.end(), [](auto const& a, auto const& b) { return a.command < b.command; });
+        for (std::size_t i = 0; i < next.skills_.size(); ++i) next.index_.emplace(next.skills_[i].command, i);
+        for (auto const& r : next.skills_) // a name lookup also finds a skill whose `name:` differs from its command
+            if (!r.meta.name.empty() && !next.index_.count(r.meta.name))
+                next.index_.emplace(r.meta.name, static_cast<std::size_t>(&r - next.skills_.data()));
+    }
+
+    Parser parser_;
+    registry_options opts_;
+    std::tuple<Sources...> sources_;
+    std::atomic<std::shared_ptr<skillmd::snapshot const>> current_;
+    std::mutex refresh_mutex_;
+};
+
+} // namespace skillmd
+
+#endif

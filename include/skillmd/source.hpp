@@ -1,0 +1,94 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_SOURCE_HPP
+#define SKILLMD_SOURCE_HPP
+
+// The source (storage tier) policy: where skills come from. No X3 here.
+
+#include <skillmd/config.hpp>
+#include <skillmd/diagnostic.hpp>
+
+#include <concepts>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillmd {
+
+/// What identifies a file's version: device and inode (same file through any link),
+/// size and modification time (changed content). Memory skills use a content hash.
+struct file_stamp
+{
+    std::uint64_t device = 0;
+    std::uint64_t inode = 0;
+    std::uint64_t size = 0;
+    std::int64_t mtime_ns = 0;
+    friend bool operator==(file_stamp const&, file_stamp const&) = default;
+    bool same_file(file_stamp const& o) const noexcept { return device == o.device && inode == o.inode && inode != 0; }
+};
+
+/// One skill a source found. Discovery fills it without reading the file.
+struct candidate
+{
+    std::string command;             ///< the key the layout gives: `commit`, `plan/review`, `plugin:x`
+    std::string path;                ///< the SKILL.md (or *.md) file
+    std::string directory;           ///< the skill's base directory ("" for memory skills)
+    std::string directory_name;      ///< default name and the specification's name check
+    file_stamp stamp;
+    std::vector<std::string> bundled;  ///< files under `directory`, relative, not read; sub-skills excluded
+    std::vector<std::string> children; ///< commands of direct sub-skills
+    bool database = false;           ///< from the database tier (files win over it, seed 003)
+};
+
+/// What one discovery pass found, and every problem met on the way.
+struct discovery
+{
+    std::vector<candidate> skills;
+    std::vector<diagnostic> diagnostics;
+};
+
+/// Text read from a source: the whole file, or at least its frontmatter (`complete` false).
+struct read_outcome
+{
+    std::optional<std::string> text;
+    bool complete = false;
+    file_stamp stamp;
+    std::string error; ///< why `text` is empty
+};
+
+/** A source of skills for one tier.
+
+    `discover()` lists candidates cheaply (directory listing and stat, no file
+    contents); `read_head(c)` returns at least the frontmatter of one candidate,
+    `read_all(c)` the whole file (for bodies). Every call may run on any thread
+    and reports problems as values.
+
+    @par Exemplar
+    @code
+    struct my_source
+    {
+        std::string_view label() const;
+        skillmd::discovery discover() const;
+        skillmd::read_outcome read_head(skillmd::candidate const&) const;
+        skillmd::read_outcome read_all(skillmd::candidate const&) const;
+    };
+    @endcode
+
+    @par Models
+    @li @ref directory_source (flat, nested and files layouts)
+    @li @ref memory_source (skills given as strings)
+    @li @ref plugin_source (wraps another source, names become `plugin:name`)
+*/
+template <class S>
+concept skill_source = requires(S const& s, candidate const& c) {
+    { s.label() } -> std::convertible_to<std::string_view>;
+    { s.discover() } -> std::same_as<discovery>;
+    { s.read_head(c) } -> std::same_as<read_outcome>;
+    { s.read_all(c) } -> std::same_as<read_outcome>;
+};
+
+} // namespace skillmd
+
+#endif

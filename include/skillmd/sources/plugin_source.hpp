@@ -1,0 +1,50 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_SOURCES_PLUGIN_SOURCE_HPP
+#define SKILLMD_SOURCES_PLUGIN_SOURCE_HPP
+
+#include <skillmd/source.hpp>
+
+#include <string>
+#include <utility>
+
+namespace skillmd {
+
+/** A plugin's skills: another source whose commands become `plugin:name` (seed 001),
+    so they never collide with the user's own skills.
+*/
+template <skill_source Inner>
+class plugin_source
+{
+public:
+    plugin_source(std::string plugin, Inner inner) : plugin_(std::move(plugin)), inner_(std::move(inner)) {}
+
+    std::string_view label() const noexcept { return inner_.label(); }
+    std::string const& plugin() const noexcept { return plugin_; }
+
+    discovery discover() const
+    {
+        discovery d = inner_.discover();
+        for (auto& c : d.skills) {
+            c.command = plugin_ + ":" + c.command;
+            for (auto& child : c.children) child = plugin_ + ":" + child;
+        }
+        return d;
+    }
+
+    read_outcome read_head(candidate const& c) const { return inner_.read_head(unprefixed(c)); }
+    read_outcome read_all(candidate const& c) const { return inner_.read_all(unprefixed(c)); }
+
+private:
+    candidate unprefixed(candidate c) const
+    {
+        if (c.command.compare(0, plugin_.size() + 1, plugin_ + ":") == 0) c.command.erase(0, plugin_.size() + 1);
+        return c;
+    }
+    std::string plugin_;
+    Inner inner_;
+};
+
+} // namespace skillmd
+
+#endif
