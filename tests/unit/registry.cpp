@@ -1,0 +1,578 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+//
+// Storage tiers, dedup, the registry, refresh, seeding, requirements and presets
+// (SPEC 2 and 5), on directory trees built for each test.
+
+#include <skillmd/presets.hpp>
+#include <skillmd/registry.hpp>
+#include <skillmd/seeding.hpp>
+#include <skillmd/sources/memory_source.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <cstring>
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace skillmd;
+
+namespace {
+
+/// A fresh directory, removed (permissions restored first) at the end of the test.
+struct temp_dir
+{
+    fs::path path;
+    temp_dir()
+    {
+        std::string tmpl = (fs::temp_directory_path() / "skillmd-test-XXXXXX").string();
+        path = ::mkdtemp(tmpl.data());
+    }
+    ~temp_dir()
+    {
+        std::error_code ec;
+        for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
+             !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+            if (!it->is_symlink(ec)) fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+        fs::remove_all(path, ec);
+    }
+    fs::path operator/(std::string const& p) const { return path / p; }
+};
+
+void write(fs::path const& p, std::string const& text)
+{
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+}
+
+std::string skill(std::string const& name, std::string const& description, std::string const& extra = "")
+{
+    return "---\nname: " + name + "\ndescription: " + description + "\n" + extra + "---\n# " + name + "\n\nBody of " +
+           name + ".\n";
+}
+
+/// `prefix` followed by `n` (written out to dodge a false -Wrestrict in gcc 12).
+std::string numbered(char const* prefix, int n)
+{
+    std::string s(prefix);
+    s += std::to_string(n);
+    return s;
+}
+
+discovery discover(fs::path const& root, layout l, directory_options o = {})
+{
+    o.layout = l;
+    return directory_source("t", root.string(), o).discover();
+}
+
+std::vector<std::string> commands(discovery const& d)
+{
+    std::vector<std::string> out;
+    for (auto const& c : d.skills) out.push_back(c.command);
+    return out;
+}
+
+bool has(std::vector<diagnostic> const& ds, std::string_view code, std::string_view text = {})
+{
+    for (auto const& d : ds)
+        if (d.code == code && (text.empty() || d.message.find(text) != std::string::npos || d.file.find(text) != std::string::npos))
+            return true;
+    return false;
+}
+
+using parser = frontmatter::x3_parser;
+registry_options lenient(dialect d = dialects::claude_code())
+{
+    registry_options o;
+    o.dialect = std::move(d);
+    return o;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(sources)
+
+BOOST_AUTO_TEST_CASE(flat_layout_lists_skills_and_their_bundled_files)
+{
+    temp_dir t;
+    write(t / "b-skill/SKILL.md", skill("b-skill", "B"));
+    write(t / "a-skill/SKILL.md", skill("a-skill", "A"));
+    write(t / "a-skill/scripts/run.sh", "echo\n");
+    write(t / "a-skill/references/deep/notes.md", "x\n");
+    write(t / "a-skill/nested/SKILL.md", skill("nested", "not a skill in the flat layout"));
+    write(t / "loose/README.md", "no SKILL.md here\n");
+    auto const d = discover(t.path, layout::flat);
+    BOOST_TEST((commands(d) == std::vector<std::string>{"a-skill", "b-skill"}));
+    auto const& a = d.skills[0];
+    BOOST_TEST(a.directory_name == "a-skill");
+    BOOST_TEST((a.bundled == std::vector<std::string>{"nested/SKILL.md", "references/deep/notes.md", "scripts/run.sh"}));
+    BOOST_TEST(a.stamp.inode != 0u);
+}
+
+BOOST_AUTO_TEST_CASE(nested_layout_uses_the_path_as_command)
+{
+    temp_dir t;
+    write(t / "sven/SKILL.md", skill("Sven", "root"));
+    write(t / "sven/scripts/helper.sh", "x");
+    write(t / "sven/plan/SKILL.md", skill("Plan", "plan"));
+    write(t / "sven/implement/research/SKILL.md", skill("Research", "deep"));
+    write(t / "sven/implement/notes.txt", "bundled with sven");
+    write(t / "git-workflow/SKILL.md", skill("git", "g"));
+    auto const d = discover(t.path, layout::nested);
+    BOOST_TEST((commands(d) == std::vector<std::string>{"git-workflow", "sven", "sven/implement/research", "sven/plan"}));
+    auto const& sven = d.skills[1];
+    BOOST_TEST((sven.children == std::vector<std::string>{"sven/implement/research", "sven/plan"}));
+    BOOST_TEST((sven.bundled == std::vector<std::string>{"implement/notes.txt", "scripts/helper.sh"}));
+}
+
+BOOST_AUTO_TEST_CASE(files_layout_takes_each_markdown_file)
+{
+    temp_dir t;
+    write(t / "review.md", skill("review", "r"));
+    write(t / "deploy.md", skill("deploy", "d"));
+    write(t / "notes.txt", "not markdown");
+    write(t / "sub/other.md", "not at the top");
+    auto const d = discover(t.path, layout::files);
+    BOOST_TEST((commands(d) == std::vector<std::string>{"deploy", "review"}));
+    BOOST_TEST(d.skills[0].directory_name == "deploy");
+}
+
+BOOST_AUTO_TEST_CASE(symlinks_are_followed_and_loops_end_at_once)
+{
+    temp_dir t;
+    write(t / "real/SKILL.md", skill("real", "r"));
+    fs::create_directory_symlink(t / "real", t / "alias");
+    fs::create_directory_symlink(t.path, t / "real/loop"); // back to the root
+    write(t / "target.md", skill("linked", "l"));
+    fs::create_directories(t / "linked");
+    fs::create_symlink(t / "target.md", t / "linked/SKILL.md");
+    // an 8 x 8 mesh of mutually linked directories
+    for (int i = 0; i < 8; ++i) fs::create_directories(t / ("mesh/m" + std::to_string(i)));
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j)
+            fs::create_directory_symlink(t / ("mesh/m" + std::to_string(j)), t / ("mesh/m" + std::to_string(i) + "/l" + std::to_string(j)));
+    auto const start = std::chrono::steady_clock::now();
+    auto const d = discover(t.path, layout::nested);
+    BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
+    // `alias` is the same directory as `real`: visited once, under its first name
+    BOOST_TEST((commands(d) == std::vector<std::string>{"alias", "linked"}));
+    BOOST_TEST(has(d.diagnostics, "discovery-loop"));
+}
+
+BOOST_AUTO_TEST_CASE(odd_files_give_diagnostics_and_never_block)
+{
+    temp_dir t;
+    write(t / "good/SKILL.md", skill("good", "g"));
+    fs::create_directories(t / "fifo");
+    BOOST_TEST_REQUIRE(::mkfifo((t / "fifo/SKILL.md").c_str(), 0600) == 0);
+    fs::create_directories(t / "sock");
+    int const s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::string const sp = (t / "sock/SKILL.md").string();
+    if (sp.size() < sizeof addr.sun_path) {
+        std::memcpy(addr.sun_path, sp.c_str(), sp.size() + 1);
+        BOOST_TEST(::bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    }
+    ::close(s);
+    fs::create_directories(t / "device");
+    fs::create_symlink("/dev/zero", t / "device/SKILL.md");
+    write(t / "bad\nname/SKILL.md", skill("x", "x"));
+    write(t / "bad\xFEname/SKILL.md", skill("x", "x"));
+    write(t / "dangling/README", "x");
+    fs::create_symlink(t / "nowhere", t / "dangling/SKILL.md");
+    auto const d = discover(t.path, layout::flat);
+    BOOST_TEST((commands(d) == std::vector<std::string>{"good"}));
+    BOOST_TEST(has(d.diagnostics, "discovery", "not a regular file"));
+    BOOST_TEST(has(d.diagnostics, "discovery", "not printable"));
+    for (auto const& diag : d.diagnostics) // names are escaped before they reach any output
+        BOOST_TEST(diag.file.find('\n') == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(bounds_give_one_warning_each)
+{
+    temp_dir t;
+    fs::path deep = t.path;
+    for (int i = 0; i < 10; ++i) deep /= "d" + std::to_string(i);
+    write(deep / "SKILL.md", skill("deep", "too deep"));
+    write(t / "d0/SKILL.md", skill("d0", "shallow"));
+    directory_options o;
+    o.max_depth = 3;
+    auto const d = discover(t.path, layout::nested, o);
+    BOOST_TEST((commands(d) == std::vector<std::string>{"d0"}));
+    std::size_t depth_warnings = 0;
+    for (auto const& diag : d.diagnostics) depth_warnings += diag.message.find("deeper than 3") != std::string::npos;
+    BOOST_TEST(depth_warnings == 1u);
+
+    for (int i = 0; i < 30; ++i) write(t / ("many/s" + std::to_string(100 + i) + "/SKILL.md"), skill("s", "s"));
+    directory_options few;
+    few.max_directories = 12;
+    auto const capped = discover(t / "many", layout::flat, few);
+    BOOST_TEST(capped.skills.size() == 12u);
+    std::size_t count_warnings = 0;
+    for (auto const& diag : capped.diagnostics) count_warnings += diag.message.find("more than 12") != std::string::npos;
+    BOOST_TEST(count_warnings == 1u);
+
+    directory_source const small("t", (t / "many").string(), [] {
+        directory_options s;
+        s.max_file_bytes = 10;
+        return s;
+    }());
+    auto const r = small.read_head(capped.skills[0]);
+    BOOST_TEST(!r.text.has_value());
+    BOOST_TEST(r.error.find("larger than") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(one_hundred_thousand_directories_end_in_bounded_time)
+{
+    temp_dir t;
+    for (int i = 0; i < 100000; ++i) fs::create_directory(t / ("d" + std::to_string(i)));
+    auto const start = std::chrono::steady_clock::now();
+    auto const d = discover(t.path, layout::nested); // default cap: 2,000 directories
+    BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(10)));
+    BOOST_TEST(has(d.diagnostics, "discovery", "more than 2000 directories"));
+}
+
+BOOST_AUTO_TEST_CASE(permission_denied_entries_are_skipped_as_a_non_root_user)
+{
+    temp_dir t;
+    write(t / "open/SKILL.md", skill("open", "o"));
+    write(t / "closed/SKILL.md", skill("closed", "c"));
+    write(t / "unreadable/SKILL.md", skill("unreadable", "u"));
+    fs::permissions(t.path, fs::perms::all, fs::perm_options::add);
+    for (auto const& e : fs::recursive_directory_iterator(t.path))
+        fs::permissions(e.path(), fs::perms::all, fs::perm_options::add);
+    fs::permissions(t / "closed", fs::perms::none);
+    fs::permissions(t / "unreadable/SKILL.md", fs::perms::none);
+    // Root ignores permissions: check in a child that drops to nobody (65534).
+    pid_t const pid = ::fork();
+    BOOST_TEST_REQUIRE(pid >= 0);
+    if (pid == 0) {
+        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
+        if (::geteuid() == 0) ::_exit(4);
+        directory_source const src("t", t.path.string());
+        auto const d = src.discover();
+        bool ok = d.skills.size() == 2 && d.skills[0].command == "open" && d.skills[1].command == "unreadable";
+        ok = ok && has(d.diagnostics, "discovery", "Permission denied");
+        auto const r = src.read_head(d.skills[1]);
+        ok = ok && !r.text && r.error.find("Permission denied") != std::string::npos;
+        ok = ok && src.read_head(d.skills[0]).text.has_value();
+        ::_exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    BOOST_TEST_REQUIRE(WIFEXITED(status));
+    BOOST_TEST(WEXITSTATUS(status) == 0, "child exit status " << WEXITSTATUS(status));
+}
+
+BOOST_AUTO_TEST_CASE(plugin_source_prefixes_names)
+{
+    memory_source m("plugins");
+    m.set("deploy", skill("deploy", "d"));
+    plugin_source<memory_source> const p("acme", m);
+    auto const d = p.discover();
+    BOOST_TEST_REQUIRE(d.skills.size() == 1u);
+    BOOST_TEST(d.skills[0].command == "acme:deploy");
+    BOOST_TEST(p.read_all(d.skills[0]).text.has_value());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+//------------------------------------------------------------------------------
+BOOST_AUTO_TEST_SUITE(registry)
+
+BOOST_AUTO_TEST_CASE(dedup_policies)
+{
+    memory_source a("first"), b("second");
+    a.set("shared", skill("shared", "from first"));
+    b.set("shared", skill("shared", "from second"));
+    a.set("only-a", skill("only-a", "a"));
+
+    basic_registry<parser, first_tier_wins, memory_source, memory_source> first(parser{}, lenient(), a, b);
+    first.load();
+    auto s = first.snapshot();
+    BOOST_TEST(s->find("shared")->meta.description == "from first");
+    BOOST_TEST_REQUIRE(s->shadowed().size() == 1u);
+    BOOST_TEST(s->shadowed()[0].shadowed_by == "shared@first");
+    BOOST_TEST(s->find("shared@second")->meta.description == "from second");
+    BOOST_TEST(has(s->diagnostics(), "skill-shadowed"));
+
+    basic_registry<parser, highest_tier_wins, memory_source, memory_source> high(parser{}, lenient(), a, b);
+    high.load();
+    BOOST_TEST(high.snapshot()->find("/shared")->meta.description == "from second");
+
+    basic_registry<parser, keep_all, memory_source, memory_source> all(parser{}, lenient(), a, b);
+    all.load();
+    auto const k = all.snapshot();
+    BOOST_TEST(k->find("shared@first") != nullptr);
+    BOOST_TEST(k->find("shared@second") != nullptr);
+    BOOST_TEST(k->find("only-a") != nullptr);
+    BOOST_TEST(k->shadowed().empty());
+}
+
+/// A user-written source: marks its skills as database skills and counts reads.
+struct counting_db
+{
+    memory_source inner{"database"};
+    std::shared_ptr<std::atomic<int>> reads = std::make_shared<std::atomic<int>>(0);
+    std::string_view label() const { return inner.label(); }
+    discovery discover() const
+    {
+        auto d = inner.discover();
+        for (auto& c : d.skills) c.database = true;
+        return d;
+    }
+    read_outcome read_head(candidate const& c) const
+    {
+        ++*reads;
+        return inner.read_head(c);
+    }
+    read_outcome read_all(candidate const& c) const { return inner.read_all(c); }
+};
+static_assert(skill_source<counting_db>);
+
+BOOST_AUTO_TEST_CASE(files_win_over_the_database_and_refresh_reads_only_changes)
+{
+    counting_db db;
+    memory_source files("files");
+    db.inner.set("review", skill("review", "from the database"));
+    db.inner.set("db-only", skill("db-only", "agent-made"));
+    files.set("review", skill("review", "from a file"));
+    basic_registry<parser, files_win_over_database<>, counting_db, memory_source> reg(parser{}, lenient(), db, files);
+    reg.load();
+    BOOST_TEST(reg.snapshot()->find("review")->meta.description == "from a file");
+    BOOST_TEST(*db.reads == 2);
+
+    reg.refresh(); // nothing changed: nothing read
+    BOOST_TEST(*db.reads == 2);
+    db.inner.set("db-only", skill("db-only", "edited"));
+    reg.refresh();
+    BOOST_TEST(*db.reads == 3);
+    BOOST_TEST(reg.snapshot()->find("db-only")->meta.description == "edited");
+    db.inner.erase("db-only");
+    reg.refresh();
+    BOOST_TEST(reg.snapshot()->find("db-only") == nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(lookup_lists_children_and_lazy_bodies)
+{
+    temp_dir t;
+    write(t / "plan/SKILL.md", skill("plan", "Plans"));
+    write(t / "plan/review/SKILL.md", skill("review", "Reviews", "user-invocable: false\n"));
+    write(t / "plan/implement/SKILL.md", skill("implement", "Implements", "disable-model-invocation: true\n"));
+    directory_options o;
+    o.layout = layout::nested;
+    basic_registry<parser, first_tier_wins, directory_source> reg(parser{}, lenient(dialects::claude_code()),
+                                                                  directory_source("project", t.path.string(), o));
+    reg.load();
+    auto const s = reg.snapshot();
+    BOOST_TEST(s->find("/plan/review") != nullptr);
+    BOOST_TEST(s->find("") == nullptr);
+    BOOST_TEST(s->find("../plan") == nullptr);
+    BOOST_TEST(s->list(visibility::all).size() == 3u);
+    BOOST_TEST(s->list(visibility::model).size() == 2u);
+    BOOST_TEST(s->list(visibility::user).size() == 2u);
+    auto const kids = s->children("plan");
+    BOOST_TEST_REQUIRE(kids.size() == 2u);
+    BOOST_TEST(kids[0]->command == "plan/implement");
+
+    auto const* plan = s->find("plan");
+    BOOST_TEST(*reg.body(*plan) == "# plan\n\nBody of plan.\n");
+    write(t / "plan/SKILL.md", skill("plan", "Plans") + "More.\n");
+    BOOST_TEST(*reg.body(*plan) == "# plan\n\nBody of plan.\nMore.\n"); // re-read: the file changed
+}
+
+BOOST_AUTO_TEST_CASE(requirements_hide_skills_with_an_info_diagnostic)
+{
+    memory_source m("m");
+    m.set("docker", "---\ndescription: d\nsven:\n  requires_bins: [surely-not-installed-xyz]\n---\n");
+    m.set("shell", "---\ndescription: s\nsven:\n  requires_bins: [sh]\n---\n");
+    m.set("token", "---\ndescription: t\nsven:\n  requires_env: [SKILLMD_TEST_UNSET_VARIABLE]\n---\n");
+    basic_registry<parser, first_tier_wins, memory_source> reg(parser{}, lenient(dialects::sven()), m);
+    reg.load();
+    auto const s = reg.snapshot();
+    BOOST_TEST(s->find("docker")->hidden);
+    BOOST_TEST(!s->find("shell")->hidden);
+    BOOST_TEST(s->find("token")->hidden);
+    BOOST_TEST(s->list(visibility::model).size() == 1u);
+    BOOST_TEST(has(s->diagnostics(), "requirements-unmet", "surely-not-installed-xyz"));
+    ::setenv("SKILLMD_TEST_UNSET_VARIABLE", "1", 1);
+    reg.refresh();
+    BOOST_TEST(!reg.snapshot()->find("token")->hidden);
+    ::unsetenv("SKILLMD_TEST_UNSET_VARIABLE");
+}
+
+BOOST_AUTO_TEST_CASE(vanished_files_are_reported_not_fatal)
+{
+    temp_dir t;
+    write(t / "a/SKILL.md", skill("a", "a"));
+    directory_source const src("t", t.path.string());
+    auto const d = src.discover();
+    fs::remove(t / "a/SKILL.md");
+    auto const r = src.read_head(d.skills[0]);
+    BOOST_TEST(!r.text.has_value());
+    BOOST_TEST(!r.error.empty());
+}
+
+BOOST_AUTO_TEST_CASE(seeding_fills_a_missing_directory_only)
+{
+    temp_dir t;
+    write(t / "shipped/commit/SKILL.md", skill("commit", "c"));
+    std::vector<diagnostic> ds;
+    BOOST_TEST(seed_directory(t / "home/.config/app/skills", t / "shipped", ds));
+    BOOST_TEST(fs::exists(t / "home/.config/app/skills/commit/SKILL.md"));
+    fs::remove_all(t / "home/.config/app/skills/commit");
+    BOOST_TEST(!seed_directory(t / "home/.config/app/skills", t / "shipped", ds)); // exists: left alone
+    BOOST_TEST(!fs::exists(t / "home/.config/app/skills/commit"));
+}
+
+BOOST_AUTO_TEST_CASE(readers_never_see_a_partial_snapshot)
+{
+    // Run under ThreadSanitizer in CI: readers on several threads, refreshes on another.
+    memory_source m("m");
+    for (int i = 0; i < 50; ++i) m.set(numbered("s", i), skill(numbered("s", i), "v0"));
+    basic_registry<parser, first_tier_wins, memory_source> reg(parser{}, lenient(), m);
+    reg.load();
+    std::atomic<bool> stop{false};
+    std::atomic<int> bad{0}, reads{0};
+    auto reader = [&] {
+        while (!stop) {
+            auto const s = reg.snapshot();
+            // every skill of one snapshot carries the same version
+            std::string const v = s->skills().front().meta.description;
+            for (auto const& r : s->skills()) bad += r.meta.description != v;
+            bad += s->skills().size() != 50u;
+            ++reads;
+        }
+    };
+    std::vector<std::thread> readers;
+    for (int i = 0; i < 3; ++i) readers.emplace_back(reader);
+    for (int round = 1; round <= 30; ++round) {
+        // change every skill between refreshes; a snapshot mixes versions only if it was torn
+        for (int i = 0; i < 50; ++i) m.set(numbered("s", i), skill(numbered("s", i), numbered("v", round)));
+        reg.refresh();
+    }
+    stop = true;
+    for (auto& r : readers) r.join();
+    BOOST_TEST(bad == 0);
+    BOOST_TEST(reads > 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+//------------------------------------------------------------------------------
+BOOST_AUTO_TEST_SUITE(preset_layouts)
+
+BOOST_AUTO_TEST_CASE(claude_code_managed_user_project_first_wins_and_inode_dedup)
+{
+    temp_dir t;
+    presets::locations at;
+    at.home = t / "home";
+    at.project = t / "project";
+    at.managed = t / "managed";
+    write(t / "managed/.claude/skills/deploy/SKILL.md", skill("deploy", "managed deploy"));
+    write(t / "home/.claude/skills/deploy/SKILL.md", skill("deploy", "user deploy"));
+    write(t / "project/.claude/skills/deploy/SKILL.md", skill("deploy", "project deploy"));
+    write(t / "home/.claude/skills/shared/SKILL.md", skill("Shared Label", "the same file twice"));
+    fs::create_directories(t / "project/.claude/skills");
+    fs::create_directory_symlink(t / "home/.claude/skills/shared", t / "project/.claude/skills/shared");
+    write(t / "project/.claude/skills/local/SKILL.md", "# Local heading\n\nNo frontmatter.\n");
+    auto reg = presets::make_claude_code(at);
+    reg.load();
+    auto const s = reg.snapshot();
+    BOOST_TEST(s->find("deploy")->meta.description == "managed deploy");
+    BOOST_TEST(s->find("deploy")->tier == "managed");
+    BOOST_TEST(s->shadowed().size() == 2u); // user and project deploy; the symlinked `shared` collapses silently
+    BOOST_TEST(s->find("deploy@project")->shadowed_by == "deploy@managed");
+    auto const* shared = s->find("shared");
+    BOOST_TEST_REQUIRE(shared != nullptr);
+    BOOST_TEST(shared->tier == "user");
+    BOOST_TEST(*shared->meta.label == "Shared Label"); // the command is the directory name
+    BOOST_TEST(s->find("local")->meta.description == "Local heading"); // seed 001: first heading
+}
+
+BOOST_AUTO_TEST_CASE(pegasus_data_skills_override_builtin)
+{
+    temp_dir t;
+    presets::locations at;
+    at.project = t.path;
+    write(t / "skills/commit/SKILL.md", "---\nname: commit\n---\nBuiltin first paragraph\ncontinues.\n");
+    write(t / "data/skills/commit/SKILL.md", skill("commit", "user version"));
+    write(t / "skills/review/SKILL.md", "---\n---\n\nReview things carefully.\n");
+    auto reg = presets::make_pegasus(at);
+    reg.load();
+    auto const s = reg.snapshot();
+    BOOST_TEST(s->find("commit")->meta.description == "user version");
+    BOOST_TEST(s->find("commit")->tier == "user");
+    BOOST_TEST(s->find("commit@builtin")->meta.description == "Builtin first paragraph continues.");
+    BOOST_TEST(s->find("review")->meta.description == "Review things carefully."); // seed 000: first paragraph
+    BOOST_TEST(s->find("review")->meta.name == "review");                           // from the directory
+}
+
+BOOST_AUTO_TEST_CASE(sven_six_directories_and_command_paths)
+{
+    temp_dir t;
+    presets::locations at;
+    at.home = t / "home";
+    at.project = t / "project";
+    char const* dirs[] = {"home/.sven/skills", "home/.agents/skills", "home/.claude/skills",
+                          "project/.agents/skills", "project/.claude/skills", "project/.sven/skills"};
+    for (int i = 0; i < 6; ++i) write(t / (std::string(dirs[i]) + "/tool/SKILL.md"), "---\ndescription: level " + std::to_string(i + 1) + "\n---\n");
+    for (int i = 0; i < 5; ++i) write(t / (std::string(dirs[i]) + "/only" + std::to_string(i) + "/SKILL.md"), "---\ndescription: x\n---\n");
+    write(t / "home/.sven/skills/sven/SKILL.md", "---\ndescription: root\nname: Sven Label\n---\n");
+    write(t / "home/.sven/skills/sven/implement/research/SKILL.md", "---\ndescription: deep\n---\n");
+    auto reg = presets::make_sven(at);
+    reg.load();
+    auto const s = reg.snapshot();
+    BOOST_TEST(s->find("tool")->meta.description == "level 6");
+    BOOST_TEST(s->find("tool")->tier == "project-sven");
+    BOOST_TEST(s->shadowed().size() == 5u);
+    BOOST_TEST(s->find("sven/implement/research") != nullptr);
+    BOOST_TEST(s->find("sven")->meta.name == "sven");
+    BOOST_TEST(*s->find("sven")->meta.label == "Sven Label");
+    BOOST_TEST(s->find("only4")->tier == "project-claude");
+}
+
+BOOST_AUTO_TEST_CASE(mycode_user_project_plugin_later_wins)
+{
+    temp_dir t;
+    presets::locations at;
+    at.home = t / "home";
+    at.project = t / "project";
+    write(t / "home/.mycode/skills/code-reviewer/SKILL.md", skill("code-reviewer", "user"));
+    write(t / "project/.mycode/skills/code-reviewer/SKILL.md", skill("code-reviewer", "project"));
+    write(t / "home/.mycode/plugins/skills/code-reviewer/SKILL.md", skill("code-reviewer", "plugin"));
+    auto reg = presets::make_mycode(at, "acme");
+    reg.load();
+    auto const s = reg.snapshot();
+    BOOST_TEST(s->find("code-reviewer")->meta.description == "project");
+    BOOST_TEST(s->find("acme:code-reviewer")->meta.description == "plugin");
+}
+
+BOOST_AUTO_TEST_CASE(agent_skills_project_overrides_user)
+{
+    temp_dir t;
+    presets::locations at;
+    at.home = t / "home";
+    at.project = t / "project";
+    write(t / "home/.agents/skills/pdf/SKILL.md", skill("pdf", "user pdf"));
+    write(t / "project/.agents/skills/pdf/SKILL.md", skill("pdf", "project pdf"));
+    auto reg = presets::make_agent_skills(at);
+    reg.load();
+    BOOST_TEST(reg.snapshot()->find("pdf")->meta.description == "project pdf");
+    BOOST_TEST(has(reg.snapshot()->diagnostics(), "skill-shadowed"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
