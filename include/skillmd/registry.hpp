@@ -43,8 +43,9 @@ struct skill_record
     std::string command;       ///< the lookup key (qualified `name@tier` under keep_all)
     std::string tier;          ///< the tier's label
     std::size_t tier_index = 0;
-    candidate where;           ///< path, base directory, stamp, bundled files, sub-skills
+    candidate where;           ///< path, base directory, stamp
     skill_metadata meta;
+    std::vector<std::string> children; ///< commands of the direct sub-skills (seed 004)
     std::size_t body_offset = 0;
     std::string shadowed_by;   ///< on a shadowed skill: the winner as `name@tier`
     bool hidden = false;       ///< requirements unmet (seed 004): loaded but not listed
@@ -100,7 +101,7 @@ public:
     {
         std::vector<skill_record const*> out;
         if (auto const* parent = find(command))
-            for (auto const& c : parent->where.children)
+            for (auto const& c : parent->children)
                 if (auto const* r = find(c)) out.push_back(r);
         return out;
     }
@@ -197,6 +198,17 @@ public:
         return out;
     }
 
+    /// The files bundled with a skill, relative to its directory, listed now and not read
+    /// (sources that have no files list none).
+    std::vector<std::string> bundled_files(skill_record const& r) const
+    {
+        std::vector<std::string> out;
+        visit_source(r.tier_index, [&](auto const& src) {
+            if constexpr (requires { src.bundled_files(r.where); }) out = src.bundled_files(r.where);
+        });
+        return out;
+    }
+
     registry_options const& options() const noexcept { return opts_; }
     static constexpr std::size_t tier_count = sizeof...(Sources);
     template <std::size_t I>
@@ -238,20 +250,27 @@ private:
 
     void read_changed(std::vector<work>& items, skillmd::snapshot const& previous)
     {
-        std::vector<std::size_t> todo;
-        for (std::size_t i = 0; i < items.size(); ++i) {
-            auto const it = previous.cache_.find({items[i].tier, items[i].where.path});
-            if (it != previous.cache_.end() && it->second->stamp == items[i].where.stamp &&
-                it->second->stamp.mtime_ns != 0)
-                items[i].result = it->second;
-            else
-                todo.push_back(i);
-        }
         unsigned n = opts_.threads ? opts_.threads : std::max(1u, std::thread::hardware_concurrency());
-        n = static_cast<unsigned>(std::min<std::size_t>(n, (todo.size() + 63) / 64)); // not worth a thread below that
+        n = static_cast<unsigned>(std::min<std::size_t>(n, (items.size() + 63) / 64)); // not worth a thread below that
         std::atomic<std::size_t> next{0};
         auto worker = [&] {
-            for (std::size_t k; (k = next.fetch_add(1)) < todo.size();) items[todo[k]].result = read_one(items[todo[k]]);
+            for (std::size_t k; (k = next.fetch_add(1)) < items.size();) {
+                auto& w = items[k];
+                auto const it = previous.cache_.find({w.tier, w.where.path});
+                if (it != previous.cache_.end()) {
+                    // Unchanged size, time and inode: keep what was read before.
+                    std::optional<file_stamp> now;
+                    visit_source(w.tier, [&](auto const& src) {
+                        if constexpr (requires { src.stamp(w.where); }) now = src.stamp(w.where);
+                        else now = w.where.stamp;
+                    });
+                    if (now && *now == it->second->stamp && now->mtime_ns != 0) {
+                        w.result = it->second;
+                        continue;
+                    }
+                }
+                w.result = read_one(w);
+            }
         };
         std::vector<std::thread> pool;
         for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
@@ -262,9 +281,10 @@ private:
     std::shared_ptr<typename skillmd::snapshot::loaded const> read_one(work const& w) const
     {
         auto out = std::make_shared<typename skillmd::snapshot::loaded>();
-        out->stamp = w.where.stamp;
         read_outcome text;
         visit_source(w.tier, [&](auto const& src) { text = src.read_head(w.where); });
+        out->stamp = text.stamp;
+        if (text.absent && !w.where.confirmed) return out; // a folder without SKILL.md: no skill
         if (!text.text) {
             out->diagnostics.push_back({"skill-unreadable", severity::warning, w.where.path, 0, 0,
                                         "cannot read the skill: " + text.error + "; skipped"});
@@ -285,6 +305,7 @@ private:
             rec.tier = w.tier_label;
             rec.tier_index = w.tier;
             rec.where = w.where;
+            rec.where.stamp = text.stamp;
             rec.meta = std::move(*r.skill);
             rec.body_offset = r.body_offset;
             out->record = std::move(rec);
@@ -301,7 +322,6 @@ private:
             next.diagnostics_.insert(next.diagnostics_.end(), w.result->diagnostics.begin(), w.result->diagnostics.end());
             if (!w.result->record) continue;
             skill_record rec = *w.result->record;
-            rec.where = w.where; // bundled files and sub-skills as discovered now
             if (opts_.gate_requirements) {
                 if (auto why = gate.unmet(rec.meta)) {
                     rec.hidden = true;
@@ -342,6 +362,19 @@ private:
         }
         std::sort(next.skills_.begin(), next.skills_.end(), [](auto const& a, auto const& b) { return a.command < b.command; });
         for (std::size_t i = 0; i < next.skills_.size(); ++i) next.index_.emplace(next.skills_[i].command, i);
+        // Sub-skills: a skill's parent is the nearest skill above it in the command path.
+        for (auto& r : next.skills_) {
+            std::string_view parent = r.command;
+            while (true) {
+                auto const slash = parent.rfind('/');
+                if (slash == std::string_view::npos) break;
+                parent = parent.substr(0, slash);
+                if (auto const it = next.index_.find(std::string(parent)); it != next.index_.end()) {
+                    next.skills_[it->second].children.push_back(r.command);
+                    break;
+                }
+            }
+        }
         for (auto const& r : next.skills_) // a name lookup also finds a skill whose `name:` differs from its command
             if (!r.meta.name.empty() && !next.index_.count(r.meta.name))
                 next.index_.emplace(r.meta.name, static_cast<std::size_t>(&r - next.skills_.data()));

@@ -37,9 +37,8 @@ struct candidate
     std::string directory;           ///< the skill's base directory ("" for memory skills)
     std::string directory_name;      ///< default name and the specification's name check
     file_stamp stamp;
-    std::vector<std::string> bundled;  ///< files under `directory`, relative, not read; sub-skills excluded
-    std::vector<std::string> children; ///< commands of direct sub-skills
     bool database = false;           ///< from the database tier (files win over it, seed 003)
+    bool confirmed = true;           ///< false: the file may not exist; the first read tells
 };
 
 /// What one discovery pass found, and every problem met on the way.
@@ -56,6 +55,7 @@ struct read_outcome
     bool complete = false;
     file_stamp stamp;
     std::string error; ///< why `text` is empty
+    bool absent = false; ///< the file does not exist (an unconfirmed candidate that is no skill)
 };
 
 /** A source of skills for one tier.

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <thread>
 
 #include <cstring>
@@ -77,11 +78,20 @@ discovery discover(fs::path const& root, layout l, directory_options o = {})
     return directory_source("t", root.string(), o).discover();
 }
 
+/// The commands of the candidates that are skills (unconfirmed ones whose SKILL.md exists).
 std::vector<std::string> commands(discovery const& d)
 {
     std::vector<std::string> out;
-    for (auto const& c : d.skills) out.push_back(c.command);
+    for (auto const& c : d.skills)
+        if (c.confirmed || fs::exists(c.path)) out.push_back(c.command);
     return out;
+}
+
+candidate const& by_command(discovery const& d, std::string const& command)
+{
+    for (auto const& c : d.skills)
+        if (c.command == command) return c;
+    throw std::runtime_error("no candidate " + command);
 }
 
 bool has(std::vector<diagnostic> const& ds, std::string_view code, std::string_view text = {})
@@ -113,12 +123,14 @@ BOOST_AUTO_TEST_CASE(flat_layout_lists_skills_and_their_bundled_files)
     write(t / "a-skill/references/deep/notes.md", "x\n");
     write(t / "a-skill/nested/SKILL.md", skill("nested", "not a skill in the flat layout"));
     write(t / "loose/README.md", "no SKILL.md here\n");
-    auto const d = discover(t.path, layout::flat);
+    directory_source const src("t", t.path.string());
+    auto const d = src.discover();
     BOOST_TEST((commands(d) == std::vector<std::string>{"a-skill", "b-skill"}));
-    auto const& a = d.skills[0];
+    auto const& a = by_command(d, "a-skill");
     BOOST_TEST(a.directory_name == "a-skill");
-    BOOST_TEST((a.bundled == std::vector<std::string>{"nested/SKILL.md", "references/deep/notes.md", "scripts/run.sh"}));
-    BOOST_TEST(a.stamp.inode != 0u);
+    BOOST_TEST((src.bundled_files(a) == std::vector<std::string>{"nested/SKILL.md", "references/deep/notes.md", "scripts/run.sh"}));
+    BOOST_TEST(src.stamp(a)->inode != 0u);
+    BOOST_TEST(!src.stamp(by_command(d, "loose")).has_value()); // a folder without SKILL.md
 }
 
 BOOST_AUTO_TEST_CASE(nested_layout_uses_the_path_as_command)
@@ -130,11 +142,18 @@ BOOST_AUTO_TEST_CASE(nested_layout_uses_the_path_as_command)
     write(t / "sven/implement/research/SKILL.md", skill("Research", "deep"));
     write(t / "sven/implement/notes.txt", "bundled with sven");
     write(t / "git-workflow/SKILL.md", skill("git", "g"));
-    auto const d = discover(t.path, layout::nested);
+    directory_options o;
+    o.layout = layout::nested;
+    directory_source const src("t", t.path.string(), o);
+    auto const d = src.discover();
     BOOST_TEST((commands(d) == std::vector<std::string>{"git-workflow", "sven", "sven/implement/research", "sven/plan"}));
-    auto const& sven = d.skills[1];
-    BOOST_TEST((sven.children == std::vector<std::string>{"sven/implement/research", "sven/plan"}));
-    BOOST_TEST((sven.bundled == std::vector<std::string>{"implement/notes.txt", "scripts/helper.sh"}));
+    BOOST_TEST((src.bundled_files(by_command(d, "sven")) == std::vector<std::string>{"implement/notes.txt", "scripts/helper.sh"}));
+    basic_registry<parser, first_tier_wins, directory_source> reg(parser{}, lenient(dialects::sven()), src);
+    reg.load();
+    auto const s = reg.snapshot();
+    BOOST_TEST(s->skills().size() == 4u); // sven/scripts and sven/implement hold no SKILL.md
+    BOOST_TEST((s->find("sven")->children == std::vector<std::string>{"sven/implement/research", "sven/plan"}));
+    BOOST_TEST((reg.bundled_files(*s->find("sven")) == std::vector<std::string>{"implement/notes.txt", "scripts/helper.sh"}));
 }
 
 BOOST_AUTO_TEST_CASE(files_layout_takes_each_markdown_file)
@@ -193,12 +212,25 @@ BOOST_AUTO_TEST_CASE(odd_files_give_diagnostics_and_never_block)
     write(t / "bad\xFEname/SKILL.md", skill("x", "x"));
     write(t / "dangling/README", "x");
     fs::create_symlink(t / "nowhere", t / "dangling/SKILL.md");
-    auto const d = discover(t.path, layout::flat);
-    BOOST_TEST((commands(d) == std::vector<std::string>{"good"}));
-    BOOST_TEST(has(d.diagnostics, "discovery", "not a regular file"));
+    directory_source const src("t", t.path.string());
+    auto const d = src.discover();
     BOOST_TEST(has(d.diagnostics, "discovery", "not printable"));
     for (auto const& diag : d.diagnostics) // names are escaped before they reach any output
         BOOST_TEST(diag.file.find('\n') == std::string::npos);
+    auto const start = std::chrono::steady_clock::now();
+    for (char const* odd : {"fifo", "device", "sock"}) {
+        auto const r = src.read_head(by_command(d, odd));
+        BOOST_TEST(!r.text.has_value(), odd);
+        BOOST_TEST(r.error == "not a regular file", odd << ": " << r.error);
+    }
+    auto const dangling = src.read_head(by_command(d, "dangling"));
+    BOOST_TEST(dangling.error == "broken symbolic link");
+    BOOST_TEST(!dangling.absent);
+    BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
+    basic_registry<parser, first_tier_wins, directory_source> reg(parser{}, lenient(), src);
+    reg.load();
+    BOOST_TEST(reg.snapshot()->skills().size() == 1u);
+    BOOST_TEST(has(reg.snapshot()->diagnostics(), "skill-unreadable", "not a regular file"));
 }
 
 BOOST_AUTO_TEST_CASE(bounds_give_one_warning_each)
@@ -251,11 +283,13 @@ BOOST_AUTO_TEST_CASE(permission_denied_entries_are_skipped_as_a_non_root_user)
     write(t / "open/SKILL.md", skill("open", "o"));
     write(t / "closed/SKILL.md", skill("closed", "c"));
     write(t / "unreadable/SKILL.md", skill("unreadable", "u"));
+    write(t / "closed-tree/locked/inner/SKILL.md", skill("inner", "i"));
     fs::permissions(t.path, fs::perms::all, fs::perm_options::add);
     for (auto const& e : fs::recursive_directory_iterator(t.path))
         fs::permissions(e.path(), fs::perms::all, fs::perm_options::add);
     fs::permissions(t / "closed", fs::perms::none);
     fs::permissions(t / "unreadable/SKILL.md", fs::perms::none);
+    fs::permissions(t / "closed-tree/locked", fs::perms::none);
     // Root ignores permissions: check in a child that drops to nobody (65534).
     pid_t const pid = ::fork();
     BOOST_TEST_REQUIRE(pid >= 0);
@@ -264,11 +298,21 @@ BOOST_AUTO_TEST_CASE(permission_denied_entries_are_skipped_as_a_non_root_user)
         if (::geteuid() == 0) ::_exit(4);
         directory_source const src("t", t.path.string());
         auto const d = src.discover();
-        bool ok = d.skills.size() == 2 && d.skills[0].command == "open" && d.skills[1].command == "unreadable";
-        ok = ok && has(d.diagnostics, "discovery", "Permission denied");
-        auto const r = src.read_head(d.skills[1]);
+        // `closed` cannot be searched: reading its SKILL.md fails with EACCES
+        auto const closed = src.read_head(by_command(d, "closed"));
+        bool ok = !closed.text && closed.error.find("Permission denied") != std::string::npos && !closed.absent;
+        auto const r = src.read_head(by_command(d, "unreadable"));
         ok = ok && !r.text && r.error.find("Permission denied") != std::string::npos;
-        ok = ok && src.read_head(d.skills[0]).text.has_value();
+        ok = ok && src.read_head(by_command(d, "open")).text.has_value();
+        basic_registry<parser, first_tier_wins, directory_source> reg(parser{}, lenient(), src);
+        reg.load();
+        ok = ok && reg.snapshot()->skills().size() == 1 && reg.snapshot()->find("open");
+        ok = ok && has(reg.snapshot()->diagnostics(), "skill-unreadable", "Permission denied");
+        // a directory that cannot be listed is reported by discovery itself
+        fs::path const nested = t / "closed-tree";
+        directory_options o;
+        o.layout = layout::nested;
+        ok = ok && has(directory_source("t", nested.string(), o).discover().diagnostics, "discovery", "Permission denied");
         ::_exit(ok ? 0 : 1);
     }
     int status = 0;
@@ -423,7 +467,8 @@ BOOST_AUTO_TEST_CASE(vanished_files_are_reported_not_fatal)
     fs::remove(t / "a/SKILL.md");
     auto const r = src.read_head(d.skills[0]);
     BOOST_TEST(!r.text.has_value());
-    BOOST_TEST(!r.error.empty());
+    BOOST_TEST(r.absent);
+    BOOST_TEST(!src.stamp(d.skills[0]).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(seeding_fills_a_missing_directory_only)

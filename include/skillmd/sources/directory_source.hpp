@@ -8,7 +8,11 @@
 #include <skillmd/detail/utf8.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <mutex>
+#include <thread>
+#include <optional>
 #include <cstring>
 #include <set>
 #include <string>
@@ -81,7 +85,11 @@ inline read_outcome read_regular(std::string const& path, std::size_t max_bytes,
     read_outcome r;
     int const fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
-        r.error = std::strerror(errno);
+        int const err = errno;
+        struct stat lst {};
+        bool const dangling = err == ENOENT && ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
+        r.absent = (err == ENOENT || err == ENOTDIR) && !dangling;
+        r.error = dangling ? "broken symbolic link" : err == ENXIO ? "not a regular file" : std::strerror(err);
         return r;
     }
     struct closer { int fd; ~closer() { ::close(fd); } } const guard{fd};
@@ -95,12 +103,15 @@ inline read_outcome read_regular(std::string const& path, std::size_t max_bytes,
         return r;
     }
     r.stamp = stamp_of(st);
-    if (static_cast<std::size_t>(st.st_size) > max_bytes) {
+    auto const size = static_cast<std::size_t>(st.st_size);
+    if (size > max_bytes) {
         r.error = "larger than the limit of " + std::to_string(max_bytes) + " bytes";
         return r;
     }
+    // The size is known: one read does for a small file. A head read stops at 4 KB and
+    // goes on only while the frontmatter block is still open.
     std::string text;
-    std::size_t want = head ? std::min<std::size_t>(4096, max_bytes) : static_cast<std::size_t>(st.st_size) + 1;
+    std::size_t want = head ? std::min<std::size_t>(size, 4096) : size;
     for (;;) {
         std::size_t const old = text.size();
         text.resize(std::max(want, old + 1));
@@ -114,8 +125,9 @@ inline read_outcome read_regular(std::string const& path, std::size_t max_bytes,
             return r;
         }
         text.resize(old + static_cast<std::size_t>(n));
-        if (n == 0) {
-            r.complete = true;
+        if (n == 0 || text.size() >= size) {
+            r.complete = n == 0 || text.size() == size;
+            if (text.size() >= size) r.complete = true;
             break;
         }
         if (text.size() > max_bytes) {
@@ -123,13 +135,10 @@ inline read_outcome read_regular(std::string const& path, std::size_t max_bytes,
             return r;
         }
         if (head && text.size() >= want) {
-            // Enough once the block is closed, or once it is clear there is none.
             auto const s = frontmatter::split(text, {});
-            if (s.has_frontmatter || !s.diagnostics.empty()) {
-                bool const unclosed = !s.diagnostics.empty() && s.diagnostics[0].code == codes::frontmatter_unclosed;
-                if (!unclosed) break;
-            }
-            want = std::min(max_bytes + 1, want * 2);
+            bool const unclosed = !s.diagnostics.empty() && s.diagnostics[0].code == codes::frontmatter_unclosed;
+            if (s.has_frontmatter || !unclosed) break;
+            want = std::min(size, want * 2);
         }
     }
     r.text = std::move(text);
@@ -140,13 +149,17 @@ inline read_outcome read_regular(std::string const& path, std::size_t max_bytes,
 
 /** Skills in a directory tree: the flat, nested and files layouts of SPEC 5.1.
 
-    Discovery lists directories and stats files; it reads no skill file. Symlinked
-    directories and symlinked SKILL.md files are followed, and every directory is
-    visited at most once (a set of device and inode), so loops and meshes end at
-    once. Depth, directory count and file size are bounded; names that are not
-    printable UTF-8, unreadable entries, vanished files, FIFOs and devices give
-    diagnostics and the walk goes on. Entries are visited in sorted order, so the
-    result does not depend on the file system's order.
+    Discovery reads no skill file and makes as few system calls as it can: one
+    `fstatat` per directory, a listing only for directories that have
+    subdirectories. A directory whose SKILL.md is not yet known to exist is
+    confirmed by the first read (a missing file then simply means no skill).
+    Symlinked directories and symlinked SKILL.md files are followed, and every
+    directory is visited at most once (a set of device and inode), so loops and
+    meshes end at once. Depth, directory count and file size are bounded; names
+    that are not printable UTF-8, unreadable entries, vanished files, FIFOs and
+    devices give diagnostics and the walk goes on. Entries are visited in sorted
+    order, so the result does not depend on the file system's order. Bundled files
+    are listed on request (`bundled_files`), never read.
 */
 class directory_source
 {
@@ -163,35 +176,143 @@ public:
 
     discovery discover() const
     {
-        walker w{*this, {}, {}};
-        struct stat st {};
-        if (::stat(root_.c_str(), &st) != 0) {
-            if (errno != ENOENT)
-                w.warn(root_, "cannot open the skills directory: " + std::string(std::strerror(errno)));
-            return std::move(w.out);
+        // Subtrees of the root are walked on both cores. Should a cap be reached or a
+        // directory be met twice, which thread met it first would decide the result,
+        // so the walk is then done again in one thread: the result never depends on timing.
+        unsigned const threads = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+        if (threads > 1) {
+            auto d = discover_with(threads);
+            if (d) return std::move(*d);
         }
-        if (!S_ISDIR(st.st_mode)) {
-            w.warn(root_, "the skills directory is not a directory");
-            return std::move(w.out);
-        }
-        w.visited.insert({st.st_dev, st.st_ino});
-        w.walk(root_, "", 0, -1, "");
-        std::sort(w.out.skills.begin(), w.out.skills.end(),
-                  [](candidate const& a, candidate const& b) { return a.command < b.command; });
-        return std::move(w.out);
+        return *discover_with(1);
     }
-
     read_outcome read_head(candidate const& c) const { return detail::read_regular(c.path, opts_.max_file_bytes, true); }
     read_outcome read_all(candidate const& c) const { return detail::read_regular(c.path, opts_.max_file_bytes, false); }
 
+    /// The current stamp of a candidate's file, for refresh(); nothing when it is gone.
+    std::optional<file_stamp> stamp(candidate const& c) const
+    {
+        struct stat st {};
+        if (::stat(c.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+        return detail::stamp_of(st);
+    }
+
+    /// The files of a skill's directory, relative to it, without reading them:
+    /// SKILL.md and sub-skill directories (those with their own SKILL.md) left out.
+    std::vector<std::string> bundled_files(candidate const& c, std::size_t limit = 1000) const
+    {
+        std::vector<std::string> out;
+        if (c.directory.empty() || opts_.layout == layout::files) return out;
+        std::set<std::pair<dev_t, ino_t>> seen;
+        list_bundled(c.directory, "", 0, seen, out, limit);
+        return out;
+    }
+
 private:
+    void list_bundled(std::string const& dir, std::string const& prefix, std::size_t depth,
+                      std::set<std::pair<dev_t, ino_t>>& seen, std::vector<std::string>& out, std::size_t limit) const
+    {
+        DIR* d = ::opendir(dir.c_str());
+        if (d == nullptr) return;
+        std::vector<std::string> names;
+        while (dirent* e = ::readdir(d)) {
+            std::string_view const n = e->d_name;
+            if (n != "." && n != "..") names.emplace_back(n);
+        }
+        ::closedir(d);
+        std::sort(names.begin(), names.end());
+        for (auto const& n : names) {
+            if (out.size() >= limit) return;
+            if ((depth == 0 && n == "SKILL.md") || !detail::printable_name(n) ||
+                std::find(opts_.skip.begin(), opts_.skip.end(), n) != opts_.skip.end())
+                continue;
+            std::string const full = dir + "/" + n;
+            struct stat st {};
+            if (::stat(full.c_str(), &st) != 0) continue;
+            if (S_ISREG(st.st_mode)) {
+                out.push_back(prefix + n);
+            } else if (S_ISDIR(st.st_mode) && depth < opts_.max_depth && seen.insert({st.st_dev, st.st_ino}).second) {
+                struct stat sk {};
+                if (opts_.layout == layout::nested && ::stat((full + "/SKILL.md").c_str(), &sk) == 0)
+                    continue; // a sub-skill, not a bundled file
+                list_bundled(full, prefix + n + "/", depth + 1, seen, out, limit);
+            }
+        }
+    }
+
+    struct shared_state
+    {
+        std::mutex mutex;
+        std::set<std::pair<dev_t, ino_t>> visited;
+        std::atomic<std::size_t> directories{0};
+        std::atomic<bool> stopped{false}, timing_dependent{false};
+        bool parallel = false;
+    };
+
+    struct job
+    {
+        int fd;
+        std::string path, rel;
+    };
+
+    /// The walk with `threads` threads; nothing when the result could depend on timing.
+    std::optional<discovery> discover_with(unsigned threads) const
+    {
+        shared_state sh;
+        sh.parallel = threads > 1;
+        walker w{*this, &sh, {}, {}};
+        int const fd = ::open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+            if (errno != ENOENT) w.warn(root_, "cannot open the skills directory: " + std::string(std::strerror(errno)));
+            return std::move(w.out);
+        }
+        struct stat st {};
+        ::fstat(fd, &st);
+        sh.visited.insert({st.st_dev, st.st_ino});
+        w.walk(fd, root_, "", 0); // takes the descriptor; in parallel mode it leaves subtrees in w.jobs
+        std::vector<walker> walkers;
+        for (unsigned t = 0; t < threads; ++t) walkers.push_back(walker{*this, &sh, {}, {}});
+        std::atomic<std::size_t> next{0};
+        auto run = [&](walker& mine) {
+            for (std::size_t k; (k = next.fetch_add(1)) < w.jobs.size();) {
+                auto& j = w.jobs[k];
+                if (sh.stopped) ::close(j.fd);
+                else mine.walk(j.fd, j.path, j.rel, 1);
+            }
+        };
+        std::vector<std::thread> pool;
+        for (unsigned t = 1; t < threads && w.jobs.size() > 1; ++t) pool.emplace_back(run, std::ref(walkers[t]));
+        run(walkers[0]);
+        for (auto& t : pool) t.join();
+        if (sh.parallel && sh.timing_dependent) return std::nullopt;
+        for (auto& other : walkers) {
+            w.out.skills.insert(w.out.skills.end(), std::make_move_iterator(other.out.skills.begin()),
+                                std::make_move_iterator(other.out.skills.end()));
+            w.out.diagnostics.insert(w.out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
+                                     std::make_move_iterator(other.out.diagnostics.end()));
+        }
+        std::sort(w.out.skills.begin(), w.out.skills.end(),
+                  [](candidate const& a, candidate const& b) { return a.command < b.command; });
+        std::stable_sort(w.out.diagnostics.begin(), w.out.diagnostics.end(),
+                         [](diagnostic const& a, diagnostic const& b) { return a.file < b.file; });
+        return std::move(w.out);
+    }
+
     struct walker
     {
         directory_source const& src;
+        shared_state* sh;
         discovery out;
-        std::set<std::pair<dev_t, ino_t>> visited;
-        std::size_t directories = 0;
-        bool depth_reported = false, count_reported = false, stopped = false;
+        std::vector<job> jobs;
+        bool depth_reported = false, count_reported = false;
+
+        bool first_visit(dev_t dev, ino_t ino)
+        {
+            std::lock_guard<std::mutex> lock(sh->mutex);
+            bool const fresh = sh->visited.insert({dev, ino}).second;
+            if (!fresh) sh->timing_dependent = true;
+            return fresh;
+        }
 
         void report(std::string const& path, severity sev, std::string_view code, std::string msg)
         {
@@ -204,127 +325,114 @@ private:
             return std::find(src.opts_.skip.begin(), src.opts_.skip.end(), name) != src.opts_.skip.end();
         }
 
-        std::vector<std::pair<std::string, unsigned char>> list(std::string const& dir)
+        /// Walks the directory open on `fd` (and closes it). `path` is its path, `rel`
+        /// its path below the root.
+        void walk(int fd, std::string const& path, std::string const& rel, std::size_t depth)
         {
-            std::vector<std::pair<std::string, unsigned char>> names;
-            DIR* d = ::opendir(dir.c_str());
+            auto const& o = src.opts_;
+            DIR* d = ::fdopendir(fd);
             if (d == nullptr) {
-                if (errno != ENOENT && errno != ENOTDIR)
-                    warn(dir, "cannot list the directory: " + std::string(std::strerror(errno)) + "; skipped");
-                return names;
+                warn(path, "cannot list the directory: " + std::string(std::strerror(errno)) + "; skipped");
+                ::close(fd);
+                return;
             }
+            std::vector<std::pair<std::string, unsigned char>> names;
             errno = 0;
             while (dirent* e = ::readdir(d)) {
                 std::string_view const n = e->d_name;
                 if (n != "." && n != "..") names.emplace_back(std::string(n), e->d_type);
             }
-            if (errno != 0) warn(dir, "reading the directory failed: " + std::string(std::strerror(errno)));
-            ::closedir(d);
+            if (errno != 0) warn(path, "reading the directory failed: " + std::string(std::strerror(errno)));
             std::sort(names.begin(), names.end());
-            return names;
-        }
+            int const dfd = ::dirfd(d);
 
-        /// `owner` is the index of the skill whose bundled files this directory holds
-        /// (-1 for none) and `prefix` the directory's path relative to that skill.
-        void walk(std::string const& dir, std::string const& rel, std::size_t depth, long owner, std::string const& prefix)
-        {
-            auto const& o = src.opts_;
-            for (auto const& [name, type] : list(dir)) {
-                if (stopped) return;
-                if (skipped(name)) continue;
-                std::string const full = dir + "/" + name;
-                struct stat st {};
-                bool const is_link = type == DT_LNK || type == DT_UNKNOWN;
-                if (type == DT_REG && !(o.layout == layout::files && depth == 0)) {
-                    if (owner >= 0) add_bundled(owner, prefix + name, name); // no stat needed
-                    continue;
-                }
-                if (::stat(full.c_str(), &st) != 0) {
-                    if (errno == ENOENT && is_link) warn(full, "broken symbolic link; skipped");
-                    else if (errno != ENOENT) warn(full, std::string(std::strerror(errno)) + "; skipped");
-                    continue;
-                }
-                if (S_ISREG(st.st_mode)) {
-                    if (o.layout == layout::files && depth == 0) {
-                        if (name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0)
-                            add_candidate(full, name.substr(0, name.size() - 3), dir, st);
-                    } else if (owner >= 0) {
-                        add_bundled(owner, prefix + name, name);
+            for (auto const& [name, type] : names) {
+                if (sh->stopped) break;
+                if (skipped(name) || name == "SKILL.md") continue;
+                std::string const full = path + "/" + name;
+                if (o.layout == layout::files) {
+                    if (depth == 0 && name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0) {
+                        struct stat st {};
+                        if (::fstatat(dfd, name.c_str(), &st, 0) != 0) {
+                            warn(full, std::string(std::strerror(errno)) + "; skipped");
+                        } else if (!S_ISREG(st.st_mode)) {
+                            if (!S_ISDIR(st.st_mode)) warn(full, "not a regular file; skipped");
+                        } else {
+                            add_candidate(full, name.substr(0, name.size() - 3), path, true);
+                        }
                     }
                     continue;
                 }
-                if (!S_ISDIR(st.st_mode) || o.layout == layout::files) continue;
-                if (!visited.insert({st.st_dev, st.st_ino}).second) {
+                if (type == DT_REG || type == DT_FIFO || type == DT_SOCK || type == DT_CHR || type == DT_BLK) continue;
+                struct stat st {};
+                if (::fstatat(dfd, name.c_str(), &st, 0) != 0) {
+                    if (errno == ENOENT && type == DT_LNK) warn(full, "broken symbolic link; skipped");
+                    else if (errno != ENOENT) warn(full, std::string(std::strerror(errno)) + "; skipped");
+                    continue;
+                }
+                if (!S_ISDIR(st.st_mode)) continue;
+                if (!first_visit(st.st_dev, st.st_ino)) {
                     report(full, severity::info, "discovery-loop",
-                           is_link ? "symbolic link to a directory already visited (a loop or a second path); skipped"
-                                   : "directory already visited; skipped");
+                           type == DT_LNK ? "symbolic link to a directory already visited (a loop or a second path); skipped"
+                                          : "directory already visited; skipped");
                     continue;
                 }
                 if (depth + 1 > o.max_depth) {
+                    sh->timing_dependent = true; // which thread reports it first
                     if (!depth_reported)
                         warn(src.root_, "directories deeper than " + std::to_string(o.max_depth) +
                                             " levels are not searched (first: " + detail::escaped(full) + ")");
                     depth_reported = true;
                     continue;
                 }
-                if (++directories > o.max_directories) {
+                if (++sh->directories > o.max_directories) {
+                    sh->timing_dependent = true;
                     if (!count_reported)
                         warn(src.root_, "more than " + std::to_string(o.max_directories) +
                                             " directories; the rest are not searched");
                     count_reported = true;
-                    stopped = true;
-                    return;
+                    sh->stopped = true;
+                    break;
+                }
+                if (!detail::printable_name(name)) {
+                    warn(full, "the directory name is not printable UTF-8; skipped");
+                    continue;
                 }
                 std::string const child_rel = rel.empty() ? name : rel + "/" + name;
                 bool const may_hold_skill = o.layout == layout::nested || depth == 0;
-                long next_owner = owner;
-                std::string next_prefix = owner >= 0 ? prefix + name + "/" : "";
-                if (may_hold_skill) {
-                    std::string const file = full + "/SKILL.md";
-                    struct stat fs {};
-                    if (::stat(file.c_str(), &fs) == 0) {
-                        if (!S_ISREG(fs.st_mode)) {
-                            warn(file, "SKILL.md is not a regular file; skipped");
-                        } else if (!detail::printable_name(name)) {
-                            warn(full, "the directory name is not printable UTF-8; skipped");
-                        } else {
-                            if (owner >= 0) out.skills[static_cast<std::size_t>(owner)].children.push_back(child_rel);
-                            next_owner = add_candidate(file, child_rel, full, fs);
-                            next_prefix.clear();
-                        }
-                    } else if (errno != ENOENT && errno != ENOTDIR) {
-                        warn(file, std::string(std::strerror(errno)) + "; skipped");
-                    }
+                // A directory without subdirectories (link count 2 on POSIX file systems)
+                // holds no nested skill: no need to list it.
+                bool const leaf = st.st_nlink == 2 || o.layout == layout::flat;
+                if (leaf) {
+                    if (may_hold_skill) add_candidate(full + "/SKILL.md", child_rel, full, false);
+                    continue;
                 }
-                if (o.layout == layout::flat && next_owner < 0) continue; // flat: only skills' own folders
-                walk(full, child_rel, depth + 1, next_owner, next_prefix);
+                int const cfd = ::openat(dfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                if (cfd < 0) {
+                    warn(full, "cannot open the directory: " + std::string(std::strerror(errno)) + "; skipped");
+                    continue;
+                }
+                struct stat sk {};
+                if (may_hold_skill && ::fstatat(cfd, "SKILL.md", &sk, 0) == 0) {
+                    if (S_ISREG(sk.st_mode)) add_candidate(full + "/SKILL.md", child_rel, full, true);
+                    else warn(full + "/SKILL.md", "SKILL.md is not a regular file; skipped");
+                }
+                if (depth == 0 && sh->parallel) jobs.push_back({cfd, full, child_rel});
+                else walk(cfd, full, child_rel, depth + 1);
             }
+            ::closedir(d);
         }
 
-        long add_candidate(std::string const& file, std::string const& command, std::string const& directory,
-                           struct stat const& st)
+        void add_candidate(std::string file, std::string const& command, std::string const& directory, bool confirmed)
         {
-            if (!detail::printable_name(command)) {
-                warn(file, "the skill's name is not printable UTF-8; skipped");
-                return -1;
-            }
             candidate c;
             c.command = command;
-            c.path = file;
+            c.path = std::move(file);
             c.directory = directory;
             auto const slash = directory.find_last_of('/');
             c.directory_name = src.opts_.layout == layout::files ? command : directory.substr(slash + 1);
-            c.stamp = detail::stamp_of(st);
+            c.confirmed = confirmed;
             out.skills.push_back(std::move(c));
-            return static_cast<long>(out.skills.size() - 1);
-        }
-
-        void add_bundled(long owner, std::string rel, std::string const& name)
-        {
-            auto& c = out.skills[static_cast<std::size_t>(owner)];
-            if (rel == "SKILL.md" || !detail::printable_name(rel)) return;
-            (void)name;
-            if (c.bundled.size() < src.opts_.max_bundled) c.bundled.push_back(std::move(rel));
         }
     };
 

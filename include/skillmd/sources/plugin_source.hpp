@@ -5,8 +5,10 @@
 
 #include <skillmd/source.hpp>
 
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace skillmd {
 
@@ -25,15 +27,22 @@ public:
     discovery discover() const
     {
         discovery d = inner_.discover();
-        for (auto& c : d.skills) {
-            c.command = plugin_ + ":" + c.command;
-            for (auto& child : c.children) child = plugin_ + ":" + child;
-        }
+        for (auto& c : d.skills) c.command = plugin_ + ":" + c.command;
         return d;
     }
 
     read_outcome read_head(candidate const& c) const { return inner_.read_head(unprefixed(c)); }
     read_outcome read_all(candidate const& c) const { return inner_.read_all(unprefixed(c)); }
+    std::optional<file_stamp> stamp(candidate const& c) const
+        requires requires(Inner const& i) { i.stamp(c); }
+    {
+        return inner_.stamp(unprefixed(c));
+    }
+    std::vector<std::string> bundled_files(candidate const& c) const
+        requires requires(Inner const& i) { i.bundled_files(c); }
+    {
+        return inner_.bundled_files(unprefixed(c));
+    }
 
 private:
     candidate unprefixed(candidate c) const

@@ -1,0 +1,128 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+//
+// Discovery and frontmatter parsing of a generated tree of 10,000 nested skills
+// (1-3 KB each), against the floor: a plain loop that only reads every SKILL.md into
+// memory, given the list of paths. And refresh() when nothing changed.
+
+#include <skillmd/frontmatter/x3_parser.hpp>
+#include <skillmd/registry.hpp>
+#include <skillmd/sources/directory_source.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct tree
+{
+    fs::path root;
+    std::vector<std::string> files;
+    tree()
+    {
+        std::string tmpl = (fs::temp_directory_path() / "skillmd-bench-XXXXXX").string();
+        root = ::mkdtemp(tmpl.data());
+        std::string const filler =
+            "Follow these steps carefully and check each result before moving on to the next one.\n";
+        unsigned seed = 1;
+        for (int g = 0; g < 100; ++g) {
+            for (int s = 0; s < 100; ++s) {
+                fs::path dir = root / ("group-" + std::to_string(g));
+                if (s > 0) dir /= "skill-" + std::to_string(s);
+                fs::create_directories(dir);
+                std::string text = "---\nname: " + dir.filename().string() +
+                                   "\ndescription: Generated skill " + std::to_string(g * 100 + s) +
+                                   " for the discovery benchmark; use it when measuring.\n"
+                                   "allowed-tools: Read Grep\nmetadata:\n  group: \"" + std::to_string(g) + "\"\n---\n# Steps\n\n";
+                seed = seed * 1103515245u + 12345u;
+                std::size_t const size = 1024 + (seed >> 8) % 2048;
+                while (text.size() < size) text += filler;
+                std::ofstream(dir / "SKILL.md", std::ios::binary) << text;
+                files.push_back((dir / "SKILL.md").string());
+            }
+        }
+    }
+    ~tree() { fs::remove_all(root); }
+};
+
+tree const& the_tree()
+{
+    static tree const t;
+    return t;
+}
+
+using registry = skillmd::basic_registry<skillmd::frontmatter::x3_parser, skillmd::first_tier_wins,
+                                         skillmd::directory_source>;
+
+skillmd::directory_options nested()
+{
+    skillmd::directory_options o;
+    o.layout = skillmd::layout::nested;
+    o.max_directories = 1000000;
+    o.max_depth = 64;
+    return o;
+}
+
+skillmd::registry_options options()
+{
+    skillmd::registry_options o;
+    o.dialect = skillmd::dialects::claude_code();
+    return o;
+}
+
+void read_every_file_floor(benchmark::State& state)
+{
+    auto const& t = the_tree();
+    std::string buf;
+    for (auto _ : state) {
+        std::size_t bytes = 0;
+        for (auto const& f : t.files) {
+            int const fd = ::open(f.c_str(), O_RDONLY | O_CLOEXEC);
+            buf.resize(4096);
+            ssize_t const n = ::read(fd, buf.data(), buf.size());
+            ::close(fd);
+            bytes += static_cast<std::size_t>(n);
+        }
+        benchmark::DoNotOptimize(bytes);
+    }
+    state.counters["skills"] = static_cast<double>(t.files.size());
+}
+
+void full_load(benchmark::State& state)
+{
+    auto const& t = the_tree();
+    std::size_t n = 0;
+    for (auto _ : state) {
+        registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), nested()));
+        reg.load();
+        n = reg.snapshot()->skills().size();
+    }
+    state.counters["skills"] = static_cast<double>(n);
+}
+
+void refresh_unchanged(benchmark::State& state)
+{
+    auto const& t = the_tree();
+    registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), nested()));
+    reg.load();
+    for (auto _ : state) reg.refresh();
+    state.counters["skills"] = static_cast<double>(reg.snapshot()->skills().size());
+}
+
+} // namespace
+
+BENCHMARK(read_every_file_floor)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(full_load)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+BENCHMARK_MAIN();
