@@ -22,5 +22,11 @@ echo
 echo "== skillmd lint skills: the same under the Agent Skills specification, lenient (warnings for extension fields)"
 "$skillmd" lint skills
 echo
+echo "== skillmd list --preset claude-code: the shipped skills as the user tier, a project tier with its own commit"
+"$skillmd" list --preset claude-code --dir user=skills --dir project=examples/project-skills
+echo
+echo "== skillmd tree --preset sven: the shipped skills as nested commands"
+"$skillmd" tree --preset sven --dir project-sven=skills 2>/dev/null
+echo
 echo "== the README's example program"
 build/demo/examples/readme_example skills

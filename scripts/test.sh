@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what is missing, then builds and runs every test twice:
-#  1. gcc 12, optimised, with the benchmarks compiled too;
-#  2. clang 14 with AddressSanitizer and UndefinedBehaviorSanitizer.
-# Together they cover both compilers with -Werror and the sanitizer run in two builds.
+# Installs what is missing, then builds and runs the tests:
+#  1. gcc 12, optimised, with the benchmarks compiled too: every test;
+#  2. clang 14 with AddressSanitizer and UndefinedBehaviorSanitizer: every test;
+#  3. clang 14 with ThreadSanitizer: the suites that run threads (sources, registry).
+# Both compilers build with -Werror.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -20,3 +21,10 @@ cmake -S . -B build/clang-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAK
 cmake --build build/clang-asan -j2
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build/clang-asan && ctest --output-on-failure -j2)
+
+echo "== clang 14 + TSan (threaded suites)"
+cmake -S . -B build/clang-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DSKILLMD_SANITIZE=thread -DSKILLMD_BUILD_EXAMPLES=OFF >/dev/null
+cmake --build build/clang-tsan -j2 --target skillmd_tests
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+(cd build/clang-tsan && ctest --output-on-failure -R '^(sources|registry|preset_layouts)$')
