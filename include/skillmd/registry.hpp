@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -63,14 +64,55 @@ struct skill_record
     }
 };
 
+using record_ptr = std::shared_ptr<skill_record const>;
+
+/// A read-only sequence of records. Snapshots share unchanged records, so a refresh
+/// with nothing changed copies pointers, not skills.
+class record_list
+{
+public:
+    class iterator
+    {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = skill_record;
+        using difference_type = std::ptrdiff_t;
+        using pointer = skill_record const*;
+        using reference = skill_record const&;
+        iterator() = default;
+        explicit iterator(std::vector<record_ptr>::const_iterator it) : it_(it) {}
+        reference operator*() const { return **it_; }
+        pointer operator->() const { return it_->get(); }
+        iterator& operator++() { ++it_; return *this; }
+        iterator operator++(int) { auto t = *this; ++it_; return t; }
+        difference_type operator-(iterator const& o) const { return it_ - o.it_; }
+        bool operator==(iterator const& o) const { return it_ == o.it_; }
+    private:
+        std::vector<record_ptr>::const_iterator it_;
+    };
+
+    iterator begin() const { return iterator(items_.begin()); }
+    iterator end() const { return iterator(items_.end()); }
+    std::size_t size() const noexcept { return items_.size(); }
+    bool empty() const noexcept { return items_.empty(); }
+    skill_record const& operator[](std::size_t i) const { return *items_[i]; }
+    skill_record const& front() const { return *items_.front(); }
+
+private:
+    friend class snapshot;
+    template <frontmatter::frontmatter_parser, dedup_policy, skill_source...>
+    friend class basic_registry;
+    std::vector<record_ptr> items_;
+};
+
 /// An immutable view of the registry at one moment.
 class snapshot
 {
 public:
     /// Skills that won (or all of them, under keep_all), sorted by command.
-    std::vector<skill_record> const& skills() const noexcept { return skills_; }
+    record_list const& skills() const noexcept { return skills_; }
     /// Skills another tier's skill shadowed; reachable as `name@tier`.
-    std::vector<skill_record> const& shadowed() const noexcept { return shadowed_; }
+    record_list const& shadowed() const noexcept { return shadowed_; }
     std::vector<diagnostic> const& diagnostics() const noexcept { return diagnostics_; }
 
     /// By command or name, with or without a leading `/`; `name@tier` reaches shadowed skills.
@@ -117,15 +159,15 @@ private:
         return c;
     }
 
-    std::vector<skill_record> skills_;
-    std::vector<skill_record> shadowed_;
+    record_list skills_;
+    record_list shadowed_;
     std::vector<diagnostic> diagnostics_;
     std::unordered_map<std::string, std::size_t> index_;
     // What refresh() may reuse: every candidate read, by tier and path, with its stamp.
     struct loaded
     {
         file_stamp stamp;
-        std::optional<skill_record> record;
+        record_ptr record;
         std::vector<diagnostic> diagnostics;
     };
     std::map<std::pair<std::size_t, std::string>, std::shared_ptr<loaded const>> cache_;
@@ -308,76 +350,93 @@ private:
             rec.where.stamp = text.stamp;
             rec.meta = std::move(*r.skill);
             rec.body_offset = r.body_offset;
-            out->record = std::move(rec);
+            out->record = std::make_shared<skill_record const>(std::move(rec));
         }
         return out;
     }
 
     void assemble(std::vector<work>& items, skillmd::snapshot& next) const
     {
-        std::map<std::string, std::vector<skill_record>> groups; // sorted by command: deterministic
+        // Records are shared with the cache; one that this snapshot must change (hidden,
+        // shadowed, renamed, given children) is copied first.
+        auto edit = [](record_ptr& p) -> skill_record& {
+            auto copy = std::make_shared<skill_record>(*p);
+            skill_record& r = *copy;
+            p = std::move(copy);
+            return r;
+        };
+        std::map<std::string_view, std::vector<record_ptr>> groups; // sorted by command: deterministic
         requirement_checker gate;
         for (auto& w : items) {
             next.cache_[{w.tier, w.where.path}] = w.result;
             next.diagnostics_.insert(next.diagnostics_.end(), w.result->diagnostics.begin(), w.result->diagnostics.end());
             if (!w.result->record) continue;
-            skill_record rec = *w.result->record;
-            if (opts_.gate_requirements) {
-                if (auto why = gate.unmet(rec.meta)) {
-                    rec.hidden = true;
-                    next.diagnostics_.push_back({"requirements-unmet", severity::info, rec.where.path, 0, 0,
-                                                 "skill `" + rec.command + "` is hidden: " + *why});
+            record_ptr rec = w.result->record;
+            if (opts_.gate_requirements && (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty())) {
+                if (auto why = gate.unmet(rec->meta)) {
+                    edit(rec).hidden = true;
+                    next.diagnostics_.push_back({"requirements-unmet", severity::info, rec->where.path, 0, 0,
+                                                 "skill `" + rec->command + "` is hidden: " + *why});
                 }
             }
-            groups[rec.command].push_back(std::move(rec));
+            groups[rec->command].push_back(std::move(rec));
         }
+        auto& skills = next.skills_.items_;
         for (auto& [command, group] : groups) {
-            std::sort(group.begin(), group.end(), [](auto const& a, auto const& b) { return a.tier_index < b.tier_index; });
+            std::stable_sort(group.begin(), group.end(), [](auto const& a, auto const& b) { return a->tier_index < b->tier_index; });
             if (group.size() == 1) {
-                next.skills_.push_back(std::move(group[0]));
+                skills.push_back(std::move(group[0]));
                 continue;
             }
             std::vector<dedup_entry> entries;
-            for (auto const& r : group) entries.push_back({r.tier_index, r.tier, r.where.database, r.where.stamp});
+            for (auto const& r : group) entries.push_back({r->tier_index, r->tier, r->where.database, r->where.stamp});
             dedup_decision const d = Dedup::resolve(entries);
             if (d.keep_all) {
                 for (auto& r : group) {
-                    r.command += "@" + r.tier;
-                    next.skills_.push_back(std::move(r));
+                    std::string const q = r->qualified();
+                    edit(r).command = q;
+                    skills.push_back(std::move(r));
                 }
                 continue;
             }
-            std::string const winner = group[d.winner].qualified();
+            std::string const winner = group[d.winner]->qualified();
             for (std::size_t i = 0; i < group.size(); ++i) {
                 if (i == d.winner) continue;
                 auto& r = group[i];
-                if (Dedup::collapse_same_file && r.where.stamp.same_file(group[d.winner].where.stamp)) continue;
-                next.diagnostics_.push_back({"skill-shadowed", severity::info, r.where.path, 0, 0,
-                                             "skill `" + command + "` from tier " + r.tier + " is shadowed by " + winner +
-                                                 "; it stays reachable as `" + r.qualified() + "`"});
-                r.shadowed_by = winner;
-                next.shadowed_.push_back(std::move(r));
+                if (Dedup::collapse_same_file && r->where.stamp.same_file(group[d.winner]->where.stamp)) continue;
+                next.diagnostics_.push_back({"skill-shadowed", severity::info, r->where.path, 0, 0,
+                                             "skill `" + std::string(command) + "` from tier " + r->tier +
+                                                 " is shadowed by " + winner + "; it stays reachable as `" +
+                                                 r->qualified() + "`"});
+                edit(r).shadowed_by = winner;
+                next.shadowed_.items_.push_back(std::move(r));
             }
-            next.skills_.push_back(std::move(group[d.winner]));
+            skills.push_back(std::move(group[d.winner]));
         }
-        std::sort(next.skills_.begin(), next.skills_.end(), [](auto const& a, auto const& b) { return a.command < b.command; });
-        for (std::size_t i = 0; i < next.skills_.size(); ++i) next.index_.emplace(next.skills_[i].command, i);
+        std::sort(skills.begin(), skills.end(), [](auto const& a, auto const& b) { return a->command < b->command; });
+        for (std::size_t i = 0; i < skills.size(); ++i) next.index_.emplace(skills[i]->command, i);
         // Sub-skills: a skill's parent is the nearest skill above it in the command path.
-        for (auto& r : next.skills_) {
-            std::string_view parent = r.command;
+        std::map<std::size_t, std::vector<std::string>> children;
+        for (auto const& r : skills) {
+            std::string_view parent = r->command;
             while (true) {
                 auto const slash = parent.rfind('/');
                 if (slash == std::string_view::npos) break;
                 parent = parent.substr(0, slash);
                 if (auto const it = next.index_.find(std::string(parent)); it != next.index_.end()) {
-                    next.skills_[it->second].children.push_back(r.command);
+                    children[it->second].push_back(r->command);
                     break;
                 }
             }
         }
-        for (auto const& r : next.skills_) // a name lookup also finds a skill whose `name:` differs from its command
-            if (!r.meta.name.empty() && !next.index_.count(r.meta.name))
-                next.index_.emplace(r.meta.name, static_cast<std::size_t>(&r - next.skills_.data()));
+        for (std::size_t i = 0; i < skills.size(); ++i) {
+            auto const it = children.find(i);
+            std::vector<std::string> wanted = it == children.end() ? std::vector<std::string>{} : std::move(it->second);
+            if (skills[i]->children != wanted) edit(skills[i]).children = std::move(wanted);
+        }
+        for (std::size_t i = 0; i < skills.size(); ++i) // a name lookup also finds a skill whose `name:` differs
+            if (!skills[i]->meta.name.empty() && !next.index_.count(skills[i]->meta.name))
+                next.index_.emplace(skills[i]->meta.name, i);
     }
 
     Parser parser_;
