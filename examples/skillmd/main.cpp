@@ -271,8 +271,8 @@ std::string visibility_of(skillmd::skill_record const& r)
 template <class Registry>
 int show(Registry& reg, options const& o, bool tree, char const* const* tiers, std::size_t tier_count)
 {
-    for (auto const& [label, path] : o.dirs) {
-        (void)path;
+    for (auto const& entry : o.dirs) {
+        std::string const& label = entry.first; // not a structured binding: clang 14 cannot capture one
         if (std::find_if(tiers, tiers + tier_count, [&](char const* t) { return label == t; }) == tiers + tier_count) {
             std::string known;
             for (std::size_t i = 0; i < tier_count; ++i) known += (i ? ", " : "") + std::string(tiers[i]);

@@ -212,16 +212,24 @@ public:
     void refresh()
     {
         std::lock_guard<std::mutex> one_writer(refresh_mutex_);
-        auto const previous = current_.load();
+        auto const previous = snapshot();
         auto next = std::make_shared<skillmd::snapshot>();
         std::vector<work> items;
         discover_all(items, *next, std::index_sequence_for<Sources...>{});
         read_changed(items, *previous);
         assemble(items, *next);
-        current_.store(std::shared_ptr<skillmd::snapshot const>(std::move(next)));
+        std::shared_ptr<skillmd::snapshot const> published(std::move(next));
+        std::lock_guard<std::mutex> swap(current_mutex_);
+        current_.swap(published); // the old snapshot dies outside readers' view, after the lock
     }
 
-    std::shared_ptr<skillmd::snapshot const> snapshot() const { return current_.load(); }
+    /// The current snapshot. The lock only guards copying one pointer: a reader never
+    /// waits for a refresh, which builds its snapshot before taking it.
+    std::shared_ptr<skillmd::snapshot const> snapshot() const
+    {
+        std::lock_guard<std::mutex> copy(current_mutex_);
+        return current_;
+    }
 
     /// The body of a skill, read now from its source, so an edited file is seen at once.
     std::optional<std::string> body(skill_record const& r, std::string* error = nullptr) const
@@ -442,7 +450,10 @@ private:
     Parser parser_;
     registry_options opts_;
     std::tuple<Sources...> sources_;
-    std::atomic<std::shared_ptr<skillmd::snapshot const>> current_;
+    // std::atomic<std::shared_ptr> would do, but libstdc++ 12 builds it on a lock bit
+    // that ThreadSanitizer cannot see; a mutex around a pointer copy costs as little.
+    std::shared_ptr<skillmd::snapshot const> current_;
+    mutable std::mutex current_mutex_;
     std::mutex refresh_mutex_;
 };
 

@@ -468,8 +468,7 @@ private:
     index node_at_line(int parent)
     {
         char const* q = skip_spaces(p_);
-        if (q < e_ && *q == '\t')
-            fail(q, codes::yaml_tab_indentation, "a tab is used for indentation; YAML indents with spaces only");
+        if (q < e_ && *q == '\t') fail_tab(q);
         p_ = q;
         return node_here(parent, column(q), true);
     }
@@ -580,6 +579,20 @@ private:
         return s.size() <= 60 ? std::string(s) : std::string(s.substr(0, 57)) + "...";
     }
 
+    /// After an entry of a block collection at column `col`: the first character of the
+    /// next line at that column, or null when the collection ends there.
+    char const* next_entry(int col, char const* deeper)
+    {
+        skip_blank_lines();
+        if (p_ >= e_) return nullptr;
+        int const j = indent_of(p_);
+        char const* q = p_ + j;
+        if (j < col) return nullptr;
+        if (*q == '\t') fail_tab(q);
+        if (j > col) fail(q, codes::yaml_indentation, deeper);
+        return q;
+    }
+
     index block_mapping(int col, key_scan k)
     {
         depth_guard const guard(*this, p_);
@@ -614,16 +627,9 @@ private:
             }
             out_.append(m, value);
 
-            skip_blank_lines();
-            if (p_ >= e_) break;
-            int const j = indent_of(p_);
-            char const* q = p_ + j;
-            if (j < col) break;
-            if (*q == '\t')
-                fail(q, codes::yaml_tab_indentation, "a tab is used for indentation; YAML indents with spaces only");
-            if (j > col)
-                fail(q, codes::yaml_indentation,
-                     "this line is indented more than the keys above it; align it with them or make it part of a value");
+            char const* q = next_entry(
+                col, "this line is indented more than the keys above it; align it with them or make it part of a value");
+            if (q == nullptr) break;
             if (*q == '-' && ws_or_end(q + 1))
                 fail(q, codes::yaml_syntax, "a list item `- ` cannot stand among mapping keys; indent it under its key");
             p_ = q;
@@ -656,16 +662,8 @@ private:
             }
             out_.append(s, item);
 
-            skip_blank_lines();
-            if (p_ >= e_) break;
-            int const j = indent_of(p_);
-            char const* q = p_ + j;
-            if (j < col) break;
-            if (*q == '\t')
-                fail(q, codes::yaml_tab_indentation, "a tab is used for indentation; YAML indents with spaces only");
-            if (j > col)
-                fail(q, codes::yaml_indentation, "this line is indented more than the `- ` items above it");
-            if (!(*q == '-' && ws_or_end(q + 1))) break;
+            char const* q = next_entry(col, "this line is indented more than the `- ` items above it");
+            if (q == nullptr || !(*q == '-' && ws_or_end(q + 1))) break;
             p_ = q;
         }
         return s;
