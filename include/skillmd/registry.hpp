@@ -213,11 +213,15 @@ public:
     {
         std::lock_guard<std::mutex> one_writer(refresh_mutex_);
         auto const previous = snapshot();
+        // Every tier watched and quiet: the snapshot stands, unless a requirement
+        // (PATH, environment) changed for a gated skill.
+        if (loaded_ && all_unchanged(std::index_sequence_for<Sources...>{}) && gating_unchanged(*previous)) return;
         auto next = std::make_shared<skillmd::snapshot>();
         std::vector<work> items;
         discover_all(items, *next, std::index_sequence_for<Sources...>{});
         read_changed(items, *previous);
         assemble(items, *next);
+        loaded_ = true;
         std::shared_ptr<skillmd::snapshot const> published(std::move(next));
         std::lock_guard<std::mutex> swap(current_mutex_);
         current_.swap(published); // the old snapshot dies outside readers' view, after the lock
@@ -278,11 +282,38 @@ private:
     {
         (discover_one<I>(items, next), ...);
     }
+    template <std::size_t... I>
+    bool all_unchanged(std::index_sequence<I...>) const
+    {
+        return (unchanged_one(std::get<I>(sources_)) && ...);
+    }
+    template <class S>
+    static bool unchanged_one(S const& src)
+    {
+        if constexpr (requires { src.unchanged(); }) return src.unchanged();
+        else return false; // a source that cannot tell is always checked
+    }
+
+    bool gating_unchanged(skillmd::snapshot const& s) const
+    {
+        if (!opts_.gate_requirements) return true;
+        requirement_checker gate;
+        for (auto const& r : s.skills())
+            if (!r.meta.requires_bins.empty() || !r.meta.requires_env.empty())
+                if (gate.unmet(r.meta).has_value() != r.hidden) return false;
+        return true;
+    }
+
     template <std::size_t I>
     void discover_one(std::vector<work>& items, skillmd::snapshot& next)
     {
         auto const& src = std::get<I>(sources_);
         discovery d = src.discover();
+        // Watch before reading, so a change after this point is seen by the next refresh.
+        // Not on the first load: start-up stays as fast as it can be, and the first
+        // refresh sets the watches up.
+        if constexpr (requires { src.watch(d); })
+            if (loaded_) src.watch(d);
         next.diagnostics_.insert(next.diagnostics_.end(), d.diagnostics.begin(), d.diagnostics.end());
         for (auto& c : d.skills) items.push_back({I, std::string(src.label()), std::move(c), nullptr});
     }
@@ -455,6 +486,7 @@ private:
     std::shared_ptr<skillmd::snapshot const> current_;
     mutable std::mutex current_mutex_;
     std::mutex refresh_mutex_;
+    bool loaded_ = false;
 };
 
 } // namespace skillmd

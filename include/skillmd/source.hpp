@@ -46,6 +46,7 @@ struct discovery
 {
     std::vector<candidate> skills;
     std::vector<diagnostic> diagnostics;
+    std::vector<std::string> directories; ///< every directory the walk looked at (for change watches)
 };
 
 /// Text read from a source: the whole file, or at least its frontmatter (`complete` false).
@@ -74,6 +75,13 @@ struct read_outcome
         skillmd::read_outcome read_head(skillmd::candidate const&) const;
         skillmd::read_outcome read_all(skillmd::candidate const&) const;
     };
+    @endcode
+
+    A source may also offer change detection, which lets `refresh()` skip a tier that
+    did not change without touching its files:
+    @code
+        bool watch(skillmd::discovery const& d) const; // watch what d found; true when complete
+        bool unchanged() const;                          // nothing changed since a complete watch
     @endcode
 
     @par Models

@@ -410,6 +410,67 @@ BOOST_AUTO_TEST_CASE(files_win_over_the_database_and_refresh_reads_only_changes)
     BOOST_TEST(reg.snapshot()->find("db-only") == nullptr);
 }
 
+/// A directory source that counts how often refresh() touches its files.
+struct counting_dir
+{
+    directory_source inner;
+    std::shared_ptr<std::atomic<int>> touches = std::make_shared<std::atomic<int>>(0);
+    std::string_view label() const { return inner.label(); }
+    discovery discover() const { return inner.discover(); }
+    read_outcome read_head(candidate const& c) const { ++*touches; return inner.read_head(c); }
+    read_outcome read_all(candidate const& c) const { return inner.read_all(c); }
+    std::optional<file_stamp> stamp(candidate const& c) const { ++*touches; return inner.stamp(c); }
+    bool watch(discovery const& d) const { return inner.watch(d); }
+    bool unchanged() const { return inner.unchanged(); }
+};
+
+BOOST_AUTO_TEST_CASE(watched_trees_refresh_without_touching_files_and_miss_no_change)
+{
+    temp_dir t;
+    write(t / "plan/SKILL.md", skill("plan", "v1"));
+    write(t / "plan/review/SKILL.md", skill("review", "r1"));
+    write(t / "solo/SKILL.md", skill("solo", "s1"));
+    temp_dir outside;
+    write(outside / "linked.md", skill("linked", "l1"));
+    fs::create_directories(t / "linked");
+    fs::create_symlink(outside / "linked.md", t / "linked/SKILL.md");
+    directory_options o;
+    o.layout = layout::nested;
+    counting_dir src{directory_source("project", t.path.string(), o)};
+    basic_registry<parser, first_tier_wins, counting_dir> reg(parser{}, lenient(), src);
+    reg.load();
+    reg.refresh(); // sets the watches up
+    reg.refresh(); // checks everything once more: the tree may have changed while they were set
+    int const after_setup = *src.touches;
+    reg.refresh();
+    reg.refresh();
+    BOOST_TEST(*src.touches == after_setup); // quiet tree: no file touched
+
+    auto refreshed = [&] {
+        reg.refresh();
+        reg.refresh(); // a second one, as a caller polling would; must stay correct
+        return reg.snapshot();
+    };
+    write(t / "solo/SKILL.md", skill("solo", "s2")); // edited in place
+    BOOST_TEST(refreshed()->find("solo")->meta.description == "s2");
+    write(t / "solo/nested/deeper/SKILL.md", skill("deeper", "d1")); // a new sub-skill under a leaf
+    BOOST_TEST(refreshed()->find("solo/nested/deeper") != nullptr);
+    write(t / "solo/nested/deeper/SKILL.md", skill("deeper", "d2")); // inside a folder that is new
+    BOOST_TEST(refreshed()->find("solo/nested/deeper")->meta.description == "d2");
+    fs::remove_all(t / "plan");
+    BOOST_TEST(refreshed()->find("plan") == nullptr);
+    write(t / "plan/SKILL.md", skill("plan", "v3")); // the same path again, a new inode
+    BOOST_TEST(refreshed()->find("plan")->meta.description == "v3");
+    write(t / "plan/SKILL.md", skill("plan", "v4"));
+    BOOST_TEST(refreshed()->find("plan")->meta.description == "v4");
+    write(outside / "linked.md", skill("linked", "l2")); // the target of a symlinked SKILL.md
+    BOOST_TEST(refreshed()->find("linked")->meta.description == "l2");
+    fs::rename(t / "solo", t / "moved");
+    auto const s = refreshed();
+    BOOST_TEST(s->find("solo") == nullptr);
+    BOOST_TEST(s->find("moved") != nullptr);
+}
+
 BOOST_AUTO_TEST_CASE(lookup_lists_children_and_lazy_bodies)
 {
     temp_dir t;

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
+#include <memory>
 #include <cerrno>
 #include <mutex>
 #include <thread>
@@ -22,6 +24,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -189,6 +192,77 @@ public:
     read_outcome read_head(candidate const& c) const { return detail::read_regular(c.path, opts_.max_file_bytes, true); }
     read_outcome read_all(candidate const& c) const { return detail::read_regular(c.path, opts_.max_file_bytes, false); }
 
+    /** Watches (inotify) every directory and skill file of `d`, adding only what is not
+        watched yet. Returns true when nothing new had to be added: only then does a later
+        `unchanged()` vouch for the whole tree, because a directory walked before its
+        watch existed may have changed unseen in between. Files behind symbolic links
+        are watched through the link, so their targets are covered.
+    */
+    bool watch(discovery const& d) const
+    {
+        auto& w = *watch_;
+        std::lock_guard<std::mutex> lock(w.mutex);
+        if (w.broken) return false;
+        if (w.fd < 0) {
+            w.fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+            if (w.fd < 0) {
+                w.broken = true;
+                return false;
+            }
+        }
+        constexpr std::uint32_t mask = IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM |
+                                       IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF;
+        bool added = false;
+        // `optional`: a SKILL.md that may not exist; its folder's watch sees it appear.
+        auto add = [&](std::string const& path, bool optional) {
+            if (w.broken || w.watched.count(path)) return;
+            int const wd = ::inotify_add_watch(w.fd, path.c_str(), mask);
+            if (wd >= 0) {
+                added = true;
+                w.watched.insert(path);
+                w.paths[wd].push_back(path);
+            } else if (errno == ENOSPC || errno == ENOMEM) {
+                w.broken = true; // out of watches: fall back to checking every file
+            } else if (!(optional && errno == ENOENT)) {
+                added = true; // vanished or unreadable: not watched, so the watch stays incomplete
+            }
+        };
+        add(root_, false);
+        for (auto const& dir : d.directories) add(dir, false);
+        for (auto const& c : d.skills) {
+            add(c.directory, false);
+            add(c.path, !c.confirmed);
+        }
+        w.complete = !added && !w.broken;
+        w.changed = false;
+        return w.complete;
+    }
+
+    /// True when a complete watch saw no change since it was set; drains the events.
+    bool unchanged() const
+    {
+        auto& w = *watch_;
+        std::lock_guard<std::mutex> lock(w.mutex);
+        if (w.fd < 0 || w.broken) return false;
+        alignas(inotify_event) char buf[16384];
+        for (;;) {
+            ssize_t const n = ::read(w.fd, buf, sizeof buf);
+            if (n <= 0) break; // EAGAIN: nothing (more) pending
+            w.changed = true;  // any event, a queue overflow included, means a full check
+            for (ssize_t at = 0; at + static_cast<ssize_t>(sizeof(inotify_event)) <= n;) {
+                auto const* e = reinterpret_cast<inotify_event const*>(buf + at);
+                if (e->mask & IN_IGNORED) { // the watched inode is gone: watch its path again later
+                    if (auto const it = w.paths.find(e->wd); it != w.paths.end()) {
+                        for (auto const& p : it->second) w.watched.erase(p);
+                        w.paths.erase(it);
+                    }
+                }
+                at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+            }
+        }
+        return w.complete && !w.changed;
+    }
+
     /// The current stamp of a candidate's file, for refresh(); nothing when it is gone.
     std::optional<file_stamp> stamp(candidate const& c) const
     {
@@ -209,6 +283,19 @@ public:
     }
 
 private:
+    struct watch_state
+    {
+        std::mutex mutex;
+        int fd = -1;
+        bool broken = false, complete = false, changed = false;
+        std::set<std::string> watched;
+        std::map<int, std::vector<std::string>> paths; // watch descriptor -> watched paths
+        ~watch_state()
+        {
+            if (fd >= 0) ::close(fd);
+        }
+    };
+
     void list_bundled(std::string const& dir, std::string const& prefix, std::size_t depth,
                       std::set<std::pair<dev_t, ino_t>>& seen, std::vector<std::string>& out, std::size_t limit) const
     {
@@ -290,6 +377,8 @@ private:
                                 std::make_move_iterator(other.out.skills.end()));
             w.out.diagnostics.insert(w.out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
                                      std::make_move_iterator(other.out.diagnostics.end()));
+            w.out.directories.insert(w.out.directories.end(), std::make_move_iterator(other.out.directories.begin()),
+                                     std::make_move_iterator(other.out.directories.end()));
         }
         std::sort(w.out.skills.begin(), w.out.skills.end(),
                   [](candidate const& a, candidate const& b) { return a.command < b.command; });
@@ -344,6 +433,7 @@ private:
             }
             if (errno != 0) warn(path, "reading the directory failed: " + std::string(std::strerror(errno)));
             std::sort(names.begin(), names.end());
+            out.directories.push_back(path);
             int const dfd = ::dirfd(d);
 
             for (auto const& [name, type] : names) {
@@ -439,6 +529,7 @@ private:
     std::string label_;
     std::string root_;
     directory_options opts_;
+    std::shared_ptr<watch_state> watch_ = std::make_shared<watch_state>(); // shared by copies
 };
 
 static_assert(skill_source<directory_source>);
