@@ -1,20 +1,22 @@
 #include <skillmd/skillmd.hpp>
-#include <skillmd/detail/read_file.hpp>
 #include <iostream>
 
 int main(int argc, char** argv)
 {
-    std::string const path = std::string(argc > 1 ? argv[1] : "skills") + "/commit/SKILL.md";
-    std::string error;
-    auto const text = skillmd::detail::read_file(path, error);
-    if (!text) return std::cerr << path << ": " << error << "\n", 1;
+    namespace sk = skillmd;
+    std::string const root = argc > 1 ? argv[1] : "skills";
 
-    skillmd::frontmatter::x3_parser const parser; // the Spirit X3 grammar
-    auto const skill = skillmd::frontmatter::read_skill_file(parser, *text, path);
-    for (auto const& d : skill.diagnostics) std::cerr << skillmd::to_text(d) << "\n";
-    if (!skill.frontmatter || skill.frontmatter->empty()) return 1;
+    // One tier of nested folders, Claude Code's field names, the X3 frontmatter parser.
+    sk::directory_options layout;
+    layout.layout = sk::layout::nested;
+    sk::basic_registry<sk::frontmatter::x3_parser, sk::first_tier_wins, sk::directory_source> registry(
+        sk::frontmatter::x3_parser{}, {sk::dialects::claude_code()}, sk::directory_source("project", root, layout));
+    registry.load();
 
-    auto const meta = skill.frontmatter->root();
-    std::cout << meta.find("name")->value() << ": " << meta.find("description")->value() << "\n"
-              << "body: " << text->substr(skill.body_offset, 40) << "...\n";
+    auto const snapshot = registry.snapshot(); // immutable: keep it while others refresh
+    for (auto const& d : snapshot->diagnostics()) std::cerr << sk::to_text(d) << "\n";
+    for (auto const* skill : snapshot->list(sk::visibility::model))
+        std::cout << "/" << skill->command << ": " << skill->meta.description.substr(0, 50) << "...\n";
+    if (auto const* commit = snapshot->find("/commit"))
+        std::cout << "\n" << *registry.body(*commit);
 }

@@ -14,7 +14,16 @@
 #include <skillmd/frontmatter/parse_result.hpp>
 #include <skillmd/frontmatter/split.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
+#include <skillmd/dedup.hpp>
+#include <skillmd/presets.hpp>
 #include <skillmd/read_skill.hpp>
+#include <skillmd/registry.hpp>
+#include <skillmd/requirements.hpp>
+#include <skillmd/seeding.hpp>
 #include <skillmd/skill.hpp>
+#include <skillmd/source.hpp>
+#include <skillmd/sources/directory_source.hpp>
+#include <skillmd/sources/memory_source.hpp>
+#include <skillmd/sources/plugin_source.hpp>
 
 #endif
