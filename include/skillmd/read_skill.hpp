@@ -531,7 +531,8 @@ private:
         bool const bad = name == "." || name == ".." || name.find('/') != std::string_view::npos ||
                          name.find('\\') != std::string_view::npos || name.find('\0') != std::string_view::npos ||
                          name.substr(0, 3) == "../" || name.find("/../") != std::string_view::npos;
-        if (bad && !(d_.name_is_label && !origin_.command.empty()))
+        // A nested skill's command is its path below the root: safe, since the walk made it.
+        if (bad && !(!origin_.command.empty() && name == origin_.command))
             error(name_node_, "name-unsafe-path", {},
                   "name " + quote_short(name) + " contains a path separator or `..`; a skill name must be one plain word");
     }

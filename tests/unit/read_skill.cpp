@@ -142,6 +142,10 @@ BOOST_AUTO_TEST_CASE(defaults_come_from_the_directory_and_the_body)
                              "plan/review");
     BOOST_TEST_REQUIRE(nested.skill.has_value());
     BOOST_TEST(nested.skill->name == "plan/review"); // seed 004: the command path
+    auto const unnamed = read(skillmd::dialects::mycode(), "---\ndescription: x\n---\n", validation_mode::strict, "review",
+                              "plan/review");
+    BOOST_TEST_REQUIRE(unnamed.skill.has_value()); // a default from the walk is not an unsafe name
+    BOOST_TEST(unnamed.skill->name == "plan/review");
 }
 
 BOOST_AUTO_TEST_CASE(sven_block_and_knowledge)
