@@ -338,26 +338,15 @@ int cmd_registry(options const& o, bool tree)
     namespace presets = skillmd::presets;
     presets::locations at;
     at.overrides = o.dirs;
-    if (o.preset == "agent-skills") {
-        auto reg = presets::make_agent_skills(at);
-        return show(reg, o, tree, presets::agent_skills_tiers, std::size(presets::agent_skills_tiers));
-    }
-    if (o.preset == "pegasus") {
-        auto reg = presets::make_pegasus(at);
-        return show(reg, o, tree, presets::pegasus_tiers, std::size(presets::pegasus_tiers));
-    }
-    if (o.preset == "claude-code") {
-        auto reg = presets::make_claude_code(at);
-        return show(reg, o, tree, presets::claude_code_tiers, std::size(presets::claude_code_tiers));
-    }
-    if (o.preset == "mycode") {
-        auto reg = presets::make_mycode(at);
-        return show(reg, o, tree, presets::mycode_tiers, std::size(presets::mycode_tiers));
-    }
-    if (o.preset == "sven") {
-        auto reg = presets::make_sven(at);
-        return show(reg, o, tree, presets::sven_tiers, std::size(presets::sven_tiers));
-    }
+    auto run = [&](auto make, auto const& tiers) {
+        auto reg = make(at);
+        return show(reg, o, tree, std::data(tiers), std::size(tiers));
+    };
+    if (o.preset == "agent-skills") return run([](auto const& a) { return presets::make_agent_skills(a); }, presets::agent_skills_tiers);
+    if (o.preset == "pegasus") return run([](auto const& a) { return presets::make_pegasus(a); }, presets::pegasus_tiers);
+    if (o.preset == "claude-code") return run([](auto const& a) { return presets::make_claude_code(a); }, presets::claude_code_tiers);
+    if (o.preset == "mycode") return run([](auto const& a) { return presets::make_mycode(a); }, presets::mycode_tiers);
+    if (o.preset == "sven") return run([](auto const& a) { return presets::make_sven(a); }, presets::sven_tiers);
     return usage("unknown preset " + o.preset + " (agent-skills, pegasus, claude-code, mycode, sven)");
 }
 
