@@ -180,7 +180,7 @@ public:
             r.diagnostics = std::move(out_);
             return r;
         }
-        apply_defaults(s, doc);
+        apply_defaults(s);
         validate(s);
         r.diagnostics = std::move(out_);
         if (has_error(r.diagnostics)) r.skill.reset();
@@ -236,10 +236,9 @@ private:
         return false;
     }
 
-    std::optional<std::string> scalar(node v, std::string_view key, std::string_view rule = {})
+    std::optional<std::string> scalar(node v, std::string_view key)
     {
         if (v.is_scalar()) return std::string(v.value());
-        (void)rule;
         wrong_shape(v, "field-not-string",
                     "`" + std::string(key) + "` must be a single text value, not a " +
                         (v.is_sequence() ? "list" : "mapping"));
@@ -398,9 +397,8 @@ private:
 
     bool given(field f) const { return std::find(seen_.begin(), seen_.end(), f) != seen_.end(); }
 
-    void apply_defaults(skill_metadata& s, frontmatter::document const* doc)
+    void apply_defaults(skill_metadata& s)
     {
-        (void)doc;
         std::string_view const command = !origin_.command.empty() ? origin_.command : origin_.directory_name;
         if (d_.name_is_label) {
             if (s.name_given) s.label = s.name;

@@ -1012,12 +1012,11 @@ private:
         if (c == '"' || c == '\'') return quoted(parent);
         check_node_start(p_);
         if (c == '#') fail(p_, codes::yaml_syntax, "a comment needs a space before `#`");
-        return flow_plain(parent);
+        return flow_plain();
     }
 
-    index flow_plain(int parent)
+    index flow_plain()
     {
-        (void)parent;
         char const* const start = p_;
         char const* r = p_;
         x3::parse(r, e_, lex::flow_plain_line);
@@ -1111,7 +1110,7 @@ private:
                         fail(kb, codes::yaml_unsupported, "a key must stay on one line");
             } else {
                 check_node_start(p_);
-                key = flow_plain(parent);
+                key = flow_plain();
                 if (out_.value(key) == "<<")
                     fail(kb, codes::yaml_merge_key, "merge keys (`<<`) are not supported; write the entries out in full");
             }

@@ -5,6 +5,7 @@
 
 #include <skillmd/config.hpp>
 #include <skillmd/diagnostic.hpp>
+#include <skillmd/detail/line_index.hpp>
 #include <skillmd/detail/utf8.hpp>
 
 #include <cstdint>
@@ -122,12 +123,8 @@ inline split_result split(std::string_view file, std::string_view origin, split_
     std::string_view const body = file.substr(r.has_frontmatter ? r.body_offset : start);
     if (std::size_t const bad = skillmd::detail::find_invalid_utf8(body); bad != std::string_view::npos) {
         std::size_t const at = file.size() - body.size() + bad;
-        std::uint32_t l = 1;
-        std::size_t ls = 0;
-        for (std::size_t k = 0; k < at; ++k)
-            if (file[k] == '\n') { ++l; ls = k + 1; }
-        diagnostic d{std::string(codes::utf8_invalid), severity::warning, std::string(origin), l,
-                     static_cast<std::uint32_t>(1 + skillmd::detail::utf8_length(file.substr(ls, at - ls))),
+        auto const pos = skillmd::detail::position_cursor(file).at(at);
+        diagnostic d{std::string(codes::utf8_invalid), severity::warning, std::string(origin), pos.line, pos.column,
                      "the body has a byte that is not UTF-8 (0x"};
         static constexpr char hex[] = "0123456789ABCDEF";
         auto const b = static_cast<unsigned char>(file[at]);

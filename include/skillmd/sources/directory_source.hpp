@@ -129,8 +129,7 @@ inline read_outcome read_regular(std::string const& path, std::size_t max_bytes,
         }
         text.resize(old + static_cast<std::size_t>(n));
         if (n == 0 || text.size() >= size) {
-            r.complete = n == 0 || text.size() == size;
-            if (text.size() >= size) r.complete = true;
+            r.complete = true; // end of file, or all `size` bytes read
             break;
         }
         if (text.size() > max_bytes) {
@@ -273,8 +272,9 @@ public:
 
     /// The files of a skill's directory, relative to it, without reading them:
     /// SKILL.md and sub-skill directories (those with their own SKILL.md) left out.
-    std::vector<std::string> bundled_files(candidate const& c, std::size_t limit = 1000) const
+    std::vector<std::string> bundled_files(candidate const& c) const
     {
+        std::size_t const limit = opts_.max_bundled;
         std::vector<std::string> out;
         if (c.directory.empty() || opts_.layout == layout::files) return out;
         std::set<std::pair<dev_t, ino_t>> seen;
