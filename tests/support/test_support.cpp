@@ -21,6 +21,12 @@ frontmatter::skill_file read(std::string_view text, std::string_view origin, fro
     return frontmatter::read_skill_file(frontmatter::x3_parser{}, text, origin, opts);
 }
 
+frontmatter::parse_result compiled_parser::parse(std::string_view yaml, std::string_view origin,
+                                                 std::uint32_t first_line) const
+{
+    return frontmatter::x3_parser(options).parse(yaml, origin, first_line);
+}
+
 read_result read_skill(dialect const& d, validation_mode mode, std::string_view text, skill_origin const& origin)
 {
     return skillmd::read_skill(frontmatter::x3_parser(parse_options_for(d, mode)), d, mode, text, origin);

@@ -10,6 +10,8 @@
 #include <skillmd/read_skill.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <stdlib.h>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +25,14 @@ frontmatter::skill_file read(std::string_view text, std::string_view origin = "S
 
 /// A whole SKILL.md read and validated under a dialect (the X3 parser, set up for the mode).
 read_result read_skill(dialect const& d, validation_mode mode, std::string_view text, skill_origin const& origin);
+
+/// The X3 parser behind a plain declaration, for registries in test files that do not
+/// compile the grammar themselves.
+struct compiled_parser
+{
+    frontmatter::parse_options options;
+    frontmatter::parse_result parse(std::string_view yaml, std::string_view origin, std::uint32_t first_line) const;
+};
 
 /// The frontmatter tree as `skillmd parse` prints it, or "null".
 std::string json(frontmatter::parse_result const& r);
@@ -39,6 +49,32 @@ std::filesystem::path shared_dir();
 std::filesystem::path source_dir();
 /// Every SKILL.md below `root`, sorted.
 std::vector<std::filesystem::path> skill_files(std::filesystem::path const& root);
+
+/// A fresh directory, removed (permissions restored first) at the end of the test.
+struct temp_dir
+{
+    std::filesystem::path path;
+    temp_dir()
+    {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "skillmd-test-XXXXXX").string();
+        path = ::mkdtemp(tmpl.data());
+    }
+    ~temp_dir()
+    {
+        std::error_code ec;
+        for (auto it = std::filesystem::recursive_directory_iterator(path, std::filesystem::directory_options::skip_permission_denied, ec);
+             !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+            if (!it->is_symlink(ec)) std::filesystem::permissions(it->path(), std::filesystem::perms::owner_all, std::filesystem::perm_options::add, ec);
+        std::filesystem::remove_all(path, ec);
+    }
+    std::filesystem::path operator/(std::string const& p) const { return path / p; }
+};
+
+inline void write(std::filesystem::path const& p, std::string const& text)
+{
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+}
 
 } // namespace skillmd::test
 

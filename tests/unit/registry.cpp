@@ -4,6 +4,8 @@
 // Storage tiers, dedup, the registry, refresh, seeding, requirements and presets
 // (SPEC 2 and 5), on directory trees built for each test.
 
+#include "../support/test_support.hpp"
+
 #include <skillmd/presets.hpp>
 #include <skillmd/registry.hpp>
 #include <skillmd/seeding.hpp>
@@ -32,31 +34,8 @@ using namespace skillmd;
 
 namespace {
 
-/// A fresh directory, removed (permissions restored first) at the end of the test.
-struct temp_dir
-{
-    fs::path path;
-    temp_dir()
-    {
-        std::string tmpl = (fs::temp_directory_path() / "skillmd-test-XXXXXX").string();
-        path = ::mkdtemp(tmpl.data());
-    }
-    ~temp_dir()
-    {
-        std::error_code ec;
-        for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
-             !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-            if (!it->is_symlink(ec)) fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
-        fs::remove_all(path, ec);
-    }
-    fs::path operator/(std::string const& p) const { return path / p; }
-};
-
-void write(fs::path const& p, std::string const& text)
-{
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-}
+using test::temp_dir;
+using test::write;
 
 std::string skill(std::string const& name, std::string const& description, std::string const& extra = "")
 {

@@ -1,0 +1,318 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_CONTENT_HPP
+#define SKILLMD_CONTENT_HPP
+
+// Layer 2 (SPEC 6.7): how an invoked skill's instructions reach the model, one
+// `content_format` per system. Names, commands and paths are cleaned to one line and
+// escaped where they sit in XML; a body may not close the element that wraps it (its
+// closing tag is written `&lt;/...`).
+
+#include <skillmd/detail/prompt_text.hpp>
+#include <skillmd/skill.hpp>
+
+#include <concepts>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillmd {
+
+/// Who asked for a skill: the user (a `/command`) or the model (a tool call).
+enum class caller : std::uint8_t { user, model };
+
+inline constexpr std::string_view to_string(caller c) noexcept { return c == caller::user ? "user" : "model"; }
+
+struct sub_skill
+{
+    std::string command;
+    std::string name;
+    std::string description;
+};
+
+/// Everything a content format may show of one invoked skill.
+struct loaded_skill
+{
+    std::string command;
+    std::string name;              ///< display name (the label where there is one)
+    std::string description;
+    std::string body;              ///< the SKILL.md body as written (no frontmatter)
+    std::string content;           ///< the body with the arguments substituted
+    std::string file_text;         ///< the whole SKILL.md (Codex injects it)
+    std::string arguments;         ///< as given, trimmed
+    std::string base_directory;    ///< absolute; "" for database skills
+    std::string skill_file;        ///< absolute path of the SKILL.md
+    std::vector<std::string> bundled_files; ///< relative to the base directory
+    std::vector<sub_skill> children;        ///< direct sub-skills (seed 004)
+    std::vector<std::string> knowledge;     ///< seed 004 knowledge documents
+    std::string working_directory;          ///< seed 002's context
+    skillmd::caller who = caller::model;
+    context_mode mode = context_mode::inline_;
+};
+
+/// A content format: `render` gives the text the model receives.
+template <class F>
+concept content_format = requires(F const& f, loaded_skill const& s) {
+    { f.render(s) } -> std::convertible_to<std::string>;
+};
+
+namespace detail {
+
+/// `body` with every `</tag` (any case) written `&lt;/tag`, so it stays inside `<tag>`.
+inline std::string keep_inside(std::string_view body, std::string_view tag)
+{
+    std::string out;
+    out.reserve(body.size());
+    std::size_t i = 0;
+    while (i < body.size()) {
+        auto const lt = body.find("</", i);
+        if (lt == std::string_view::npos) break;
+        std::string_view const rest = body.substr(lt + 2);
+        bool same = rest.size() >= tag.size();
+        for (std::size_t k = 0; same && k < tag.size(); ++k) {
+            char a = rest[k], b = tag[k];
+            if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
+            same = a == b;
+        }
+        out.append(body.substr(i, lt - i));
+        out += same ? "&lt;/" : "</";
+        i = lt + 2;
+    }
+    out.append(body.substr(std::min(i, body.size())));
+    return out;
+}
+
+inline void attribute(std::string& out, std::string_view key, std::string_view value)
+{
+    out += ' ';
+    out += key;
+    out += "=\"";
+    append_escaped(out, clean_line(value), escaping::html);
+    out += '"';
+}
+
+inline std::string one_line(std::string_view s) { return clean_line(s); }
+
+/// `s` without trailing line breaks and spaces.
+inline std::string_view trim_end(std::string_view s)
+{
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+} // namespace detail
+
+namespace content_formats {
+
+/// Seed 000 ("pegasus"): the model gets the content as the tool result; a user's
+/// `/command` injects `[Skill: name]` and the content as a user message; a fork gets
+/// the content as its task.
+struct pegasus
+{
+    std::string render(loaded_skill const& s) const
+    {
+        if (s.mode == context_mode::inline_ && s.who == caller::user)
+            return "[Skill: " + detail::one_line(s.command) + "]\n\n" + s.content;
+        return s.content;
+    }
+};
+
+/// Seed 001 (Claude Code as reverse-engineered): the base directory line, then the
+/// content (arguments substituted or appended).
+struct claude_code
+{
+    std::string render(loaded_skill const& s) const
+    {
+        return "Base directory for this skill: " + detail::one_line(s.base_directory) + "\n\n" + s.content;
+    }
+    /// The command-message metadata shown while the skill loads (never sent to the model).
+    std::string metadata(loaded_skill const& s, std::string_view progress = "loading") const
+    {
+        std::string const n = detail::one_line(s.command);
+        return "<command-message>The \"" + n + "\" skill is " + std::string(progress) +
+               "</command-message>\n<command-name>" + n + "</command-name>";
+    }
+};
+
+/// Seed 002 ("mycode"): the "Skill Activated" context message; `tool_result` is what
+/// the Skill tool returns.
+struct mycode
+{
+    std::string render(loaded_skill const& s) const
+    {
+        std::string const args = detail::one_line(s.arguments);
+        return "\n## Skill Activated: " + detail::one_line(s.name) + "\n\n" + std::string(detail::trim_end(s.body)) +
+               "\n\n## Current Context\n- Working Directory: " + detail::one_line(s.working_directory) +
+               "\n- Arguments: " + (args.empty() ? std::string("(none)") : args) +
+               "\n\nPlease proceed with the skill's responsibilities.\n";
+    }
+    std::string tool_result(loaded_skill const& s) const
+    {
+        return "Skill '" + detail::one_line(s.name) + "' activated. Following skill instructions.";
+    }
+};
+
+/// Seed 003 ("koshi"): `load_skill` returns the body; skills whose triggers match go
+/// into an `## Active Skills` section, or a `## Skill Hint` when they cannot be loaded.
+struct koshi
+{
+    std::string render(loaded_skill const& s) const { return s.content; }
+
+    std::string active_skills(std::vector<loaded_skill> const& skills) const
+    {
+        if (skills.empty()) return {};
+        std::string out = "## Active Skills\n";
+        for (auto const& s : skills) {
+            out += "\n### ";
+            append_escaped_name(out, s.command);
+            out += "\n\n";
+            out += s.content;
+            if (out.back() != '\n') out += '\n';
+        }
+        return out;
+    }
+    std::string skill_hint(std::vector<std::string> const& commands) const
+    {
+        if (commands.empty()) return {};
+        std::string out = "## Skill Hint\nThese skills match this message: ";
+        for (std::size_t i = 0; i < commands.size(); ++i) {
+            if (i) out += ", ";
+            append_escaped_name(out, commands[i]);
+        }
+        out += ". Call the `load_skill` tool to load their instructions.\n";
+        return out;
+    }
+
+private:
+    static void append_escaped_name(std::string& out, std::string_view n)
+    {
+        skillmd::detail::append_escaped(out, detail::one_line(n), escaping::markdown);
+    }
+};
+
+/// Seed 004 ("sven"): `load_skill` returns `<skill_content>` with the body, the base
+/// directory, at most `max_files` bundled files, the direct sub-skills and knowledge
+/// hints; a user's `/command` sends the body and the task.
+struct sven
+{
+    std::size_t max_files = 20;
+    std::string knowledge_directory = ".sven/knowledge";
+
+    std::string render(loaded_skill const& s) const
+    {
+        if (s.who == caller::user) {
+            std::string out(detail::trim_end(s.body));
+            if (!s.arguments.empty()) out += "\n\nTask: " + s.arguments;
+            return out;
+        }
+        std::string out = "<skill_content";
+        detail::attribute(out, "command", s.command);
+        detail::attribute(out, "name", s.name);
+        out += ">\n# Skill: " + detail::one_line(s.name) + "\n\n";
+        out += detail::keep_inside(detail::trim_end(s.content), "skill_content");
+        out += "\n\nBase directory: " + detail::one_line(s.base_directory) +
+               "\nRelative paths in this skill (scripts/, references/, assets/) are relative to\n"
+               "this base directory.\n";
+        if (!s.bundled_files.empty()) {
+            out += "\n<bundled_files>\n";
+            for (std::size_t i = 0; i < s.bundled_files.size() && i < max_files; ++i) {
+                out += "  <file>";
+                skillmd::detail::append_escaped(out, detail::one_line(s.bundled_files[i]), escaping::xml);
+                out += "</file>\n";
+            }
+            if (s.bundled_files.size() > max_files)
+                out += "  <!-- " + std::to_string(s.bundled_files.size() - max_files) + " more file(s) not listed -->\n";
+            out += "</bundled_files>\n";
+        }
+        if (!s.children.empty()) {
+            out += "\n<sub_skills>\n<!-- Call load_skill(command) to load any sub-skill's full instructions. -->\n";
+            for (auto const& c : s.children) {
+                out += "  <sub_skill";
+                detail::attribute(out, "command", c.command);
+                detail::attribute(out, "name", c.name);
+                out += '>';
+                skillmd::detail::append_escaped(out, detail::one_line(c.description), escaping::xml);
+                out += "</sub_skill>\n";
+            }
+            out += "</sub_skills>\n";
+        }
+        if (!s.knowledge.empty()) {
+            out += "\nRelevant knowledge docs (use search_knowledge or read_file to load):\n";
+            for (auto const& k : s.knowledge) out += "  - " + knowledge_directory + "/" + detail::one_line(k) + "\n";
+        }
+        out += "</skill_content>";
+        return out;
+    }
+};
+
+/// The Agent Skills client guide: `<skill_content>` with the body, the skill
+/// directory and `<skill_resources>`.
+struct agent_skills
+{
+    std::string render(loaded_skill const& s) const
+    {
+        std::string out = "<skill_content";
+        detail::attribute(out, "name", s.name);
+        out += ">\n";
+        out += detail::keep_inside(detail::trim_end(s.content), "skill_content");
+        out += "\n\nSkill directory: " + detail::one_line(s.base_directory) +
+               "\nRelative paths in this skill are relative to the skill directory.\n";
+        if (!s.bundled_files.empty()) {
+            out += "\n<skill_resources>\n";
+            for (auto const& f : s.bundled_files) {
+                out += "  <file>";
+                skillmd::detail::append_escaped(out, detail::one_line(f), escaping::xml);
+                out += "</file>\n";
+            }
+            out += "</skill_resources>\n";
+        }
+        out += "</skill_content>";
+        return out;
+    }
+};
+
+/// Codex: the whole SKILL.md in a `<skill>` element, as a user message.
+struct codex
+{
+    std::string render(loaded_skill const& s) const
+    {
+        std::string out = "<skill>\n<name>";
+        skillmd::detail::append_escaped(out, detail::one_line(s.name), escaping::xml);
+        out += "</name>\n<path>";
+        skillmd::detail::append_escaped(out, detail::one_line(s.skill_file), escaping::xml);
+        out += "</path>\n";
+        out += detail::keep_inside(s.file_text, "skill");
+        if (!s.file_text.empty() && s.file_text.back() != '\n') out += '\n';
+        out += "</skill>";
+        return out;
+    }
+};
+
+/// Gemini CLI: the `activate_skill` result, body and resources in `<activated_skill>`.
+struct gemini
+{
+    std::string render(loaded_skill const& s) const
+    {
+        std::string out = "<activated_skill";
+        detail::attribute(out, "name", s.name);
+        out += ">\n  <instructions>\n    ";
+        out += detail::keep_inside(detail::keep_inside(detail::trim_end(s.content), "instructions"), "activated_skill");
+        out += "\n  </instructions>\n\n  <available_resources>\n";
+        for (auto const& f : s.bundled_files) {
+            out += "    ";
+            skillmd::detail::append_escaped(out, detail::one_line(f), escaping::xml);
+            out += '\n';
+        }
+        out += "  </available_resources>\n</activated_skill>";
+        return out;
+    }
+};
+
+static_assert(content_format<pegasus> && content_format<claude_code> && content_format<mycode> &&
+              content_format<koshi> && content_format<sven> && content_format<agent_skills> &&
+              content_format<codex> && content_format<gemini>);
+
+} // namespace content_formats
+} // namespace skillmd
+
+#endif

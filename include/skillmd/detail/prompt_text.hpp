@@ -1,0 +1,193 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_DETAIL_PROMPT_TEXT_HPP
+#define SKILLMD_DETAIL_PROMPT_TEXT_HPP
+
+// Text that goes into a prompt: one-line cleaning (so a description can never start a
+// new line, list item, heading or fence), escaping for the format that embeds it, and
+// lengths and cuts in code points (a cut never splits a UTF-8 sequence).
+
+#include <skillmd/detail/utf8.hpp>
+
+#include <unicode/uchar.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace skillmd {
+
+/// What a format escapes in the text it embeds.
+enum class escaping : std::uint8_t {
+    none,     ///< one-line text as it is (Markdown and plain lists: the line prefix is ours)
+    xml,      ///< `& < >` as entities (element content)
+    html,     ///< `& < > " '` as Python's html.escape writes them (the reference tool)
+    markdown, ///< backslash before `\ * _ ` [ ]` (inside emphasis)
+};
+
+namespace detail {
+
+/// True for code points that must not reach a one-line prompt text as they are:
+/// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+constexpr bool breaks_line(char32_t c) noexcept
+{
+    return c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == 0x2028 || c == 0x2029;
+}
+
+/// Appends `s` as one line: controls and line breaks become spaces, invisible
+/// formatting characters (zero-width, bidi overrides, byte order marks) are dropped,
+/// runs of spaces become one, both ends are trimmed, invalid UTF-8 becomes U+FFFD.
+inline void append_clean_line(std::string& out, std::string_view s)
+{
+    bool pending_space = false;
+    bool any = false;
+    std::size_t i = 0;
+    auto const emit_space = [&] {
+        if (pending_space && any) out += ' ';
+        pending_space = false;
+    };
+    while (i < s.size()) {
+        auto const b = static_cast<unsigned char>(s[i]);
+        if (b > 0x20 && b < 0x7f) {
+            emit_space();
+            std::size_t j = i + 1;
+            while (j < s.size() && static_cast<unsigned char>(s[j]) > 0x20 && static_cast<unsigned char>(s[j]) < 0x7f) ++j;
+            out.append(s.data() + i, j - i);
+            any = true;
+            i = j;
+            continue;
+        }
+        if (b < 0x80) { // space, controls, DEL
+            pending_space = true;
+            ++i;
+            continue;
+        }
+        std::size_t const n = utf8_sequence_length(s, i);
+        if (n == 0) {
+            emit_space();
+            out += "\xef\xbf\xbd";
+            any = true;
+            ++i;
+            continue;
+        }
+        char32_t const c = utf8_decode(s.data() + i, n);
+        if (breaks_line(c)) {
+            pending_space = true;
+        } else if (u_charType(static_cast<UChar32>(c)) != U_FORMAT_CHAR) {
+            emit_space();
+            out.append(s.data() + i, n);
+            any = true;
+        }
+        i += n;
+    }
+}
+
+inline std::string clean_line(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    append_clean_line(out, s);
+    return out;
+}
+
+/// The entity or escape for an ASCII character under `e`, or empty.
+constexpr std::string_view escape_of(unsigned char c, escaping e) noexcept
+{
+    switch (e) {
+    case escaping::none: return {};
+    case escaping::xml:
+    case escaping::html:
+        if (c == '&') return "&amp;";
+        if (c == '<') return "&lt;";
+        if (c == '>') return "&gt;";
+        if (e == escaping::html && c == '"') return "&quot;";
+        if (e == escaping::html && c == '\'') return "&#x27;";
+        return {};
+    case escaping::markdown:
+        if (c == '\\') return "\\\\";
+        if (c == '*') return "\\*";
+        if (c == '_') return "\\_";
+        if (c == '`') return "\\`";
+        if (c == '[') return "\\[";
+        if (c == ']') return "\\]";
+        return {};
+    }
+    return {};
+}
+
+/// Which ASCII bytes `e` rewrites, as a 256-entry table.
+inline std::array<bool, 256> const& escape_table(escaping e) noexcept
+{
+    static auto const make = [](escaping x) {
+        std::array<bool, 256> t{};
+        for (unsigned c = 0; c < 128; ++c) t[c] = !escape_of(static_cast<unsigned char>(c), x).empty();
+        return t;
+    };
+    static std::array<bool, 256> const tables[] = {make(escaping::none), make(escaping::xml), make(escaping::html),
+                                                   make(escaping::markdown)};
+    return tables[static_cast<std::size_t>(e)];
+}
+
+/// Appends `s` with the characters `e` names escaped.
+inline void append_escaped(std::string& out, std::string_view s, escaping e)
+{
+    if (e == escaping::none) {
+        out += s;
+        return;
+    }
+    auto const& special = escape_table(e);
+    std::size_t run = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        auto const c = static_cast<unsigned char>(s[i]);
+        if (!special[c]) continue;
+        out.append(s.data() + run, i - run);
+        out += escape_of(c, e);
+        run = i + 1;
+    }
+    out.append(s.data() + run, s.size() - run);
+}
+
+/// Code points `c` occupies once escaped.
+inline std::size_t escaped_length(char32_t c, escaping e) noexcept
+{
+    return c < 0x80 ? std::max<std::size_t>(1, escape_of(static_cast<unsigned char>(c), e).size()) : 1;
+}
+
+/// True when `s` holds a character that `e` rewrites.
+inline bool needs_escaping(std::string_view s, escaping e) noexcept
+{
+    if (e == escaping::none) return false;
+    auto const& special = escape_table(e);
+    for (char c : s)
+        if (special[static_cast<unsigned char>(c)]) return true;
+    return false;
+}
+
+/// The longest prefix of `s` with at most `n` code points.
+inline std::string_view prefix_code_points(std::string_view s, std::size_t n) noexcept
+{
+    std::size_t i = 0;
+    for (std::size_t k = 0; i < s.size(); ++i) {
+        if ((static_cast<unsigned char>(s[i]) & 0xc0) == 0x80) continue;
+        if (k++ == n) break;
+    }
+    return s.substr(0, i);
+}
+
+/// `s` cut to at most `n` code points, ending in `…` when something was cut; trailing
+/// spaces before the mark are dropped.
+inline std::string shorten(std::string_view s, std::size_t n)
+{
+    if (utf8_length(s) <= n) return std::string(s);
+    if (n == 0) return {};
+    std::string_view head = prefix_code_points(s, n - 1);
+    while (!head.empty() && head.back() == ' ') head.remove_suffix(1);
+    return std::string(head) + "\xe2\x80\xa6";
+}
+
+} // namespace detail
+} // namespace skillmd
+
+#endif

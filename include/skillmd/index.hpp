@@ -1,0 +1,359 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_INDEX_HPP
+#define SKILLMD_INDEX_HPP
+
+// Layer 1 of progressive disclosure (SPEC 6.1-6.3): the skill index a system prompt
+// carries. An index format (skillmd/index_formats.hpp) writes the frame and one entry;
+// this header chooses the entries (visibility), fits them to a budget with one of four
+// strategies, and reports which skills were shortened or left out.
+
+#include <skillmd/detail/prompt_text.hpp>
+#include <skillmd/registry.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <concepts>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillmd {
+
+/// One skill as an index shows it. Views point into the snapshot it came from.
+struct index_entry
+{
+    std::string_view command;       ///< lookup key; `/command` for users
+    std::string_view name;          ///< display name: the label where the dialect has one
+    std::string_view description;
+    std::string_view when_to_use;   ///< seed 001: shown after the description
+    std::string_view argument_hint;
+    std::string location;           ///< absolute path of the skill file ("" for database skills)
+    std::string_view tier;
+    bool always = false;            ///< seed 004: listed whatever the budget
+    skill_record const* record = nullptr;
+};
+
+/// What the frame of an index may mention.
+struct index_summary
+{
+    std::size_t listed = 0;
+    std::size_t omitted = 0;
+    std::size_t shortened = 0;
+    std::size_t budget = 0; ///< characters; `unlimited` when there is none
+    static constexpr std::size_t unlimited = std::numeric_limits<std::size_t>::max();
+};
+
+/** An index format: the frame and one entry of one system's skill listing.
+
+    `describe(e)` gives the text shown as the entry's description (clean, one line);
+    `entry(out, e, text)` appends one entry with that text (empty: the entry's minimal
+    form, with no description); `begin`/`end` write the frame. `escape` says what the
+    format escapes in `text`, so budgets can count shortened descriptions exactly.
+*/
+template <class F>
+concept index_format = requires(F const& f, std::string& out, index_entry const& e, std::string_view text,
+                                index_summary const& s) {
+    { F::escape } -> std::convertible_to<escaping>;
+    { f.describe(e) } -> std::convertible_to<std::string>;
+    f.entry(out, e, text);
+    f.begin(out, s);
+    f.end(out, s);
+};
+
+/// What to do when the entries do not fit (SPEC 6.2).
+enum class budget_strategy : std::uint8_t {
+    stop_at_overflow, ///< list in order; stop at the first entry that does not fit (seed 001)
+    skip_overflow,    ///< leave out what does not fit and go on (seed 000)
+    always_bypass,    ///< `always` skills are listed whatever the budget, the rest stop at the first overflow; a notice says how many were left out (seed 004)
+    shorten_then_drop ///< shorten every description evenly, then drop descriptions, then skills (Codex)
+};
+
+/** How many characters (code points) an index may take.
+
+    The first that applies wins: the environment variable `env` holding a positive
+    number (seed 001's `SLASH_COMMAND_TOOL_CHAR_BUDGET`); `chars`; `fraction` of a known
+    context window (`context_tokens` x `chars_per_token`); `fallback_chars` (0: no
+    budget). Only the entries count, plus `overhead` characters the format declares
+    (seed 004 counts its whole `<available_skills>` block).
+*/
+struct index_budget
+{
+    std::size_t chars = 0;
+    double fraction = 0;
+    std::size_t context_tokens = 0;
+    double chars_per_token = 4;
+    std::size_t fallback_chars = 0;
+    std::string env;
+    std::size_t entry_cap = 0; ///< longest description shown, in code points (0: no cap)
+    budget_strategy strategy = budget_strategy::stop_at_overflow;
+
+    std::size_t resolve() const
+    {
+        if (!env.empty()) {
+            if (char const* v = std::getenv(env.c_str())) {
+                std::string_view const s = v;
+                std::size_t n = 0;
+                auto const [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+                if (ec == std::errc() && end == s.data() + s.size() && n > 0) return n;
+            }
+        }
+        if (chars > 0) return chars;
+        if (fraction > 0 && context_tokens > 0) {
+            double const c = static_cast<double>(context_tokens) * chars_per_token * fraction;
+            return std::max<std::size_t>(1, static_cast<std::size_t>(c));
+        }
+        return fallback_chars > 0 ? fallback_chars : index_summary::unlimited;
+    }
+};
+
+/// Which skills an index lists (SPEC 6.3).
+enum class listing : std::uint8_t {
+    model,            ///< what the model may invoke (seed 000's matrix, seed 004's `user_invocable_only`)
+    model_documented, ///< and only with a written description or `when_to_use` (seed 001)
+    all,              ///< every loaded skill that is not hidden
+};
+
+struct index_result
+{
+    std::string text;
+    std::vector<std::string> listed;    ///< commands, in order
+    std::vector<std::string> shortened; ///< listed with a shortened or no description
+    std::vector<std::string> omitted;   ///< left out for the budget
+    std::size_t budget = index_summary::unlimited;
+    std::size_t used = 0;               ///< characters the budget counted
+};
+
+/// The entries for `snap` under `which`, in the snapshot's order (by command).
+inline std::vector<index_entry> index_entries(snapshot const& snap, listing which = listing::model)
+{
+    std::vector<index_entry> out;
+    out.reserve(snap.skills().size());
+    std::string cwd;
+    for (auto const& r : snap.skills()) {
+        if (!r.visible_to(which == listing::all ? visibility::all : visibility::model)) continue;
+        if (which == listing::model_documented && !r.meta.description_given && !r.meta.when_to_use) continue;
+        index_entry e;
+        e.command = r.command;
+        e.name = r.meta.label ? std::string_view(*r.meta.label) : std::string_view(r.meta.name);
+        e.description = r.meta.description;
+        if (r.meta.when_to_use) e.when_to_use = *r.meta.when_to_use;
+        if (r.meta.argument_hint) e.argument_hint = *r.meta.argument_hint;
+        if (!r.where.database && !r.where.path.empty()) {
+            if (r.where.path.front() == '/') {
+                e.location = r.where.path;
+            } else {
+                if (cwd.empty()) {
+                    std::error_code ec;
+                    cwd = std::filesystem::current_path(ec).string();
+                }
+                e.location = (std::filesystem::path(cwd) / r.where.path).lexically_normal().string();
+            }
+        }
+        e.tier = r.tier;
+        e.always = r.meta.always;
+        e.record = &r;
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+namespace detail {
+
+inline std::size_t appended_length(std::string const& out, std::size_t mark)
+{
+    return utf8_length(std::string_view(out).substr(mark));
+}
+
+/// Code points of the escaped prefixes of `text`: cost[k] for the first k code points.
+inline std::vector<std::uint32_t> escaped_prefix_costs(std::string_view text, escaping e)
+{
+    std::vector<std::uint32_t> cost{0};
+    for (std::size_t i = 0; i < text.size();) {
+        std::size_t n = utf8_sequence_length(text, i);
+        if (n == 0) n = 1;
+        cost.push_back(cost.back() + static_cast<std::uint32_t>(escaped_length(utf8_decode(text.data() + i, n), e)));
+        i += n;
+    }
+    return cost;
+}
+
+} // namespace detail
+
+/** Renders `entries` with `fmt` within `budget`.
+
+    Lengths are code points. Entries keep their order; a description is shortened only
+    by the per-entry cap (with `…`) or by the shorten-then-drop strategy (cut, as Codex
+    does); both cuts fall between code points.
+*/
+template <index_format F>
+index_result render_index(std::span<index_entry const> entries, F const& fmt, index_budget const& budget)
+{
+    index_result res;
+    std::size_t const limit = budget.resolve();
+    res.budget = limit;
+    std::size_t overhead = 0;
+    if constexpr (requires { fmt.overhead(); }) overhead = fmt.overhead();
+
+    // The text each entry shows, with the per-entry cap applied.
+    std::vector<std::string> texts;
+    std::vector<char> short_flag(entries.size(), 0);
+    texts.reserve(entries.size());
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        std::string t = fmt.describe(entries[i]);
+        if (budget.entry_cap > 0 && detail::utf8_length(t) > budget.entry_cap) {
+            t = detail::shorten(t, budget.entry_cap);
+            short_flag[i] = 1;
+        }
+        texts.push_back(std::move(t));
+    }
+
+    std::string body;
+    body.reserve(entries.size() * 160);
+    std::vector<char> listed(entries.size(), 0);
+    std::size_t used = overhead;
+    auto const fits = [&](std::size_t n) { return limit == index_summary::unlimited || used + n <= limit; };
+    // Appends entry i with `text`; keeps it if it fits (or `force`), else takes it back.
+    auto const place = [&](std::size_t i, std::string_view text, bool force) {
+        std::size_t const mark = body.size();
+        fmt.entry(body, entries[i], text);
+        std::size_t const n = detail::appended_length(body, mark);
+        if (force || fits(n)) {
+            used += n;
+            listed[i] = 1;
+            return true;
+        }
+        body.resize(mark);
+        return false;
+    };
+
+    switch (budget.strategy) {
+    case budget_strategy::stop_at_overflow:
+        for (std::size_t i = 0; i < entries.size() && place(i, texts[i], false); ++i) {}
+        break;
+    case budget_strategy::skip_overflow:
+        for (std::size_t i = 0; i < entries.size(); ++i) place(i, texts[i], false);
+        break;
+    case budget_strategy::always_bypass: {
+        // `always` entries are counted first, so the others get what they leave.
+        std::string scratch;
+        for (std::size_t i = 0; i < entries.size(); ++i)
+            if (entries[i].always) {
+                scratch.clear();
+                fmt.entry(scratch, entries[i], texts[i]);
+                used += detail::utf8_length(scratch);
+            }
+        bool stopped = false;
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            if (entries[i].always) {
+                std::size_t const counted = used;
+                place(i, texts[i], true);
+                used = counted;
+            } else if (!stopped && !place(i, texts[i], false)) {
+                stopped = true;
+            }
+        }
+        break;
+    }
+    case budget_strategy::shorten_then_drop: {
+        for (std::size_t i = 0; i < entries.size(); ++i) place(i, texts[i], true);
+        if (limit == index_summary::unlimited || used <= limit) break;
+        // Stage 2: every entry at its minimal form, the rest shared out one character
+        // at a time, round-robin, in entry order.
+        body.clear();
+        std::fill(listed.begin(), listed.end(), 0);
+        std::vector<std::size_t> min_cost(entries.size()), extra(entries.size());
+        std::vector<std::vector<std::uint32_t>> costs(entries.size());
+        std::string scratch;
+        std::size_t total_min = overhead;
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            scratch.clear();
+            fmt.entry(scratch, entries[i], {});
+            min_cost[i] = detail::utf8_length(scratch);
+            scratch.clear();
+            fmt.entry(scratch, entries[i], "x");
+            std::size_t const with_one = detail::utf8_length(scratch);
+            extra[i] = with_one > min_cost[i] + 1 ? with_one - min_cost[i] - 1 : 0; // separator around a description
+            costs[i] = detail::escaped_prefix_costs(texts[i], F::escape);
+            total_min += min_cost[i];
+        }
+        std::vector<std::size_t> allow(entries.size(), 0);
+        if (total_min <= limit) {
+            std::size_t const room = limit - total_min;
+            auto const cost_at = [&](std::size_t i, std::size_t level) -> std::size_t {
+                std::size_t const k = std::min(level, costs[i].size() - 1);
+                return k == 0 ? 0 : extra[i] + costs[i][k];
+            };
+            auto const total_at = [&](std::size_t level) {
+                std::size_t t = 0;
+                for (std::size_t i = 0; i < entries.size() && t <= room; ++i) t += cost_at(i, level);
+                return t;
+            };
+            std::size_t lo = 0, hi = 0;
+            for (auto const& c : costs) hi = std::max(hi, c.size() - 1);
+            while (lo < hi) { // the most full rounds that fit
+                std::size_t const mid = lo + (hi - lo + 1) / 2;
+                if (total_at(mid) <= room) lo = mid;
+                else hi = mid - 1;
+            }
+            std::size_t spent = total_at(lo);
+            for (std::size_t i = 0; i < entries.size(); ++i) allow[i] = std::min(lo, costs[i].size() - 1);
+            for (std::size_t i = 0; i < entries.size(); ++i) { // one more character where it still fits
+                if (allow[i] + 1 >= costs[i].size()) continue;
+                std::size_t const more = cost_at(i, allow[i] + 1) - cost_at(i, allow[i]);
+                if (spent + more <= room) {
+                    spent += more;
+                    ++allow[i];
+                }
+            }
+            used = overhead;
+            for (std::size_t i = 0; i < entries.size(); ++i) {
+                std::string_view t = detail::prefix_code_points(texts[i], allow[i]);
+                while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+                place(i, t, true);
+                if (allow[i] + 1 < costs[i].size()) short_flag[i] = 1;
+            }
+        } else {
+            // Stage 3: minimal entries in order until the budget is full.
+            used = overhead;
+            for (std::size_t i = 0; i < entries.size() && place(i, {}, false); ++i) short_flag[i] = !texts[i].empty();
+        }
+        break;
+    }
+    }
+
+    index_summary sum;
+    sum.budget = limit;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        std::string const c(entries[i].command);
+        if (listed[i]) {
+            res.listed.push_back(c);
+            if (short_flag[i]) res.shortened.push_back(c);
+        } else {
+            res.omitted.push_back(c);
+        }
+    }
+    sum.listed = res.listed.size();
+    sum.omitted = res.omitted.size();
+    sum.shortened = res.shortened.size();
+    res.used = used;
+    res.text.reserve(body.size() + 1024);
+    fmt.begin(res.text, sum);
+    res.text += body;
+    fmt.end(res.text, sum);
+    return res;
+}
+
+template <index_format F>
+index_result render_index(std::vector<index_entry> const& entries, F const& fmt, index_budget const& budget)
+{
+    return render_index(std::span<index_entry const>(entries), fmt, budget);
+}
+
+} // namespace skillmd
+
+#endif

@@ -1,0 +1,417 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_INDEX_FORMATS_HPP
+#define SKILLMD_INDEX_FORMATS_HPP
+
+// The index formats of SPEC 6.1, one model of `index_format` per system, and each
+// system's listing policy (which skills, what budget). Texts are cleaned to one line
+// before they are embedded, and every XML format escapes what it embeds, so no
+// description or path can close a tag, start a line or forge an entry. Where a system
+// embeds text raw (Gemini CLI, Codex, the reference tool's location), skillmd escapes
+// anyway: the output matches the system's byte for byte whenever the text holds no
+// `& < >`.
+
+#include <skillmd/index.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace skillmd::index_formats {
+
+namespace detail {
+
+using skillmd::detail::append_clean_line;
+using skillmd::detail::append_escaped;
+using skillmd::detail::clean_line;
+
+/// Appends `s` cleaned to one line, then escaped.
+inline void put(std::string& out, std::string_view s, escaping e)
+{
+    if (e == escaping::none) {
+        append_clean_line(out, s);
+        return;
+    }
+    append_escaped(out, clean_line(s), e);
+}
+
+/// `<tag>value</tag>` on its own line at `indent`.
+inline void element(std::string& out, std::string_view indent, std::string_view tag, std::string_view clean_text,
+                    escaping e)
+{
+    out += indent;
+    out += '<';
+    out += tag;
+    out += '>';
+    append_escaped(out, clean_text, e);
+    out += "</";
+    out += tag;
+    out += ">\n";
+}
+
+/// The indented `<skill>` block of the specification's client guide and Gemini CLI.
+inline void indented_skill(std::string& out, index_entry const& e, std::string_view text)
+{
+    out += "  <skill>\n";
+    element(out, "    ", "name", clean_line(e.name), escaping::xml);
+    element(out, "    ", "description", text, escaping::xml);
+    element(out, "    ", "location", clean_line(e.location), escaping::xml);
+    out += "  </skill>\n";
+}
+
+} // namespace detail
+
+/// Seed 000 ("pegasus"): `Available skills:`, `- name: description` lines, and the
+/// pointer to the `use_skill` tool.
+struct pegasus
+{
+    static constexpr escaping escape = escaping::none;
+    static constexpr std::string_view name = "pegasus";
+    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
+    void begin(std::string& out, index_summary const&) const { out += "Available skills:\n"; }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        out += "- ";
+        detail::append_clean_line(out, e.command);
+        if (!text.empty()) {
+            out += ": ";
+            out += text;
+        }
+        out += '\n';
+    }
+    void end(std::string& out, index_summary const&) const
+    {
+        out += "\nUse the use_skill tool to invoke a skill when relevant.\n";
+    }
+};
+
+/// Seed 001 (Claude Code as reverse-engineered): one line per skill,
+/// `- /name hint: description - when_to_use`, trailing spaces trimmed, no frame.
+struct claude_code
+{
+    static constexpr escaping escape = escaping::none;
+    static constexpr std::string_view name = "claude-code";
+    std::string describe(index_entry const& e) const
+    {
+        std::string t = detail::clean_line(e.description);
+        if (!e.when_to_use.empty()) {
+            t += " - ";
+            detail::append_clean_line(t, e.when_to_use);
+        }
+        return t;
+    }
+    void begin(std::string&, index_summary const&) const {}
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        out += "- /";
+        detail::append_clean_line(out, e.command);
+        if (!e.argument_hint.empty()) {
+            out += ' ';
+            detail::append_clean_line(out, e.argument_hint);
+        }
+        out += ": ";
+        out += text;
+        while (out.back() == ' ') out.pop_back();
+        out += '\n';
+    }
+    void end(std::string&, index_summary const&) const {}
+};
+
+/// Seed 003 ("koshi"): a Markdown `## Available Skills` section with bold names and
+/// the pointer to the `load_skill` tool.
+struct koshi
+{
+    static constexpr escaping escape = escaping::none;
+    static constexpr std::string_view name = "koshi";
+    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
+    void begin(std::string& out, index_summary const&) const { out += "## Available Skills\n"; }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        out += "- **";
+        detail::put(out, e.command, escaping::markdown);
+        out += "**";
+        if (!text.empty()) {
+            out += ": ";
+            out += text;
+        }
+        out += '\n';
+    }
+    void end(std::string& out, index_summary const&) const
+    {
+        out += "\nUse the `load_skill` tool to load full instructions for any skill when needed.\n";
+    }
+};
+
+/// Seed 004 ("sven"): the `## Skills` section with an `<available_skills>` block of
+/// command, name and description; the budget counts the whole block, and a notice
+/// after it says how many skills were left out.
+struct sven
+{
+    static constexpr escaping escape = escaping::html;
+    static constexpr std::string_view name = "sven";
+    static constexpr std::string_view open_tag = "<available_skills>\n", close_tag = "</available_skills>\n";
+    std::size_t overhead() const { return open_tag.size() + close_tag.size(); }
+    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
+    void begin(std::string& out, index_summary const&) const
+    {
+        out += "## Skills\n\n"
+               "When you recognize that the current task matches one of the available skills\n"
+               "listed below, call the `load_skill` tool to load the full skill instructions\n"
+               "before proceeding.\n\n";
+        out += open_tag;
+    }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        out += "  <skill>\n";
+        detail::element(out, "    ", "command", detail::clean_line(e.command), escape);
+        detail::element(out, "    ", "name", detail::clean_line(e.name), escape);
+        detail::element(out, "    ", "description", text, escape);
+        out += "  </skill>\n";
+    }
+    void end(std::string& out, index_summary const& s) const
+    {
+        out += close_tag;
+        if (s.omitted > 0)
+            out += "\n<!-- " + std::to_string(s.omitted) + " more skill(s) not listed: the skill list is limited to " +
+                   std::to_string(s.budget) + " characters. -->\n";
+    }
+};
+
+/// The Agent Skills reference tool (skills-ref `to_prompt`): every tag and value on its
+/// own line, name and description HTML-escaped, no trailing newline.
+struct agent_skills
+{
+    static constexpr escaping escape = escaping::html;
+    static constexpr std::string_view name = "agent-skills";
+    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
+    void begin(std::string& out, index_summary const&) const { out += "<available_skills>"; }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        out += "\n<skill>\n<name>\n";
+        detail::put(out, e.name, escape);
+        out += "\n</name>\n<description>\n";
+        detail::append_escaped(out, text, escape);
+        out += "\n</description>\n<location>\n";
+        detail::put(out, e.location, escaping::xml);
+        out += "\n</location>\n</skill>";
+    }
+    void end(std::string& out, index_summary const&) const { out += "\n</available_skills>"; }
+};
+
+/// The specification's client guide: the indented `<available_skills>` catalog.
+struct agent_skills_guide
+{
+    static constexpr escaping escape = escaping::xml;
+    static constexpr std::string_view name = "agent-skills-guide";
+    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
+    void begin(std::string& out, index_summary const&) const { out += "<available_skills>\n"; }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        detail::indented_skill(out, e, text);
+    }
+    void end(std::string& out, index_summary const&) const { out += "</available_skills>\n"; }
+};
+
+/// Codex (`core-skills` render): `<skills_instructions>`, the intro, one
+/// `- name: description (file: path)` line per skill, and Codex's fixed usage rules;
+/// nothing at all when no skill is listed.
+struct codex
+{
+    static constexpr escaping escape = escaping::xml;
+    static constexpr std::string_view name = "codex";
+    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
+    void begin(std::string& out, index_summary const& s) const
+    {
+        if (s.listed == 0) return;
+        out += "<skills_instructions>\n## Skills\n"
+               "A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the "
+               "list of skills that can be used. Each entry includes a name, description, and file path so you can "
+               "open the source for full instructions when using a specific skill.\n"
+               "### Available skills\n";
+    }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        out += "- ";
+        detail::put(out, e.name, escape);
+        out += ": ";
+        if (!text.empty()) {
+            detail::append_escaped(out, text, escape);
+            out += ' ';
+        }
+        out += "(file: ";
+        detail::put(out, e.location, escape);
+        out += ")\n";
+    }
+    void end(std::string& out, index_summary const& s) const
+    {
+        if (s.listed == 0) return;
+        // Codex's usage rules, as its renderer writes them.
+        out += "### How to use skills\n"
+               "- Discovery: The list above is the skills available in this session (name + description + file "
+               "path). Skill bodies live on disk at the listed paths.\n"
+               "- Trigger rules: If the user names a skill (with `$SkillName` or plain text) OR the task clearly "
+               "matches a skill's description shown above, you must use that skill for that turn. Multiple mentions "
+               "mean use them all. Do not carry skills across turns unless re-mentioned.\n"
+               "- Missing/blocked: If a named skill isn't in the list or the path can't be read, say so briefly and "
+               "continue with the best fallback.\n"
+               "- How to use a skill (progressive disclosure):\n"
+               "  1) After deciding to use a skill, open its `SKILL.md`. Read only enough to follow the workflow.\n"
+               "  2) When `SKILL.md` references relative paths (e.g., `scripts/foo.py`), resolve them relative to the "
+               "skill directory listed above first, and only consider other paths if needed.\n"
+               "  3) If `SKILL.md` points to extra folders such as `references/`, load only the specific files needed "
+               "for the request; don't bulk-load everything.\n"
+               "  4) If `scripts/` exist, prefer running or patching them instead of retyping large code blocks.\n"
+               "  5) If `assets/` or templates exist, reuse them instead of recreating from scratch.\n"
+               "- Coordination and sequencing:\n"
+               "  - If multiple skills apply, choose the minimal set that covers the request and state the order "
+               "you'll use them.\n"
+               "  - Announce which skill(s) you're using and why (one short line). If you skip an obvious skill, say "
+               "why.\n"
+               "- Context hygiene:\n"
+               "  - Keep context small: summarize long sections instead of pasting them; only load extra files when "
+               "needed.\n"
+               "  - Avoid deep reference-chasing: prefer opening only files directly linked from `SKILL.md` unless "
+               "you're blocked.\n"
+               "  - When variants exist (frameworks, providers, domains), pick only the relevant reference file(s) "
+               "and note that choice.\n"
+               "- Safety and fallback: If a skill can't be applied cleanly (missing files, unclear instructions), "
+               "state the issue, pick the next-best approach, and continue.\n"
+               "</skills_instructions>\n";
+    }
+};
+
+/// Gemini CLI: `# Available Agent Skills`, the pointer to `activate_skill`, and the
+/// indented `<available_skills>` block; nothing when no skill is listed.
+struct gemini
+{
+    static constexpr escaping escape = escaping::xml;
+    static constexpr std::string_view name = "gemini";
+    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
+    void begin(std::string& out, index_summary const& s) const
+    {
+        if (s.listed == 0) return;
+        out += "# Available Agent Skills\n\n"
+               "You have access to the following specialized skills. To activate a skill and receive its detailed "
+               "instructions, call the `activate_skill` tool with the skill's name.\n\n"
+               "<available_skills>\n";
+    }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        detail::indented_skill(out, e, text);
+    }
+    void end(std::string& out, index_summary const& s) const
+    {
+        if (s.listed > 0) out += "</available_skills>\n";
+    }
+};
+
+static_assert(index_format<pegasus> && index_format<claude_code> && index_format<koshi> && index_format<sven> &&
+              index_format<agent_skills> && index_format<agent_skills_guide> && index_format<codex> &&
+              index_format<gemini>);
+
+/// Which skills a system lists and within what budget.
+struct index_policy
+{
+    listing which = listing::model;
+    index_budget budget;
+};
+
+/// Each system's documented listing rule and budget.
+namespace policies {
+
+/// Seed 000: 2 % of the context window (16,000 characters when it is unknown); what
+/// does not fit is left out; skills the model may not invoke are not listed.
+inline index_policy pegasus()
+{
+    index_policy p;
+    p.budget.fraction = 0.02;
+    p.budget.fallback_chars = 16000;
+    p.budget.strategy = budget_strategy::skip_overflow;
+    return p;
+}
+/// Seed 001: 15,000 characters or `SLASH_COMMAND_TOOL_CHAR_BUDGET`; stop at the first
+/// skill that does not fit; only documented, model-invocable skills.
+inline index_policy claude_code()
+{
+    index_policy p;
+    p.which = listing::model_documented;
+    p.budget.chars = 15000;
+    p.budget.env = "SLASH_COMMAND_TOOL_CHAR_BUDGET";
+    p.budget.strategy = budget_strategy::stop_at_overflow;
+    return p;
+}
+/// Seed 003: every skill, no budget.
+inline index_policy koshi() { return {}; }
+/// Seed 004: 30,000 characters for the block; `always` skills bypass it.
+inline index_policy sven()
+{
+    index_policy p;
+    p.budget.chars = 30000;
+    p.budget.strategy = budget_strategy::always_bypass;
+    return p;
+}
+/// The reference tool and the client guide: no budget.
+inline index_policy agent_skills() { return {}; }
+/// Codex: 2 % of the context window at about 4 characters a token, else 8,000
+/// characters; shorten descriptions, then drop them, then drop skills.
+inline index_policy codex()
+{
+    index_policy p;
+    p.budget.fraction = 0.02;
+    p.budget.fallback_chars = 8000;
+    p.budget.strategy = budget_strategy::shorten_then_drop;
+    return p;
+}
+/// Gemini CLI: no budget.
+inline index_policy gemini() { return {}; }
+
+} // namespace policies
+
+/// The format names `skillmd index --format` takes.
+inline constexpr std::string_view names[] = {"pegasus", "claude-code", "koshi", "sven", "agent-skills",
+                                              "agent-skills-guide", "codex", "gemini"};
+
+/// Calls `f` with the format named `name`; false when there is none.
+template <class Visitor>
+bool visit(std::string_view name, Visitor&& f)
+{
+    if (name == pegasus::name) f(pegasus{});
+    else if (name == claude_code::name) f(claude_code{});
+    else if (name == koshi::name) f(koshi{});
+    else if (name == sven::name) f(sven{});
+    else if (name == agent_skills::name) f(agent_skills{});
+    else if (name == agent_skills_guide::name) f(agent_skills_guide{});
+    else if (name == codex::name) f(codex{});
+    else if (name == gemini::name) f(gemini{});
+    else return false;
+    return true;
+}
+
+/// The listing policy of the system a format comes from.
+inline std::optional<index_policy> policy_for(std::string_view name)
+{
+    if (name == "pegasus") return policies::pegasus();
+    if (name == "claude-code") return policies::claude_code();
+    if (name == "koshi") return policies::koshi();
+    if (name == "sven") return policies::sven();
+    if (name == "agent-skills" || name == "agent-skills-guide") return policies::agent_skills();
+    if (name == "codex") return policies::codex();
+    if (name == "gemini") return policies::gemini();
+    return std::nullopt;
+}
+
+} // namespace skillmd::index_formats
+
+namespace skillmd {
+
+/// The index of a snapshot in format `F` under a system's policy.
+template <index_format F>
+index_result render_index(snapshot const& snap, F const& fmt, index_formats::index_policy const& policy)
+{
+    auto const entries = index_entries(snap, policy.which);
+    return render_index(std::span<index_entry const>(entries), fmt, policy.budget);
+}
+
+} // namespace skillmd
+
+#endif

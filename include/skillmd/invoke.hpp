@@ -1,0 +1,201 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_INVOKE_HPP
+#define SKILLMD_INVOKE_HPP
+
+// Invocation (SPEC 6.4): name or `/command` -> validation with seed 001's error codes and
+// seed 000's caller rules -> permission decision -> the body read now, arguments
+// substituted -> the rendered content and what the agent must do with it (inline, or
+// a fork with agent and model; the tools the skill allows).
+
+#include <skillmd/arguments.hpp>
+#include <skillmd/content.hpp>
+#include <skillmd/detail/read_file.hpp>
+#include <skillmd/permissions.hpp>
+#include <skillmd/registry.hpp>
+#include <skillmd/slash.hpp>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillmd {
+
+/// Why an invocation failed. 1-5 are seed 001's Skill tool codes; 6-8 are skillmd's.
+enum class invoke_error : int {
+    none = 0,
+    invalid_format = 1,            ///< empty name, or a name no skill can have (`..`, `//`, controls)
+    unknown_skill = 2,             ///< no such skill; for a typed `/command`: not a skill
+    load_failed = 3,               ///< the skill exists but its file cannot be read (or its requirements are unmet)
+    model_invocation_disabled = 4, ///< `disable-model-invocation` or `user_invocable_only`, and the model asked
+    not_prompt = 5,                ///< a built-in command of the agent, not a prompt skill
+    user_invocation_disabled = 6,  ///< `user-invocable: false`, and the user asked
+    permission_denied = 7,         ///< a deny rule matched
+    arguments_too_long = 8,        ///< the arguments exceed `max_argument_bytes`
+};
+
+struct invoke_options
+{
+    permission_rules permissions;
+    substitution_policy substitution = substitution::safe();
+    std::map<std::string, std::string, std::less<>> variables; ///< `${NAME}` values besides the skill's own
+    std::vector<std::string> builtin_commands; ///< the agent's own commands (`help`, `clear`): code 5
+    std::size_t max_argument_bytes = 64 * 1024;
+    bool match_sanitized = false; ///< seed 004: `/sven_plan` finds `sven/plan` by its sanitised name
+    std::string tool_name = "Skill"; ///< named in the code 4 message
+    std::string working_directory;   ///< seed 002's context ("" = the current directory)
+};
+
+/// The outcome of one invocation.
+struct invocation
+{
+    invoke_error error = invoke_error::none;
+    std::string message;         ///< seed 001's text for errors; "" on success
+    bool not_a_skill = false;    ///< a typed `/command` that names no skill: treat it as a message
+    std::shared_ptr<skillmd::snapshot const> snapshot; ///< keeps `record` alive
+    skill_record const* record = nullptr;
+    std::string command;
+    skillmd::caller who = caller::model;
+    permission_decision permission;
+    context_mode mode = context_mode::inline_;       ///< inline: a tool result or user message; fork: a sub-agent task
+    std::optional<std::string> agent;                ///< the sub-agent type for a fork
+    std::optional<std::string> model;                ///< model override; `inherit` gives none
+    std::vector<std::string> allowed_tools;          ///< granted while the skill runs (seed 001's context modifier)
+    loaded_skill loaded;
+    substitution_result substitution;
+    std::string content;                             ///< rendered by the content format
+
+    bool ok() const noexcept { return error == invoke_error::none && permission.behavior != permission::deny; }
+};
+
+namespace detail {
+
+inline invocation fail(invocation inv, invoke_error e, std::string message)
+{
+    inv.error = e;
+    inv.message = std::move(message);
+    return inv;
+}
+
+inline std::string absolute_path(std::string const& p)
+{
+    if (p.empty() || p.front() == '/') return p;
+    std::error_code ec;
+    return (std::filesystem::current_path(ec) / p).lexically_normal().string();
+}
+
+} // namespace detail
+
+/** Invokes a skill.
+
+    `name_or_command` is a name (`commit`, `/commit`) or a whole typed command
+    (`/commit fix the build`), whose rest is put before `args`. The user may invoke what
+    is user-invocable, the model what is model-invocable (seed 000's matrix, seed 004's
+    `user_invocable_only`). Deny rules bind both; for the model, allow rules allow and
+    anything else asks; a user's typed command is its own consent.
+*/
+template <class Registry, content_format Format = content_formats::pegasus>
+invocation invoke(Registry const& reg, std::string_view name_or_command, std::string_view args, caller who,
+                  invoke_options const& opts = {}, Format const& fmt = {})
+{
+    invocation inv;
+    inv.who = who;
+    inv.snapshot = reg.snapshot();
+    auto const& snap = *inv.snapshot;
+
+    std::string const raw(name_or_command);
+    std::string name(detail::trim_spaces(name_or_command));
+    std::string all_args(detail::trim_spaces(args));
+    bool const typed = !name.empty() && name.front() == '/';
+    if (auto const cmd = parse_slash(name)) {
+        name = cmd->name;
+        if (!cmd->arguments.empty()) all_args = all_args.empty() ? cmd->arguments : cmd->arguments + " " + all_args;
+    }
+    std::string const shown = skillmd::detail::clean_line(name);
+    if (name.empty()) return detail::fail(std::move(inv), invoke_error::invalid_format, "Invalid skill format: " + skillmd::detail::clean_line(raw));
+    if (!valid_command_name(name) || detail::find_invalid_utf8(name) != std::string::npos)
+        return detail::fail(std::move(inv), invoke_error::invalid_format, "Invalid skill format: " + shown);
+    inv.command = name;
+
+    for (auto const& b : opts.builtin_commands)
+        if (b == name) return detail::fail(std::move(inv), invoke_error::not_prompt, "Skill " + shown + " is not a prompt-based skill");
+
+    skill_record const* r = snap.find(name);
+    if (!r && opts.match_sanitized) {
+        std::string const want = sanitize_command(name);
+        for (auto const& s : snap.skills())
+            if (sanitize_command(s.command) == want) {
+                r = &s;
+                break;
+            }
+    }
+    if (!r) {
+        inv.not_a_skill = typed || who == caller::user;
+        return detail::fail(std::move(inv), invoke_error::unknown_skill, "Unknown skill: " + shown);
+    }
+    inv.record = r;
+    inv.command = r->command;
+    if (r->hidden)
+        return detail::fail(std::move(inv), invoke_error::load_failed,
+                            "Could not load skill: " + shown + " (its required programs or environment variables are missing)");
+    if (who == caller::model && (r->meta.disable_model_invocation || r->meta.user_invocable_only))
+        return detail::fail(std::move(inv), invoke_error::model_invocation_disabled,
+                            "Skill " + shown + " cannot be used with " + opts.tool_name + " tool due to " +
+                                (r->meta.disable_model_invocation ? "disable-model-invocation" : "user_invocable_only"));
+    if (who == caller::user && !r->meta.user_invocable)
+        return detail::fail(std::move(inv), invoke_error::user_invocation_disabled,
+                            "Skill " + shown + " can only be invoked by the model (user-invocable: false)");
+    if (all_args.size() > opts.max_argument_bytes)
+        return detail::fail(std::move(inv), invoke_error::arguments_too_long,
+                            "Arguments for skill " + shown + " exceed " + std::to_string(opts.max_argument_bytes) + " bytes");
+
+    inv.permission = opts.permissions.decide(r->command);
+    if (inv.permission.behavior == permission::deny)
+        return detail::fail(std::move(inv), invoke_error::permission_denied, inv.permission.message);
+    if (who == caller::user) inv.permission = {permission::allow, "", ""};
+
+    std::string why;
+    auto body = reg.body(*r, &why);
+    if (!body) return detail::fail(std::move(inv), invoke_error::load_failed, "Could not load skill: " + shown + (why.empty() ? "" : ": " + why));
+
+    auto& ls = inv.loaded;
+    ls.command = r->command;
+    ls.name = r->meta.label ? *r->meta.label : r->meta.name;
+    ls.description = r->meta.description;
+    ls.body = std::move(*body);
+    ls.arguments = all_args;
+    ls.base_directory = detail::absolute_path(r->where.directory);
+    ls.skill_file = r->where.database ? std::string() : detail::absolute_path(r->where.path);
+    ls.bundled_files = reg.bundled_files(*r);
+    for (auto const* c : snap.children(r->command))
+        ls.children.push_back({c->command, c->meta.label ? *c->meta.label : c->meta.name, c->meta.description});
+    ls.knowledge = r->meta.knowledge;
+    ls.working_directory = opts.working_directory.empty() ? detail::absolute_path(".") : opts.working_directory;
+    ls.who = who;
+    ls.mode = r->meta.context;
+    if (!ls.skill_file.empty()) {
+        std::string err;
+        if (auto text = skillmd::detail::read_file(ls.skill_file, err)) ls.file_text = std::move(*text);
+    }
+
+    auto vars = opts.variables;
+    vars.emplace("SKILL_DIR", ls.base_directory);
+    vars.emplace("CLAUDE_SKILL_DIR", ls.base_directory);
+    inv.substitution = substitute(ls.body, all_args, r->meta.arguments, vars, opts.substitution);
+    ls.content = inv.substitution.text;
+
+    inv.mode = r->meta.context;
+    if (inv.mode == context_mode::fork) inv.agent = r->meta.agent;
+    if (r->meta.model && *r->meta.model != "inherit") inv.model = r->meta.model;
+    inv.allowed_tools = r->meta.allowed_tools;
+    inv.content = fmt.render(ls);
+    return inv;
+}
+
+} // namespace skillmd
+
+#endif

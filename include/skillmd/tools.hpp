@@ -1,0 +1,83 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_TOOLS_HPP
+#define SKILLMD_TOOLS_HPP
+
+// Tool definitions (SPEC 6.10): the JSON schema of the tool through which a model asks
+// for a skill, with the skill parameter constrained to the names it may invoke now.
+// Boost.JSON values; link Boost::json.
+
+#include <skillmd/registry.hpp>
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillmd {
+
+enum class skill_tool : std::uint8_t {
+    use_skill,  ///< seed 000: `use_skill({skill, args?})`
+    load_skill, ///< seeds 003 and 004: `load_skill({name})`
+    skill,      ///< seeds 001 and 002: `Skill({skill, args?})`
+};
+
+/// The commands the model may invoke in `snap`, in order.
+inline std::vector<std::string> invocable_names(snapshot const& snap)
+{
+    std::vector<std::string> out;
+    for (auto const* r : snap.list(visibility::model)) out.push_back(r->command);
+    return out;
+}
+
+/** The tool's definition: `{"name", "description", "input_schema"}` where the schema
+    is a JSON Schema object whose skill parameter is an `enum` of `names`.
+*/
+inline boost::json::object tool_definition(skill_tool kind, std::vector<std::string> const& names)
+{
+    boost::json::array allowed;
+    for (auto const& n : names) allowed.emplace_back(n);
+    std::string_view tool, description, key, key_description;
+    switch (kind) {
+    case skill_tool::use_skill:
+        tool = "use_skill";
+        description = "Invoke a skill by name. Use when a task matches an available skill.";
+        key = "skill";
+        key_description = "Skill name";
+        break;
+    case skill_tool::load_skill:
+        tool = "load_skill";
+        description = "Load the full instructions for a skill by name.";
+        key = "name";
+        key_description = "The skill's name (its command)";
+        break;
+    case skill_tool::skill:
+        tool = "Skill";
+        description = "Execute a skill within the main conversation.";
+        key = "skill";
+        key_description = "The skill name (no arguments). E.g., \"pdf\" or \"xlsx\"";
+        break;
+    }
+    boost::json::object properties;
+    properties[key] = boost::json::object{{"type", "string"}, {"description", key_description}, {"enum", std::move(allowed)}};
+    if (kind != skill_tool::load_skill)
+        properties["args"] = boost::json::object{{"type", "string"}, {"description", "Arguments to pass to the skill"}};
+    boost::json::object schema{{"type", "object"},
+                               {"properties", std::move(properties)},
+                               {"required", boost::json::array{key}},
+                               {"additionalProperties", false}};
+    return boost::json::object{{"name", tool}, {"description", description}, {"input_schema", std::move(schema)}};
+}
+
+inline boost::json::object tool_definition(skill_tool kind, snapshot const& snap)
+{
+    return tool_definition(kind, invocable_names(snap));
+}
+
+} // namespace skillmd
+
+#endif
