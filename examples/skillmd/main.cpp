@@ -4,12 +4,18 @@
 // skillmd: the command-line example.
 //   skillmd parse FILE...   each file's frontmatter as JSON Lines (checks the grammar)
 //   skillmd lint PATH...    compiler-style diagnostics for skill authors and their CI
+//   skillmd list|tree       what a preset discovers
+//   skillmd index           the skill index for a system prompt, in any system's format
+//   skillmd invoke "/name args"   validation, permission, substitution, rendered content
+//   skillmd match "message" the skills whose trigger phrases the message holds
+//   skillmd new NAME        a SKILL.md template
 
 #include <skillmd/skillmd.hpp>
 #include <skillmd/presets.hpp>
 #include <skillmd/detail/read_file.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <map>
 #include <filesystem>
@@ -41,13 +47,32 @@ char const usage_text[] =
     "          loading of the Agent Skills client guide\n"
     "          --format json prints one JSON object per diagnostic:\n"
     "          {\"file\", \"line\", \"column\", \"severity\", \"code\", \"rule\", \"message\"}\n"
-    "       skillmd list [--preset NAME] [--dir TIER=PATH]... [--format text|json]\n"
+    "       skillmd list [--preset NAME] [--dir TIER=PATH]... [--format text|json|table]\n"
     "       skillmd tree [--preset NAME] [--dir TIER=PATH]...\n"
     "  list    every skill the preset finds: name, tier, path, visibility; shadowed\n"
     "          skills are marked with the skill that shadows them\n"
     "  tree    the skills as a tree of nested commands\n"
     "          --preset agent-skills (default), pegasus, claude-code, mycode, sven\n"
     "          --dir TIER=PATH replaces a tier's directory (repeatable)\n"
+    "          list --format table draws seed 002's /skills table\n"
+    "       skillmd index [--preset NAME] [--dir TIER=PATH]... [--format F] [--budget N] [--context-tokens N]\n"
+    "  index   the skill index a system prompt carries, within the format's budget\n"
+    "          --format pegasus, claude-code, koshi, sven, agent-skills, agent-skills-guide,\n"
+    "          codex, gemini (default: the preset's own), or json (what was listed,\n"
+    "          shortened and left out); --budget N characters replaces the budget;\n"
+    "          --context-tokens N sizes budgets given as a share of the context window\n"
+    "       skillmd invoke \"/NAME ARGS\" [--as user|model] [--preset NAME] [--dir TIER=PATH]...\n"
+    "                     [--format F] [--allow RULE]... [--deny RULE]... [--substitution S]\n"
+    "  invoke  validates the invocation (seed 001's codes 1-5, skillmd's 6-8), decides the\n"
+    "          permission (deny, then allow, else ask; `prefix:*` is the wildcard),\n"
+    "          substitutes the arguments and prints the content the model receives\n"
+    "          --format pegasus, claude-code, mycode, koshi, sven, agent-skills, codex,\n"
+    "          gemini (default: the preset's own) or json; --as model (default) or user\n"
+    "          --substitution safe (default: never in code), claude-code, seed001\n"
+    "       skillmd match \"MESSAGE\" [--preset NAME] [--dir TIER=PATH]... [--format text|json]\n"
+    "  match   the skills whose trigger phrases occur in MESSAGE, one per line\n"
+    "       skillmd new NAME [--dir PATH]\n"
+    "  new     writes PATH/NAME/SKILL.md (default PATH: .) from seed 002's template\n"
     "exit status: 0 no errors, 1 some error, 2 usage error\n";
 
 int usage(std::string_view why)
@@ -70,13 +95,34 @@ struct options
     std::string preset = "agent-skills";
     std::map<std::string, std::filesystem::path> dirs;
     std::vector<std::string> paths;
+    std::string format;                  ///< as given to --format ("" when not)
+    std::optional<std::size_t> budget;   ///< index --budget
+    std::size_t context_tokens = 0;      ///< index --context-tokens
+    bool as_user = false;                ///< invoke --as user
+    std::vector<std::string> allow, deny;
+    std::string substitution = "safe";
+    std::string new_dir = ".";           ///< new --dir
 };
+
+bool is_registry_command(std::string_view c)
+{
+    return c == "list" || c == "tree" || c == "index" || c == "invoke" || c == "match";
+}
+
+std::optional<std::size_t> number(std::string_view s)
+{
+    std::size_t n = 0;
+    auto const [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return n;
+}
 
 /// Parses argv; returns an error text, or "" on success.
 std::string parse_options(std::span<char const* const> args, options& o, std::string_view command)
 {
     bool const lint = command == "lint";
-    bool const registry = command == "list" || command == "tree";
+    bool const registry = is_registry_command(command);
+    bool const free_format = command == "index" || command == "invoke" || command == "list";
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string_view const a = args[i];
         auto value = [&](std::string_view name) -> std::optional<std::string_view> {
@@ -84,7 +130,13 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             (void)name;
             return std::string_view(args[i]);
         };
-        if (a == "--format") {
+        if (a == "--format" && free_format) {
+            auto f = value(a);
+            if (!f) return "--format needs a value";
+            o.format = std::string(*f);
+            o.json = *f == "json";
+            o.format_given = true;
+        } else if (a == "--format") {
             auto f = value(a);
             if (!f) return "--format needs a value";
             if (*f == "json") o.json = true;
@@ -112,6 +164,29 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             auto f = value(a);
             if (!f) return "--preset needs a value";
             o.preset = std::string(*f);
+        } else if (command == "index" && (a == "--budget" || a == "--context-tokens")) {
+            auto f = value(a);
+            auto const n = f ? number(*f) : std::nullopt;
+            if (!n) return std::string(a) + " takes a number";
+            if (a == "--budget") o.budget = *n;
+            else o.context_tokens = *n;
+        } else if (command == "invoke" && a == "--as") {
+            auto f = value(a);
+            if (!f || (*f != "user" && *f != "model")) return "--as takes user or model";
+            o.as_user = *f == "user";
+        } else if (command == "invoke" && (a == "--allow" || a == "--deny")) {
+            auto f = value(a);
+            if (!f) return std::string(a) + " needs a rule";
+            (a == "--allow" ? o.allow : o.deny).emplace_back(*f);
+        } else if (command == "invoke" && a == "--substitution") {
+            auto f = value(a);
+            if (!f || (*f != "safe" && *f != "claude-code" && *f != "seed001"))
+                return "--substitution takes safe, claude-code or seed001";
+            o.substitution = std::string(*f);
+        } else if (command == "new" && a == "--dir") {
+            auto f = value(a);
+            if (!f) return "--dir needs a path";
+            o.new_dir = std::string(*f);
         } else if (registry && a == "--dir") {
             auto f = value(a);
             if (!f || f->find('=') == std::string_view::npos) return "--dir takes TIER=PATH";
@@ -125,8 +200,19 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             o.paths.emplace_back(a);
         }
     }
-    if (o.paths.empty() && !registry) return std::string(command) + " needs at least one path";
-    if (registry && !o.paths.empty()) return "unexpected argument " + o.paths.front();
+    bool const one_argument = command == "invoke" || command == "match" || command == "new";
+    if (one_argument) {
+        if (o.paths.size() != 1)
+            return std::string(command) + (command == "new" ? " takes one NAME" : command == "match" ? " takes one MESSAGE" : " takes one \"/NAME ARGS\"");
+    } else if (o.paths.empty() && !registry) {
+        return std::string(command) + " needs at least one path";
+    } else if (registry && !o.paths.empty()) {
+        return "unexpected argument " + o.paths.front();
+    }
+    if (command == "list" && o.format_given && o.format != "json" && o.format != "text" && o.format != "table")
+        return "--format takes text, json or table";
+    if (command == "index" && o.format_given && o.format != "json" && !skillmd::index_formats::visit(o.format, [](auto const&) {}))
+        return "unknown index format " + o.format;
     return "";
 }
 
@@ -268,33 +354,50 @@ std::string visibility_of(skillmd::skill_record const& r)
     return model && user ? "model,user" : model ? "model" : user ? "user" : "none";
 }
 
-template <class Registry>
-int show(Registry& reg, options const& o, bool tree, char const* const* tiers, std::size_t tier_count)
+/// What the command line needs to know of a preset besides its registry.
+struct preset_info
 {
-    for (auto const& entry : o.dirs) {
-        std::string const& label = entry.first; // not a structured binding: clang 14 cannot capture one
-        if (std::find_if(tiers, tiers + tier_count, [&](char const* t) { return label == t; }) == tiers + tier_count) {
-            std::string known;
-            for (std::size_t i = 0; i < tier_count; ++i) known += (i ? ", " : "") + std::string(tiers[i]);
-            return usage("the " + o.preset + " preset has no tier " + label + " (it has " + known + ")");
-        }
+    char const* const* tiers;
+    std::size_t tier_count;
+    std::string_view index_format;   ///< the preset's own index format
+    std::string_view content_format; ///< and content format
+    bool sanitized_commands = false; ///< seed 004's TUI names
+};
+
+void print_diagnostics(skillmd::snapshot const& snap)
+{
+    for (auto const& d : snap.diagnostics())
+        if (d.severity != skillmd::severity::info) std::cerr << to_text(d) << "\n";
+}
+
+void json_list(std::string& out, std::vector<std::string> const& items)
+{
+    out += '[';
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ", ";
+        skillmd::detail::json_quote(out, items[i]);
     }
-    reg.load();
-    auto const snap = reg.snapshot();
+    out += ']';
+}
+
+int cmd_show(skillmd::snapshot const& snap, options const& o, bool tree)
+{
     std::vector<skillmd::skill_record const*> rows;
-    for (auto const& r : snap->skills()) rows.push_back(&r);
-    for (auto const& r : snap->shadowed()) rows.push_back(&r);
+    for (auto const& r : snap.skills()) rows.push_back(&r);
+    for (auto const& r : snap.shadowed()) rows.push_back(&r);
     std::stable_sort(rows.begin(), rows.end(), [](auto const* a, auto const* b) {
         return a->command != b->command ? a->command < b->command : a->tier_index < b->tier_index;
     });
     std::string out;
     if (tree) {
-        for (auto const& r : snap->skills()) {
+        for (auto const& r : snap.skills()) {
             std::size_t const depth = static_cast<std::size_t>(std::count(r.command.begin(), r.command.end(), '/'));
             out += std::string(depth * 2, ' ') + r.command.substr(r.command.rfind('/') + 1);
             if (r.hidden) out += " (hidden)";
             out += "  " + r.meta.description.substr(0, 70) + (r.meta.description.size() > 70 ? "..." : "") + "\n";
         }
+    } else if (o.format == "table") {
+        out = skillmd::skills_table(snap.list(skillmd::visibility::user));
     } else if (o.json) {
         out += "[";
         for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -326,27 +429,197 @@ int show(Registry& reg, options const& o, bool tree, char const* const* tiers, s
     }
     print(out);
     std::fflush(stdout);
-    for (auto const& d : snap->diagnostics())
-        if (d.severity != skillmd::severity::info) std::cerr << to_text(d) << "\n";
-    std::cerr << snap->skills().size() << " skill(s), " << snap->shadowed().size() << " shadowed, preset "
+    print_diagnostics(snap);
+    std::cerr << snap.skills().size() << " skill(s), " << snap.shadowed().size() << " shadowed, preset "
               << o.preset << "\n";
     return exit_ok;
 }
 
-int cmd_registry(options const& o, bool tree)
+int cmd_index(skillmd::snapshot const& snap, options const& o, preset_info const& p)
+{
+    namespace fmts = skillmd::index_formats;
+    std::string const format = o.format_given && !o.json ? o.format : std::string(p.index_format);
+    auto policy = *fmts::policy_for(format);
+    policy.budget.context_tokens = o.context_tokens;
+    if (o.budget) { // the command line beats the environment
+        policy.budget.chars = *o.budget;
+        policy.budget.fraction = 0;
+        policy.budget.env.clear();
+    }
+    skillmd::index_result r;
+    fmts::visit(format, [&](auto const& f) { r = skillmd::render_index(snap, f, policy); });
+    std::string out;
+    if (o.json) {
+        out += "{\"format\": ";
+        skillmd::detail::json_quote(out, format);
+        out += ", \"budget\": ";
+        out += r.budget == skillmd::index_summary::unlimited ? "null" : std::to_string(r.budget);
+        out += ", \"used\": " + std::to_string(r.used) + ", \"listed\": ";
+        json_list(out, r.listed);
+        out += ", \"shortened\": ";
+        json_list(out, r.shortened);
+        out += ", \"omitted\": ";
+        json_list(out, r.omitted);
+        out += ", \"text\": ";
+        skillmd::detail::json_quote(out, r.text);
+        out += "}\n";
+    } else {
+        out = r.text;
+        if (!out.empty() && out.back() != '\n') out += '\n';
+    }
+    print(out);
+    std::fflush(stdout);
+    print_diagnostics(snap);
+    std::cerr << r.listed.size() << " listed, " << r.shortened.size() << " shortened, " << r.omitted.size()
+              << " left out; budget "
+              << (r.budget == skillmd::index_summary::unlimited ? std::string("none") : std::to_string(r.budget) + " characters")
+              << ", " << r.used << " counted (" << format << ")\n";
+    return exit_ok;
+}
+
+template <class Registry>
+int cmd_invoke(Registry const& reg, options const& o, preset_info const& p)
+{
+    skillmd::invoke_options io;
+    io.permissions.allow = o.allow;
+    io.permissions.deny = o.deny;
+    io.match_sanitized = p.sanitized_commands;
+    io.substitution = o.substitution == "seed001"       ? skillmd::substitution::seed001()
+                      : o.substitution == "claude-code" ? skillmd::substitution::claude_code()
+                                                        : skillmd::substitution::safe();
+    std::string const format = o.format_given && !o.json ? o.format : std::string(p.content_format);
+    auto const who = o.as_user ? skillmd::caller::user : skillmd::caller::model;
+    skillmd::invocation inv;
+    if (!skillmd::content_formats::visit(format, [&](auto const& f) { inv = skillmd::invoke(reg, o.paths.front(), "", who, io, f); }))
+        return usage("unknown content format " + format);
+    std::string out;
+    if (o.json) {
+        out += "{\"ok\": ";
+        out += inv.ok() ? "true" : "false";
+        out += ", \"error_code\": " + std::to_string(static_cast<int>(inv.error)) + ", \"message\": ";
+        skillmd::detail::json_quote(out, inv.message);
+        out += ", \"not_a_skill\": ";
+        out += inv.not_a_skill ? "true" : "false";
+        out += ", \"command\": ";
+        skillmd::detail::json_quote(out, inv.command);
+        out += ", \"caller\": ";
+        skillmd::detail::json_quote(out, to_string(inv.who));
+        out += ", \"mode\": ";
+        skillmd::detail::json_quote(out, to_string(inv.mode));
+        out += ", \"agent\": ";
+        if (inv.agent) skillmd::detail::json_quote(out, *inv.agent);
+        else out += "null";
+        out += ", \"model\": ";
+        if (inv.model) skillmd::detail::json_quote(out, *inv.model);
+        else out += "null";
+        out += ", \"allowed_tools\": ";
+        json_list(out, inv.allowed_tools);
+        out += ", \"permission\": "; // null when validation failed before the rules were asked
+        bool const decided = inv.error == skillmd::invoke_error::none || inv.error == skillmd::invoke_error::permission_denied;
+        if (decided) skillmd::detail::json_quote(out, to_string(inv.permission.behavior));
+        else out += "null";
+        out += ", \"arguments\": ";
+        skillmd::detail::json_quote(out, inv.loaded.arguments);
+        out += ", \"content\": ";
+        skillmd::detail::json_quote(out, inv.content);
+        out += "}\n";
+        print(out);
+        return inv.ok() ? exit_ok : exit_errors;
+    }
+    if (!inv.ok()) {
+        std::cerr << "skillmd: error " << static_cast<int>(inv.error) << ": " << inv.message << "\n";
+        if (inv.not_a_skill) std::cerr << "skillmd: not a skill; an agent would send the text as an ordinary message\n";
+        return exit_errors;
+    }
+    out = inv.content;
+    if (!out.empty() && out.back() != '\n') out += '\n';
+    print(out);
+    std::fflush(stdout);
+    std::cerr << "[" << inv.command << ": " << to_string(inv.mode) << " for the " << to_string(inv.who);
+    if (inv.agent) std::cerr << ", agent " << *inv.agent;
+    if (inv.model) std::cerr << ", model " << *inv.model;
+    std::cerr << ", permission " << to_string(inv.permission.behavior);
+    if (!inv.permission.message.empty()) std::cerr << " (" << inv.permission.message << ")";
+    if (!inv.allowed_tools.empty()) {
+        std::cerr << ", allowed tools:";
+        for (auto const& t : inv.allowed_tools) std::cerr << " " << t;
+    }
+    if (inv.substitution.unbalanced_quote) std::cerr << "; warning: an argument quote was not closed";
+    std::cerr << "]\n";
+    return exit_ok;
+}
+
+int cmd_match(std::shared_ptr<skillmd::snapshot const> const& snap, options const& o)
+{
+    skillmd::trigger_index const idx(snap);
+    std::vector<std::string> names;
+    for (auto const* r : idx.match(o.paths.front())) names.push_back(r->command);
+    std::string out;
+    if (o.json) {
+        json_list(out, names);
+        out += '\n';
+    } else {
+        for (auto const& n : names) out += n + "\n";
+    }
+    print(out);
+    std::fflush(stdout);
+    std::cerr << names.size() << " of " << idx.skills() << " skill(s) with triggers matched\n";
+    return exit_ok;
+}
+
+int cmd_new(options const& o)
+{
+    auto const r = skillmd::write_skill_template(o.new_dir, o.paths.front());
+    if (!r.ok) {
+        std::cerr << "skillmd: " << r.message << "\n";
+        return exit_errors;
+    }
+    print(r.message);
+    return exit_ok;
+}
+
+template <class Registry>
+int run(Registry& reg, options const& o, std::string_view command, preset_info const& p)
+{
+    for (auto const& entry : o.dirs) {
+        std::string const& label = entry.first; // not a structured binding: clang 14 cannot capture one
+        if (std::find_if(p.tiers, p.tiers + p.tier_count, [&](char const* t) { return label == t; }) == p.tiers + p.tier_count) {
+            std::string known;
+            for (std::size_t i = 0; i < p.tier_count; ++i) known += (i ? ", " : "") + std::string(p.tiers[i]);
+            return usage("the " + o.preset + " preset has no tier " + label + " (it has " + known + ")");
+        }
+    }
+    reg.load();
+    auto const snap = reg.snapshot();
+    if (command == "index") return cmd_index(*snap, o, p);
+    if (command == "invoke") {
+        print_diagnostics(*snap);
+        return cmd_invoke(reg, o, p);
+    }
+    if (command == "match") return cmd_match(snap, o);
+    return cmd_show(*snap, o, command == "tree");
+}
+
+int cmd_registry(options const& o, std::string_view command)
 {
     namespace presets = skillmd::presets;
     presets::locations at;
     at.overrides = o.dirs;
-    auto run = [&](auto make, auto const& tiers) {
+    auto go = [&](auto make, auto const& tiers, std::string_view index_format, std::string_view content_format,
+                  bool sanitized = false) {
         auto reg = make(at);
-        return show(reg, o, tree, std::data(tiers), std::size(tiers));
+        return run(reg, o, command, {std::data(tiers), std::size(tiers), index_format, content_format, sanitized});
     };
-    if (o.preset == "agent-skills") return run([](auto const& a) { return presets::make_agent_skills(a); }, presets::agent_skills_tiers);
-    if (o.preset == "pegasus") return run([](auto const& a) { return presets::make_pegasus(a); }, presets::pegasus_tiers);
-    if (o.preset == "claude-code") return run([](auto const& a) { return presets::make_claude_code(a); }, presets::claude_code_tiers);
-    if (o.preset == "mycode") return run([](auto const& a) { return presets::make_mycode(a); }, presets::mycode_tiers);
-    if (o.preset == "sven") return run([](auto const& a) { return presets::make_sven(a); }, presets::sven_tiers);
+    if (o.preset == "agent-skills")
+        return go([](auto const& a) { return presets::make_agent_skills(a); }, presets::agent_skills_tiers, "agent-skills", "agent-skills");
+    if (o.preset == "pegasus")
+        return go([](auto const& a) { return presets::make_pegasus(a); }, presets::pegasus_tiers, "pegasus", "pegasus");
+    if (o.preset == "claude-code")
+        return go([](auto const& a) { return presets::make_claude_code(a); }, presets::claude_code_tiers, "claude-code", "claude-code");
+    if (o.preset == "mycode")
+        return go([](auto const& a) { return presets::make_mycode(a); }, presets::mycode_tiers, "claude-code", "mycode");
+    if (o.preset == "sven")
+        return go([](auto const& a) { return presets::make_sven(a); }, presets::sven_tiers, "sven", "sven", true);
     return usage("unknown preset " + o.preset + " (agent-skills, pegasus, claude-code, mycode, sven)");
 }
 
@@ -361,11 +634,12 @@ int main(int argc, char** argv)
         std::cout << usage_text;
         return exit_ok;
     }
-    if (cmd != "parse" && cmd != "lint" && cmd != "list" && cmd != "tree")
+    if (cmd != "parse" && cmd != "lint" && cmd != "new" && !is_registry_command(cmd))
         return usage("unknown command " + std::string(cmd));
     options o;
     if (cmd != "parse") o.json = false;
     if (auto const why = parse_options(args.subspan(2), o, cmd); !why.empty()) return usage(why);
-    if (cmd == "list" || cmd == "tree") return cmd_registry(o, cmd == "tree");
+    if (is_registry_command(cmd)) return cmd_registry(o, cmd);
+    if (cmd == "new") return cmd_new(o);
     return cmd == "parse" ? cmd_parse(o) : cmd_lint(o);
 }

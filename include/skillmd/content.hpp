@@ -312,6 +312,26 @@ static_assert(content_format<pegasus> && content_format<claude_code> && content_
               content_format<koshi> && content_format<sven> && content_format<agent_skills> &&
               content_format<codex> && content_format<gemini>);
 
+/// The format names `skillmd invoke --format` takes.
+inline constexpr std::string_view names[] = {"pegasus", "claude-code", "mycode", "koshi",
+                                              "sven", "agent-skills", "codex", "gemini"};
+
+/// Calls `f` with the content format named `name`; false when there is none.
+template <class Visitor>
+bool visit(std::string_view name, Visitor&& f)
+{
+    if (name == "pegasus") f(pegasus{});
+    else if (name == "claude-code") f(claude_code{});
+    else if (name == "mycode") f(mycode{});
+    else if (name == "koshi") f(koshi{});
+    else if (name == "sven") f(sven{});
+    else if (name == "agent-skills") f(agent_skills{});
+    else if (name == "codex") f(codex{});
+    else if (name == "gemini") f(gemini{});
+    else return false;
+    return true;
+}
+
 } // namespace content_formats
 } // namespace skillmd
 

@@ -143,15 +143,20 @@ inline std::vector<index_entry> index_entries(snapshot const& snap, listing whic
         e.description = r.meta.description;
         if (r.meta.when_to_use) e.when_to_use = *r.meta.when_to_use;
         if (r.meta.argument_hint) e.argument_hint = *r.meta.argument_hint;
+        // Files get an absolute path; other sources (memory, plugins of them) keep their locator.
         if (!r.where.database && !r.where.path.empty()) {
-            if (r.where.path.front() == '/') {
-                e.location = r.where.path;
+            std::string_view p = r.where.path;
+            if (p.front() == '/' || r.where.directory.empty()) {
+                e.location = p;
             } else {
                 if (cwd.empty()) {
                     std::error_code ec;
                     cwd = std::filesystem::current_path(ec).string();
                 }
-                e.location = (std::filesystem::path(cwd) / r.where.path).lexically_normal().string();
+                while (p.starts_with("./")) p.remove_prefix(2);
+                e.location = cwd;
+                if (e.location.empty() || e.location.back() != '/') e.location += '/';
+                e.location += p;
             }
         }
         e.tier = r.tier;
@@ -199,21 +204,30 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
     std::size_t overhead = 0;
     if constexpr (requires { fmt.overhead(); }) overhead = fmt.overhead();
 
-    // The text each entry shows, with the per-entry cap applied.
-    std::vector<std::string> texts;
-    std::vector<char> short_flag(entries.size(), 0);
-    texts.reserve(entries.size());
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        std::string t = fmt.describe(entries[i]);
-        if (budget.entry_cap > 0 && detail::utf8_length(t) > budget.entry_cap) {
-            t = detail::shorten(t, budget.entry_cap);
-            short_flag[i] = 1;
+    // The text each entry shows, with the per-entry cap applied; made when first needed,
+    // so a strategy that stops early does not describe every skill.
+    std::vector<std::string> texts(entries.size());
+    std::vector<char> made(entries.size(), 0), short_flag(entries.size(), 0);
+    auto const text = [&](std::size_t i) -> std::string const& {
+        if (!made[i]) {
+            made[i] = 1;
+            texts[i] = fmt.describe(entries[i]);
+            if (budget.entry_cap > 0 && detail::utf8_length(texts[i]) > budget.entry_cap) {
+                texts[i] = detail::shorten(texts[i], budget.entry_cap);
+                short_flag[i] = 1;
+            }
         }
-        texts.push_back(std::move(t));
-    }
+        return texts[i];
+    };
 
-    std::string body;
-    body.reserve(entries.size() * 160);
+    // Entries are written straight into the result; the frame's head goes in front at
+    // the end, when the summary it may mention is known.
+    std::string& body = res.text;
+    {
+        std::size_t estimate = 256;
+        for (auto const& e : entries) estimate += e.description.size() + e.when_to_use.size() + e.location.size() + 2 * e.command.size() + 128;
+        body.reserve(estimate);
+    }
     std::vector<char> listed(entries.size(), 0);
     std::size_t used = overhead;
     auto const fits = [&](std::size_t n) { return limit == index_summary::unlimited || used + n <= limit; };
@@ -233,10 +247,10 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
 
     switch (budget.strategy) {
     case budget_strategy::stop_at_overflow:
-        for (std::size_t i = 0; i < entries.size() && place(i, texts[i], false); ++i) {}
+        for (std::size_t i = 0; i < entries.size() && place(i, text(i), false); ++i) {}
         break;
     case budget_strategy::skip_overflow:
-        for (std::size_t i = 0; i < entries.size(); ++i) place(i, texts[i], false);
+        for (std::size_t i = 0; i < entries.size(); ++i) place(i, text(i), false);
         break;
     case budget_strategy::always_bypass: {
         // `always` entries are counted first, so the others get what they leave.
@@ -244,32 +258,34 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
         for (std::size_t i = 0; i < entries.size(); ++i)
             if (entries[i].always) {
                 scratch.clear();
-                fmt.entry(scratch, entries[i], texts[i]);
+                fmt.entry(scratch, entries[i], text(i));
                 used += detail::utf8_length(scratch);
             }
         bool stopped = false;
         for (std::size_t i = 0; i < entries.size(); ++i) {
             if (entries[i].always) {
                 std::size_t const counted = used;
-                place(i, texts[i], true);
+                place(i, text(i), true);
                 used = counted;
-            } else if (!stopped && !place(i, texts[i], false)) {
+            } else if (!stopped && !place(i, text(i), false)) {
                 stopped = true;
             }
         }
         break;
     }
     case budget_strategy::shorten_then_drop: {
-        for (std::size_t i = 0; i < entries.size(); ++i) place(i, texts[i], true);
-        if (limit == index_summary::unlimited || used <= limit) break;
-        // Stage 2: every entry at its minimal form, the rest shared out one character
-        // at a time, round-robin, in entry order.
-        body.clear();
-        std::fill(listed.begin(), listed.end(), 0);
-        std::vector<std::size_t> min_cost(entries.size()), extra(entries.size());
+        if (limit == index_summary::unlimited) {
+            for (std::size_t i = 0; i < entries.size(); ++i) place(i, text(i), true);
+            break;
+        }
+        // Each entry's minimal form, what a description adds around itself, and what
+        // each of its code points costs once escaped: enough to plan without writing.
+        // A description's cost is its code points, unless the format escapes some of
+        // them: then a table of escaped prefix lengths.
+        std::vector<std::size_t> min_cost(entries.size()), extra(entries.size()), length(entries.size());
         std::vector<std::vector<std::uint32_t>> costs(entries.size());
         std::string scratch;
-        std::size_t total_min = overhead;
+        std::size_t total_min = overhead, total_full = overhead;
         for (std::size_t i = 0; i < entries.size(); ++i) {
             scratch.clear();
             fmt.entry(scratch, entries[i], {});
@@ -278,15 +294,24 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
             fmt.entry(scratch, entries[i], "x");
             std::size_t const with_one = detail::utf8_length(scratch);
             extra[i] = with_one > min_cost[i] + 1 ? with_one - min_cost[i] - 1 : 0; // separator around a description
-            costs[i] = detail::escaped_prefix_costs(texts[i], F::escape);
+            length[i] = detail::utf8_length(text(i));
+            if (detail::needs_escaping(text(i), F::escape)) costs[i] = detail::escaped_prefix_costs(text(i), F::escape);
             total_min += min_cost[i];
+            total_full += min_cost[i] + (length[i] == 0 ? 0 : extra[i] + (costs[i].empty() ? length[i] : costs[i].back()));
         }
+        // Stage 1: everything fits as it is.
+        if (total_full <= limit) {
+            for (std::size_t i = 0; i < entries.size(); ++i) place(i, text(i), true);
+            break;
+        }
+        // Stage 2: every entry at its minimal form, the rest shared out one character
+        // at a time, round-robin, in entry order.
         std::vector<std::size_t> allow(entries.size(), 0);
         if (total_min <= limit) {
             std::size_t const room = limit - total_min;
             auto const cost_at = [&](std::size_t i, std::size_t level) -> std::size_t {
-                std::size_t const k = std::min(level, costs[i].size() - 1);
-                return k == 0 ? 0 : extra[i] + costs[i][k];
+                std::size_t const k = std::min(level, length[i]);
+                return k == 0 ? 0 : extra[i] + (costs[i].empty() ? k : costs[i][k]);
             };
             auto const total_at = [&](std::size_t level) {
                 std::size_t t = 0;
@@ -294,16 +319,16 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
                 return t;
             };
             std::size_t lo = 0, hi = 0;
-            for (auto const& c : costs) hi = std::max(hi, c.size() - 1);
+            for (auto n : length) hi = std::max(hi, n);
             while (lo < hi) { // the most full rounds that fit
                 std::size_t const mid = lo + (hi - lo + 1) / 2;
                 if (total_at(mid) <= room) lo = mid;
                 else hi = mid - 1;
             }
             std::size_t spent = total_at(lo);
-            for (std::size_t i = 0; i < entries.size(); ++i) allow[i] = std::min(lo, costs[i].size() - 1);
+            for (std::size_t i = 0; i < entries.size(); ++i) allow[i] = std::min(lo, length[i]);
             for (std::size_t i = 0; i < entries.size(); ++i) { // one more character where it still fits
-                if (allow[i] + 1 >= costs[i].size()) continue;
+                if (allow[i] >= length[i]) continue;
                 std::size_t const more = cost_at(i, allow[i] + 1) - cost_at(i, allow[i]);
                 if (spent + more <= room) {
                     spent += more;
@@ -312,15 +337,15 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
             }
             used = overhead;
             for (std::size_t i = 0; i < entries.size(); ++i) {
-                std::string_view t = detail::prefix_code_points(texts[i], allow[i]);
+                std::string_view t = detail::prefix_code_points(text(i), allow[i]);
                 while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
                 place(i, t, true);
-                if (allow[i] + 1 < costs[i].size()) short_flag[i] = 1;
+                if (allow[i] < length[i]) short_flag[i] = 1;
             }
         } else {
             // Stage 3: minimal entries in order until the budget is full.
             used = overhead;
-            for (std::size_t i = 0; i < entries.size() && place(i, {}, false); ++i) short_flag[i] = !texts[i].empty();
+            for (std::size_t i = 0; i < entries.size() && place(i, {}, false); ++i) short_flag[i] = !text(i).empty();
         }
         break;
     }
@@ -341,9 +366,9 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
     sum.omitted = res.omitted.size();
     sum.shortened = res.shortened.size();
     res.used = used;
-    res.text.reserve(body.size() + 1024);
-    fmt.begin(res.text, sum);
-    res.text += body;
+    std::string head;
+    fmt.begin(head, sum);
+    res.text.insert(0, head);
     fmt.end(res.text, sum);
     return res;
 }

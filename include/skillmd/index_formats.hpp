@@ -28,22 +28,20 @@ using skillmd::detail::clean_line;
 /// Appends `s` cleaned to one line, then escaped.
 inline void put(std::string& out, std::string_view s, escaping e)
 {
-    if (e == escaping::none) {
-        append_clean_line(out, s);
-        return;
-    }
-    append_escaped(out, clean_line(s), e);
+    if (e == escaping::none) append_clean_line(out, s);
+    else if (skillmd::detail::is_clean_ascii_line(s)) append_escaped(out, s, e);
+    else append_escaped(out, clean_line(s), e);
 }
 
 /// `<tag>value</tag>` on its own line at `indent`.
-inline void element(std::string& out, std::string_view indent, std::string_view tag, std::string_view clean_text,
+inline void element(std::string& out, std::string_view indent, std::string_view tag, std::string_view text,
                     escaping e)
 {
     out += indent;
     out += '<';
     out += tag;
     out += '>';
-    append_escaped(out, clean_text, e);
+    put(out, text, e);
     out += "</";
     out += tag;
     out += ">\n";
@@ -53,9 +51,9 @@ inline void element(std::string& out, std::string_view indent, std::string_view 
 inline void indented_skill(std::string& out, index_entry const& e, std::string_view text)
 {
     out += "  <skill>\n";
-    element(out, "    ", "name", clean_line(e.name), escaping::xml);
+    element(out, "    ", "name", e.name, escaping::xml);
     element(out, "    ", "description", text, escaping::xml);
-    element(out, "    ", "location", clean_line(e.location), escaping::xml);
+    element(out, "    ", "location", e.location, escaping::xml);
     out += "  </skill>\n";
 }
 
@@ -163,8 +161,8 @@ struct sven
     void entry(std::string& out, index_entry const& e, std::string_view text) const
     {
         out += "  <skill>\n";
-        detail::element(out, "    ", "command", detail::clean_line(e.command), escape);
-        detail::element(out, "    ", "name", detail::clean_line(e.name), escape);
+        detail::element(out, "    ", "command", e.command, escape);
+        detail::element(out, "    ", "name", e.name, escape);
         detail::element(out, "    ", "description", text, escape);
         out += "  </skill>\n";
     }

@@ -11,9 +11,14 @@
 
 #include <unicode/uchar.h>
 
+#if defined(__SSE2__)
+#  include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -39,8 +44,41 @@ constexpr bool breaks_line(char32_t c) noexcept
 /// Appends `s` as one line: controls and line breaks become spaces, invisible
 /// formatting characters (zero-width, bidi overrides, byte order marks) are dropped,
 /// runs of spaces become one, both ends are trimmed, invalid UTF-8 becomes U+FFFD.
+/// True when `s` is already one clean line of printable ASCII: nothing to rewrite
+/// (no control, DEL or non-ASCII byte, no space at either end, no two spaces in a row).
+inline bool is_clean_ascii_line(std::string_view s) noexcept
+{
+    if (s.empty()) return true;
+    if (s.front() == ' ' || s.back() == ' ') return false;
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    // Sixteen bytes at a time: signed compares catch < 0x20 and >= 0x7f (non-ASCII is
+    // negative); a space followed by a space is two adjacent bits of the space mask.
+    __m128i const tilde = _mm_set1_epi8(0x7e), space = _mm_set1_epi8(' ');
+    bool prev_space = false;
+    for (; i + 16 <= s.size(); i += 16) {
+        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + i));
+        __m128i const bad = _mm_or_si128(_mm_cmpgt_epi8(v, tilde), _mm_cmpgt_epi8(space, v));
+        if (_mm_movemask_epi8(bad) != 0) return false;
+        unsigned const sp = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)));
+        if ((sp & (sp >> 1)) != 0 || (prev_space && (sp & 1))) return false;
+        prev_space = (sp >> 15) & 1;
+    }
+    if (prev_space && i < s.size() && s[i] == ' ') return false;
+#endif
+    for (; i < s.size(); ++i) {
+        auto const c = static_cast<unsigned char>(s[i]);
+        if (c < 0x20 || c > 0x7e || (c == ' ' && s[i - 1] == ' ')) return false;
+    }
+    return true;
+}
+
 inline void append_clean_line(std::string& out, std::string_view s)
 {
+    if (is_clean_ascii_line(s)) {
+        out += s;
+        return;
+    }
     bool pending_space = false;
     bool any = false;
     std::size_t i = 0;
@@ -139,7 +177,33 @@ inline void append_escaped(std::string& out, std::string_view s, escaping e)
     }
     auto const& special = escape_table(e);
     std::size_t run = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    // Skip sixteen bytes at a time while none is `&`, `<`, `>` or a quote (the markdown
+    // set is rare enough to take the byte loop).
+    if (e != escaping::markdown) {
+        __m128i const amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'),
+                      dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\'');
+        while (true) {
+            for (; i + 16 <= s.size(); i += 16) {
+                __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + i));
+                __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)), _mm_cmpeq_epi8(v, gt));
+                if (e == escaping::html) hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, sq)));
+                if (_mm_movemask_epi8(hit) != 0) break;
+            }
+            if (i + 16 > s.size()) break;
+            std::size_t const end = i + 16;
+            for (; i < end; ++i) {
+                auto const c = static_cast<unsigned char>(s[i]);
+                if (!special[c]) continue;
+                out.append(s.data() + run, i - run);
+                out += escape_of(c, e);
+                run = i + 1;
+            }
+        }
+    }
+#endif
+    for (; i < s.size(); ++i) {
         auto const c = static_cast<unsigned char>(s[i]);
         if (!special[c]) continue;
         out.append(s.data() + run, i - run);

@@ -1,0 +1,149 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+//
+// Index rendering for 10,000 skills (SPEC 9, target <= 2 ms): each budget strategy
+// over prepared entries, and the whole path from a loaded snapshot (entries built,
+// budget applied, text written).
+
+#include <skillmd/index_formats.hpp>
+#include <skillmd/presets.hpp>
+#include <skillmd/sources/memory_source.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fmts = skillmd::index_formats;
+constexpr std::size_t skills = 10000;
+
+/// Descriptions of 60 to 250 characters, some with characters XML formats escape.
+std::string description(std::size_t i)
+{
+    std::string d = "Use when the task involves area " + std::to_string(i) + ": read the files, check the steps";
+    while (d.size() < 60 + (i * 37) % 190) d += (i % 7 == 0) ? " & <more>" : " and more";
+    return d;
+}
+
+struct fixture
+{
+    std::vector<std::string> names, descriptions;
+    std::vector<skillmd::index_entry> entries;
+    fixture()
+    {
+        for (std::size_t i = 0; i < skills; ++i) {
+            names.push_back("skill-" + std::to_string(i));
+            descriptions.push_back(description(i));
+        }
+        for (std::size_t i = 0; i < skills; ++i) {
+            skillmd::index_entry e;
+            e.command = e.name = names[i];
+            e.description = descriptions[i];
+            e.location = "/home/user/.agents/skills/" + names[i] + "/SKILL.md";
+            entries.push_back(std::move(e));
+        }
+    }
+};
+
+fixture const& data()
+{
+    static fixture const f;
+    return f;
+}
+
+template <class Format>
+void run(benchmark::State& state, Format const& fmt, skillmd::index_budget const& b)
+{
+    auto const& entries = data().entries;
+    skillmd::index_result r;
+    for (auto _ : state) {
+        r = skillmd::render_index(entries, fmt, b);
+        benchmark::DoNotOptimize(r.text.data());
+    }
+    state.counters["listed"] = static_cast<double>(r.listed.size());
+    state.counters["shortened"] = static_cast<double>(r.shortened.size());
+    state.counters["bytes"] = static_cast<double>(r.text.size());
+}
+
+void no_budget_agent_skills_xml(benchmark::State& s) { run(s, fmts::agent_skills{}, {}); }
+void stop_at_overflow_claude_code(benchmark::State& s) { run(s, fmts::claude_code{}, fmts::policies::claude_code().budget); }
+
+void skip_overflow_pegasus_whole_list(benchmark::State& s)
+{
+    auto b = fmts::policies::pegasus().budget;
+    b.chars = 1000000; // most fit, some do not: every entry is tried
+    run(s, fmts::pegasus{}, b);
+}
+
+void always_bypass_sven(benchmark::State& s) { run(s, fmts::sven{}, fmts::policies::sven().budget); }
+
+void shorten_then_drop_codex(benchmark::State& s)
+{
+    auto b = fmts::policies::codex().budget;
+    b.chars = 1000000; // the minimal lines fit, the full ones do not: descriptions are shared out
+    run(s, fmts::codex{}, b);
+}
+
+/// A loaded snapshot of the same 10,000 skills.
+std::shared_ptr<skillmd::snapshot const> const& loaded()
+{
+    static std::shared_ptr<skillmd::snapshot const> const snap = [] {
+        skillmd::memory_source m("m");
+        for (std::size_t i = 0; i < skills; ++i)
+            m.set(data().names[i], "---\nname: " + data().names[i] + "\ndescription: \"" + data().descriptions[i] + "\"\n---\nbody\n");
+        skillmd::basic_registry<skillmd::frontmatter::x3_parser, skillmd::first_tier_wins, skillmd::memory_source> reg(
+            skillmd::frontmatter::x3_parser{}, skillmd::registry_options{}, m);
+        reg.load();
+        return reg.snapshot();
+    }();
+    return snap;
+}
+
+void entries_from_snapshot(benchmark::State& state)
+{
+    auto const& snap = loaded();
+    std::size_t n = 0;
+    for (auto _ : state) n = skillmd::index_entries(*snap).size();
+    state.counters["entries"] = static_cast<double>(n);
+}
+
+void from_snapshot_claude_code_default(benchmark::State& state)
+{
+    auto const& snap = loaded();
+    skillmd::index_result r;
+    for (auto _ : state) {
+        r = skillmd::render_index(*snap, fmts::claude_code{}, fmts::policies::claude_code());
+        benchmark::DoNotOptimize(r.text.data());
+    }
+    state.counters["listed"] = static_cast<double>(r.listed.size());
+}
+
+void from_snapshot_codex_budget(benchmark::State& state)
+{
+    auto const& snap = loaded();
+    auto policy = fmts::policies::codex();
+    policy.budget.chars = 1000000;
+    skillmd::index_result r;
+    for (auto _ : state) {
+        r = skillmd::render_index(*snap, fmts::codex{}, policy);
+        benchmark::DoNotOptimize(r.text.data());
+    }
+    state.counters["listed"] = static_cast<double>(r.listed.size());
+    state.counters["shortened"] = static_cast<double>(r.shortened.size());
+}
+
+} // namespace
+
+BENCHMARK(no_budget_agent_skills_xml)->Unit(benchmark::kMillisecond);
+BENCHMARK(stop_at_overflow_claude_code)->Unit(benchmark::kMillisecond);
+BENCHMARK(skip_overflow_pegasus_whole_list)->Unit(benchmark::kMillisecond);
+BENCHMARK(always_bypass_sven)->Unit(benchmark::kMillisecond);
+BENCHMARK(shorten_then_drop_codex)->Unit(benchmark::kMillisecond);
+BENCHMARK(entries_from_snapshot)->Unit(benchmark::kMillisecond);
+BENCHMARK(from_snapshot_claude_code_default)->Unit(benchmark::kMillisecond);
+BENCHMARK(from_snapshot_codex_budget)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
