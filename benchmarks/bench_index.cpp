@@ -80,6 +80,8 @@ void skip_overflow_pegasus_whole_list(benchmark::State& s)
 
 void always_bypass_sven(benchmark::State& s) { run(s, fmts::sven{}, fmts::policies::sven().budget); }
 
+void shorten_then_drop_codex_default(benchmark::State& s) { run(s, fmts::codex{}, fmts::policies::codex().budget); }
+
 void shorten_then_drop_codex(benchmark::State& s)
 {
     auto b = fmts::policies::codex().budget;
@@ -141,6 +143,7 @@ BENCHMARK(no_budget_agent_skills_xml)->Unit(benchmark::kMillisecond);
 BENCHMARK(stop_at_overflow_claude_code)->Unit(benchmark::kMillisecond);
 BENCHMARK(skip_overflow_pegasus_whole_list)->Unit(benchmark::kMillisecond);
 BENCHMARK(always_bypass_sven)->Unit(benchmark::kMillisecond);
+BENCHMARK(shorten_then_drop_codex_default)->Unit(benchmark::kMillisecond);
 BENCHMARK(shorten_then_drop_codex)->Unit(benchmark::kMillisecond);
 BENCHMARK(entries_from_snapshot)->Unit(benchmark::kMillisecond);
 BENCHMARK(from_snapshot_claude_code_default)->Unit(benchmark::kMillisecond);

@@ -28,5 +28,24 @@ echo
 echo "== skillmd tree --preset sven: the shipped skills as nested commands"
 "$skillmd" tree --preset sven --dir project-sven=skills 2>/dev/null
 echo
+echo "== skillmd index --preset claude-code: the index as seed 001 lists it (15,000-character budget)"
+"$skillmd" index --preset claude-code --dir user=skills
+echo
+echo "== skillmd index --format agent-skills: the same skills in the reference tool's XML"
+"$skillmd" index --preset claude-code --dir user=skills --format agent-skills
+echo
+echo "== skillmd index --format codex --budget 600: Codex's format, descriptions shortened to fit"
+"$skillmd" index --preset claude-code --dir user=skills --format codex --budget 600 | sed -n '1,9p'
+echo "   (Codex's usage rules follow)"
+echo
+echo "== skillmd invoke \"/commit keep the subject under 50 characters\" --as user: validation, substitution, content"
+"$skillmd" invoke "/commit keep the subject under 50 characters" --as user --preset claude-code --dir user=skills 2>&1
+echo
+echo "== skillmd invoke review-code --format json: an unknown skill, seed 001's error code 2"
+"$skillmd" invoke review-code --preset claude-code --dir user=skills --format json || true
+echo
+echo "== skillmd match: the skills whose trigger phrases a message holds"
+"$skillmd" match "Please do a code review of this pull request before the release notes" --preset claude-code --dir user=skills
+echo
 echo "== the README's example program"
 build/demo/examples/readme_example skills

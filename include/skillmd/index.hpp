@@ -286,21 +286,23 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
         std::vector<std::vector<std::uint32_t>> costs(entries.size());
         std::string scratch;
         std::size_t total_min = overhead, total_full = overhead;
-        for (std::size_t i = 0; i < entries.size(); ++i) {
+        for (std::size_t i = 0; i < entries.size() && total_min <= limit; ++i) {
             scratch.clear();
             fmt.entry(scratch, entries[i], {});
             min_cost[i] = detail::utf8_length(scratch);
+            total_min += min_cost[i];
+        }
+        for (std::size_t i = 0; i < entries.size() && total_min <= limit; ++i) { // not needed by stage 3
             scratch.clear();
             fmt.entry(scratch, entries[i], "x");
             std::size_t const with_one = detail::utf8_length(scratch);
             extra[i] = with_one > min_cost[i] + 1 ? with_one - min_cost[i] - 1 : 0; // separator around a description
             length[i] = detail::utf8_length(text(i));
             if (detail::needs_escaping(text(i), F::escape)) costs[i] = detail::escaped_prefix_costs(text(i), F::escape);
-            total_min += min_cost[i];
             total_full += min_cost[i] + (length[i] == 0 ? 0 : extra[i] + (costs[i].empty() ? length[i] : costs[i].back()));
         }
         // Stage 1: everything fits as it is.
-        if (total_full <= limit) {
+        if (total_min <= limit && total_full <= limit) {
             for (std::size_t i = 0; i < entries.size(); ++i) place(i, text(i), true);
             break;
         }
