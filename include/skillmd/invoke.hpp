@@ -154,8 +154,10 @@ invocation invoke(Registry const& reg, std::string_view name_or_command, std::st
                             "Arguments for skill " + shown + " exceed " + std::to_string(opts.max_argument_bytes) + " bytes");
 
     inv.permission = opts.permissions.decide(r->command);
-    if (inv.permission.behavior == permission::deny)
-        return detail::fail(std::move(inv), invoke_error::permission_denied, inv.permission.message);
+    if (inv.permission.behavior == permission::deny) {
+        std::string why = inv.permission.message; // read before `inv` is moved into the call
+        return detail::fail(std::move(inv), invoke_error::permission_denied, std::move(why));
+    }
     if (who == caller::user) inv.permission = {permission::allow, "", ""};
 
     std::string why;

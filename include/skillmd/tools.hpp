@@ -78,6 +78,57 @@ inline boost::json::object tool_definition(skill_tool kind, snapshot const& snap
     return tool_definition(kind, invocable_names(snap));
 }
 
+/// Seed 003's database tools.
+enum class db_tool : std::uint8_t { create_skill, update_skill, delete_skill, list_skills };
+
+/// The tool's definition, `{"name", "description", "input_schema"}`, with seed 003's
+/// parameters; `update_skill` requires only the name (a partial update).
+inline boost::json::object tool_definition(db_tool kind)
+{
+    auto const str = [](std::string_view d) { return boost::json::object{{"type", "string"}, {"description", d}}; };
+    boost::json::object props;
+    boost::json::array required;
+    std::string_view tool, description;
+    auto const fields = [&] {
+        props["description"] = str("One sentence: what the skill does, shown in the skill index");
+        props["triggers"] = boost::json::object{{"type", "array"},
+                                                {"items", boost::json::object{{"type", "string"}}},
+                                                {"description", "Words or phrases that activate the skill"}};
+        props["content"] = str("The Markdown instructions (no frontmatter)");
+    };
+    switch (kind) {
+    case db_tool::create_skill:
+        tool = "create_skill";
+        description = "Create a new skill in the database. Fails if a file skill or a database skill with the same name exists.";
+        props["name"] = str("Kebab-case name, unique across files and database");
+        fields();
+        required = {"name", "description", "triggers", "content"};
+        break;
+    case db_tool::update_skill:
+        tool = "update_skill";
+        description = "Update a database skill; only the fields given change. File skills cannot be changed.";
+        props["name"] = str("The database skill to change");
+        fields();
+        required = {"name"};
+        break;
+    case db_tool::delete_skill:
+        tool = "delete_skill";
+        description = "Delete a database skill. File skills cannot be deleted.";
+        props["name"] = str("The database skill to delete");
+        required = {"name"};
+        break;
+    case db_tool::list_skills:
+        tool = "list_skills";
+        description = "List every skill with its metadata (name, description, triggers, tools, source), without bodies.";
+        break;
+    }
+    boost::json::object schema{{"type", "object"},
+                               {"properties", std::move(props)},
+                               {"required", std::move(required)},
+                               {"additionalProperties", false}};
+    return boost::json::object{{"name", tool}, {"description", description}, {"input_schema", std::move(schema)}};
+}
+
 } // namespace skillmd
 
 #endif

@@ -1,0 +1,156 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_PRESETS_KOSHI_HPP
+#define SKILLMD_PRESETS_KOSHI_HPP
+
+// Seed 003 ("koshi"): `*.md` file skills in the user's config directory (seeded from the
+// shipped skills on first start) plus agent-created skills in SQLite; a file wins a
+// name collision; trigger phrases pull the full skill into an `## Active Skills`
+// section. Needs `skillmd::sqlite`.
+
+#include <skillmd/content.hpp>
+#include <skillmd/presets.hpp>
+#include <skillmd/seeding.hpp>
+#include <skillmd/sources/sqlite_source.hpp>
+#include <skillmd/trigger_index.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace skillmd::presets {
+
+using koshi = basic_registry<parser, files_win_over_database<first_tier_wins>, directory_source, sqlite_source>;
+inline constexpr char const* koshi_tiers[] = {"user", "db"};
+
+/// `~/.config/koshi/skills` ($XDG_CONFIG_HOME honoured), or the `user` override.
+inline std::filesystem::path koshi_skills_dir(locations const& at)
+{
+    if (auto const it = at.overrides.find("user"); it != at.overrides.end()) return it->second;
+    char const* xdg = std::getenv("XDG_CONFIG_HOME");
+    std::filesystem::path const base = xdg && *xdg && at.home.empty() ? std::filesystem::path(xdg) : at.home_dir() / ".config";
+    return base / "koshi" / "skills";
+}
+
+/// `~/.local/share/koshi/skills.db` ($XDG_DATA_HOME honoured), or the `db` override.
+inline std::filesystem::path koshi_database(locations const& at)
+{
+    if (auto const it = at.overrides.find("db"); it != at.overrides.end()) return it->second;
+    char const* xdg = std::getenv("XDG_DATA_HOME");
+    std::filesystem::path const base = xdg && *xdg && at.home.empty() ? std::filesystem::path(xdg) : at.home_dir() / ".local" / "share";
+    return base / "koshi" / "skills.db";
+}
+
+/// Opens (creating if needed) the koshi database; on failure a null store and `error`.
+inline std::shared_ptr<sqlite_store> open_koshi_database(locations const& at, std::string& error)
+{
+    auto const path = koshi_database(at);
+    std::error_code ec;
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+    return sqlite_store::open(path.string(), error);
+}
+
+/** The koshi registry. When `shipped` is given and the skills directory does not exist
+    yet, it is first created as a copy of `shipped` (seeding; `seeded` tells). A
+    database that cannot be opened leaves the file skills working and is reported by
+    the `db` tier's discovery.
+*/
+inline koshi make_koshi(locations const& at = {}, std::filesystem::path const& shipped = {},
+                        validation_mode mode = validation_mode::lenient, std::vector<diagnostic>* seeded = nullptr)
+{
+    auto const dir = koshi_skills_dir(at);
+    if (!shipped.empty()) {
+        std::vector<diagnostic> ds;
+        seed_directory(dir, shipped, ds);
+        if (seeded) *seeded = std::move(ds);
+    }
+    std::string error;
+    auto store = open_koshi_database(at, error);
+    directory_options files;
+    files.layout = layout::files;
+    return koshi(parser{parse_options_for(dialects::koshi(), mode)}, options_for(dialects::koshi(), mode),
+                 directory_source("user", dir.string(), files), sqlite_source("db", std::move(store), error));
+}
+
+/// Agent-written skills are checked like file skills, under koshi's rules, strictly.
+inline skill_validator koshi_validator()
+{
+    return [](std::string const& text, std::string const& origin) {
+        auto const d = dialects::koshi();
+        auto const name_start = origin.rfind('#');
+        std::string const name = name_start == std::string::npos ? std::string() : origin.substr(name_start + 1);
+        return read_skill(parser{parse_options_for(d, validation_mode::strict)}, d, validation_mode::strict, text,
+                          skill_origin{origin, name})
+            .diagnostics;
+    };
+}
+
+/// True for names a snapshot holds as file skills (winners or shadowed).
+inline file_skill_check file_skills_of(std::shared_ptr<snapshot const> snap)
+{
+    return [snap](std::string_view name) {
+        for (auto const* list : {&snap->skills(), &snap->shadowed()})
+            for (auto const& r : *list)
+                if (r.command == name && !r.where.database) return true;
+        return false;
+    };
+}
+
+/// Seed 003's tools over a koshi registry: each refreshes first (so a file skill added
+/// since is seen), writes, and refreshes again so the registry holds the result.
+inline db_outcome create_skill(koshi& reg, db_skill const& s)
+{
+    reg.refresh();
+    auto r = reg.source<1>().create(s, koshi_validator(), file_skills_of(reg.snapshot()));
+    if (r.ok()) reg.refresh();
+    return r;
+}
+inline db_outcome update_skill(koshi& reg, std::string_view name, db_update const& u)
+{
+    reg.refresh();
+    auto r = reg.source<1>().update(name, u, koshi_validator(), file_skills_of(reg.snapshot()));
+    if (r.ok()) reg.refresh();
+    return r;
+}
+inline db_outcome delete_skill(koshi& reg, std::string_view name)
+{
+    reg.refresh();
+    auto r = reg.source<1>().remove(name, file_skills_of(reg.snapshot()));
+    if (r.ok()) reg.refresh();
+    return r;
+}
+
+/** What seed 003 adds to the system prompt for one user message: the full content of
+    every skill whose triggers match, under `## Active Skills`; skills that match but
+    cannot be loaded are named under `## Skill Hint` instead.
+*/
+template <class Registry>
+std::string active_skills_for(Registry const& reg, std::string_view message)
+{
+    auto const snap = reg.snapshot();
+    trigger_index const idx(snap);
+    std::vector<loaded_skill> active;
+    std::vector<std::string> hint;
+    for (auto const* r : idx.match(message)) {
+        if (auto body = reg.body(*r)) {
+            loaded_skill s;
+            s.command = r->command;
+            s.name = r->meta.name;
+            s.body = *body;
+            s.content = std::move(*body);
+            active.push_back(std::move(s));
+        } else {
+            hint.push_back(r->command);
+        }
+    }
+    content_formats::koshi const fmt;
+    std::string out = fmt.active_skills(active);
+    if (!hint.empty()) out += (out.empty() ? "" : "\n") + fmt.skill_hint(hint);
+    return out;
+}
+
+} // namespace skillmd::presets
+
+#endif

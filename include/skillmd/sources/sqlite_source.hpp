@@ -1,0 +1,717 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_SOURCES_SQLITE_SOURCE_HPP
+#define SKILLMD_SOURCES_SQLITE_SOURCE_HPP
+
+// The mutable database tier (SPEC 7, seed 003): agent-created skills in SQLite's
+// `skills` table, as a `skill_source` and with create / update / delete / list / load.
+// Link `skillmd::sqlite` (SQLite::SQLite3); nothing else includes this header.
+//
+// How SQLite is used so that nothing is lost (notes/reliability.md G24-G28): WAL, a
+// busy timeout on every connection, every write in BEGIN IMMEDIATE, bound parameters
+// only; defensive mode, trusted_schema off, no mmap, quick_check on open; a schema
+// version in `user_version` and a refusal of newer schemas or foreign objects; a new
+// connection after fork() (the inherited one is never used or closed: closing it would
+// drop the parent's locks); the file is touched only through SQLite.
+
+#include <skillmd/detail/json.hpp>
+#include <skillmd/diagnostic.hpp>
+#include <skillmd/source.hpp>
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <unistd.h>
+
+namespace skillmd {
+
+/// One row of the `skills` table.
+struct db_skill
+{
+    std::string name;
+    std::string description;
+    std::vector<std::string> triggers;
+    std::string content; ///< the Markdown body (no frontmatter)
+    std::string created_at, updated_at;
+    std::int64_t revision = 0; ///< the store's change counter at the last write of this row
+};
+
+/// A partial update: only the fields given change (seed 003).
+struct db_update
+{
+    std::optional<std::string> description;
+    std::optional<std::vector<std::string>> triggers;
+    std::optional<std::string> content;
+};
+
+enum class db_status : std::uint8_t {
+    ok,
+    invalid,    ///< the skill fails validation (diagnostics say why)
+    exists,     ///< create: a database skill of that name exists
+    file_skill, ///< a file skill of that name exists: files are not changed through the database
+    not_found,  ///< update / delete: no database skill of that name
+    error,      ///< SQLite failed (busy past the timeout, I/O, corrupt, read-only)
+};
+
+struct db_outcome
+{
+    db_status status = db_status::ok;
+    std::string message;
+    std::vector<diagnostic> diagnostics;
+    bool ok() const noexcept { return status == db_status::ok; }
+};
+
+struct sqlite_options
+{
+    int busy_timeout_ms = 10000;
+    bool read_only = false;
+};
+
+/// Checks an agent-written skill as a file skill would be checked: diagnostics for the
+/// SKILL.md text a row stands for (see `db_skill_text`).
+using skill_validator = std::function<std::vector<diagnostic>(std::string const& text, std::string const& origin)>;
+/// True when a file skill of that name exists (files win, and are never changed here).
+using file_skill_check = std::function<bool(std::string_view name)>;
+
+/// The SKILL.md a row stands for: name, description and triggers as JSON-style quoted
+/// YAML scalars (so no value can break the block), then the content.
+inline std::string db_skill_text(std::string_view name, std::string_view description,
+                                 std::vector<std::string> const& triggers, std::string_view content)
+{
+    std::string t = "---\nname: ";
+    detail::json_quote(t, name);
+    t += "\ndescription: ";
+    detail::json_quote(t, description);
+    t += "\ntriggers: [";
+    for (std::size_t i = 0; i < triggers.size(); ++i) {
+        if (i) t += ", ";
+        detail::json_quote(t, triggers[i]);
+    }
+    t += "]\n---\n";
+    t += content;
+    return t;
+}
+
+namespace detail {
+
+inline std::string triggers_json(std::vector<std::string> const& triggers)
+{
+    std::string j = "[";
+    for (std::size_t i = 0; i < triggers.size(); ++i) {
+        if (i) j += ",";
+        json_quote(j, triggers[i]);
+    }
+    return j + "]";
+}
+
+/// A JSON array of strings as our own writes store it; anything else gives nothing.
+inline std::vector<std::string> parse_triggers_json(std::string_view j)
+{
+    std::vector<std::string> out;
+    std::size_t i = 0;
+    auto const ws = [&] {
+        while (i < j.size() && (j[i] == ' ' || j[i] == '\n' || j[i] == '\t' || j[i] == '\r')) ++i;
+    };
+    ws();
+    if (i >= j.size() || j[i] != '[') return {};
+    ++i;
+    ws();
+    if (i < j.size() && j[i] == ']') return out;
+    while (i < j.size()) {
+        ws();
+        if (i >= j.size() || j[i] != '"') return {};
+        ++i;
+        std::string s;
+        while (i < j.size() && j[i] != '"') {
+            char c = j[i++];
+            if (c == '\\' && i < j.size()) {
+                char const e = j[i++];
+                switch (e) {
+                case 'n': c = '\n'; break;
+                case 't': c = '\t'; break;
+                case 'r': c = '\r'; break;
+                case 'b': c = '\b'; break;
+                case 'f': c = '\f'; break;
+                case 'u': {
+                    if (i + 4 > j.size()) return {};
+                    unsigned v = 0;
+                    for (int k = 0; k < 4; ++k) {
+                        char const h = j[i++];
+                        v = v * 16 + static_cast<unsigned>(h >= 'a' ? h - 'a' + 10 : h >= 'A' ? h - 'A' + 10 : h - '0');
+                    }
+                    utf8_append(s, static_cast<char32_t>(v));
+                    continue;
+                }
+                default: c = e;
+                }
+            }
+            s += c;
+        }
+        if (i >= j.size()) return {};
+        ++i;
+        out.push_back(std::move(s));
+        ws();
+        if (i < j.size() && j[i] == ',') {
+            ++i;
+            continue;
+        }
+        if (i < j.size() && j[i] == ']') return out;
+        return {};
+    }
+    return {};
+}
+
+/// A prepared statement that finalizes itself.
+class statement
+{
+public:
+    statement(sqlite3* db, std::string_view sql) : db_(db)
+    {
+        rc_ = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &st_, nullptr);
+    }
+    ~statement() { sqlite3_finalize(st_); }
+    statement(statement const&) = delete;
+    statement& operator=(statement const&) = delete;
+
+    bool prepared() const noexcept { return rc_ == SQLITE_OK && st_; }
+    int prepare_code() const noexcept { return rc_; }
+    statement& bind(int i, std::string_view v)
+    {
+        sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+        return *this;
+    }
+    statement& bind(int i, std::int64_t v)
+    {
+        sqlite3_bind_int64(st_, i, v);
+        return *this;
+    }
+    int step() { return sqlite3_step(st_); }
+    std::string text(int col) const
+    {
+        auto const* p = reinterpret_cast<char const*>(sqlite3_column_text(st_, col));
+        return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(st_, col))) : std::string();
+    }
+    std::int64_t integer(int col) const { return sqlite3_column_int64(st_, col); }
+
+private:
+    sqlite3* db_;
+    sqlite3_stmt* st_ = nullptr;
+    int rc_ = SQLITE_ERROR;
+};
+
+} // namespace detail
+
+/** One database file and one connection to it (per process). Thread-safe: a mutex
+    serialises every use of the connection. Shared by the sources and tools that use it.
+*/
+class sqlite_store
+{
+public:
+    static constexpr int schema_version = 1;
+
+    /// Opens (and creates, unless read-only) the database at `path`; on failure returns
+    /// nothing and says why in `error`.
+    static std::shared_ptr<sqlite_store> open(std::string path, std::string& error, sqlite_options opts = {})
+    {
+        std::shared_ptr<sqlite_store> s(new sqlite_store(std::move(path), opts));
+        std::lock_guard<std::mutex> lock(s->mutex_);
+        if (!s->connect(error)) return nullptr;
+        return s;
+    }
+
+    ~sqlite_store()
+    {
+        if (db_ && pid_ == ::getpid()) sqlite3_close_v2(db_);
+    }
+    sqlite_store(sqlite_store const&) = delete;
+    sqlite_store& operator=(sqlite_store const&) = delete;
+
+    std::string const& path() const noexcept { return path_; }
+
+    /// The change counter: it grows with every committed write, from any process.
+    std::optional<std::int64_t> changes(std::string* error = nullptr)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!usable(error)) return std::nullopt;
+        detail::statement st(db_, "SELECT value FROM skillmd_meta WHERE key = 'changes'");
+        if (!st.prepared() || st.step() != SQLITE_ROW) {
+            if (error) *error = describe("reading the change counter");
+            return std::nullopt;
+        }
+        return st.integer(0);
+    }
+
+    /// Every row, by name, with the change counter read in the same transaction.
+    std::optional<std::vector<db_skill>> list(std::int64_t* counter = nullptr, std::string* error = nullptr,
+                                              bool with_content = true)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!usable(error)) return std::nullopt;
+        if (!exec("BEGIN")) {
+            if (error) *error = describe("starting a read");
+            return std::nullopt;
+        }
+        std::vector<db_skill> out;
+        bool ok = true;
+        {
+            detail::statement c(db_, "SELECT value FROM skillmd_meta WHERE key = 'changes'");
+            ok = c.prepared() && c.step() == SQLITE_ROW;
+            if (ok && counter) *counter = c.integer(0);
+            detail::statement st(db_, with_content
+                                          ? "SELECT name, description, triggers, content, created_at, updated_at, revision FROM skills ORDER BY name"
+                                          : "SELECT name, description, triggers, '', created_at, updated_at, revision FROM skills ORDER BY name");
+            ok = ok && st.prepared();
+            int rc = SQLITE_DONE;
+            while (ok && (rc = st.step()) == SQLITE_ROW) out.push_back(row(st));
+            ok = ok && rc == SQLITE_DONE;
+        }
+        if (!ok && error) *error = describe("listing the skills");
+        exec("COMMIT");
+        if (!ok) return std::nullopt;
+        return out;
+    }
+
+    /// One row, or nothing (with `error` empty when there is no such row).
+    std::optional<db_skill> load(std::string_view name, std::string* error = nullptr)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!usable(error)) return std::nullopt;
+        detail::statement st(db_, "SELECT name, description, triggers, content, created_at, updated_at, revision FROM skills WHERE name = ?1");
+        if (!st.prepared()) {
+            if (error) *error = describe("loading a skill");
+            return std::nullopt;
+        }
+        st.bind(1, name);
+        int const rc = st.step();
+        if (rc == SQLITE_ROW) return row(st);
+        if (rc != SQLITE_DONE && error) *error = describe("loading a skill");
+        return std::nullopt;
+    }
+
+    /// Inserts a new row; `exists` when the name is taken.
+    db_outcome insert(db_skill const& s)
+    {
+        return write([&](db_outcome& out) {
+            {
+                detail::statement q(db_, "SELECT 1 FROM skills WHERE name = ?1");
+                q.bind(1, s.name);
+                int const rc = q.step();
+                if (rc == SQLITE_ROW) {
+                    out = {db_status::exists, std::string("a database skill named '") + s.name + "' exists; use update", {}};
+                    return false;
+                }
+                if (rc != SQLITE_DONE) return fail(out, "checking the name");
+            }
+            auto const rev = bump();
+            if (!rev) return fail(out, "counting the change");
+            detail::statement st(db_, "INSERT INTO skills (name, description, triggers, content, created_at, updated_at, revision) "
+                                      "VALUES (?1, ?2, ?3, ?4, strftime('%Y-%m-%d %H:%M:%f','now'), strftime('%Y-%m-%d %H:%M:%f','now'), ?5)");
+            st.bind(1, s.name).bind(2, s.description).bind(3, detail::triggers_json(s.triggers)).bind(4, s.content).bind(5, *rev);
+            if (st.step() != SQLITE_DONE) return fail(out, "inserting the skill");
+            return true;
+        });
+    }
+
+    /// Replaces the given fields of an existing row, after `check` accepts the result.
+    db_outcome modify(std::string_view name, db_update const& u, std::function<db_outcome(db_skill const&)> const& check)
+    {
+        return write([&](db_outcome& out) {
+            db_skill current;
+            {
+                detail::statement q(db_, "SELECT name, description, triggers, content, created_at, updated_at, revision FROM skills WHERE name = ?1");
+                q.bind(1, name);
+                int const rc = q.step();
+                if (rc == SQLITE_DONE) {
+                    out = {db_status::not_found, std::string("no database skill named '") + std::string(name) + "'", {}};
+                    return false;
+                }
+                if (rc != SQLITE_ROW) return fail(out, "reading the skill");
+                current = row(q);
+            }
+            if (u.description) current.description = *u.description;
+            if (u.triggers) current.triggers = *u.triggers;
+            if (u.content) current.content = *u.content;
+            if (check) {
+                out = check(current);
+                if (!out.ok()) return false;
+            }
+            auto const rev = bump();
+            if (!rev) return fail(out, "counting the change");
+            detail::statement st(db_, "UPDATE skills SET description = ?2, triggers = ?3, content = ?4, "
+                                      "updated_at = strftime('%Y-%m-%d %H:%M:%f','now'), revision = ?5 WHERE name = ?1");
+            st.bind(1, name).bind(2, current.description).bind(3, detail::triggers_json(current.triggers)).bind(4, current.content).bind(5, *rev);
+            if (st.step() != SQLITE_DONE) return fail(out, "updating the skill");
+            return true;
+        });
+    }
+
+    db_outcome erase(std::string_view name)
+    {
+        return write([&](db_outcome& out) {
+            detail::statement st(db_, "DELETE FROM skills WHERE name = ?1");
+            st.bind(1, name);
+            if (st.step() != SQLITE_DONE) return fail(out, "deleting the skill");
+            if (sqlite3_changes(db_) == 0) {
+                out = {db_status::not_found, std::string("no database skill named '") + std::string(name) + "'", {}};
+                return false;
+            }
+            return bump().has_value() || fail(out, "counting the change");
+        });
+    }
+
+    /// `PRAGMA integrity_check`: "ok", or what is wrong.
+    std::string integrity()
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        std::string error;
+        if (!usable(&error)) return error;
+        detail::statement st(db_, "PRAGMA integrity_check");
+        if (!st.prepared() || st.step() != SQLITE_ROW) return describe("checking integrity");
+        return st.text(0);
+    }
+
+private:
+    sqlite_store(std::string path, sqlite_options opts) : path_(std::move(path)), opts_(opts) {}
+
+    static db_skill row(detail::statement const& st)
+    {
+        db_skill s;
+        s.name = st.text(0);
+        s.description = st.text(1);
+        s.triggers = detail::parse_triggers_json(st.text(2));
+        s.content = st.text(3);
+        s.created_at = st.text(4);
+        s.updated_at = st.text(5);
+        s.revision = st.integer(6);
+        return s;
+    }
+
+    bool exec(char const* sql) { return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
+
+    std::string describe(std::string_view what) const
+    {
+        int const code = db_ ? sqlite3_extended_errcode(db_) : SQLITE_CANTOPEN;
+        std::string msg = path_ + ": " + std::string(what) + " failed: " + (db_ ? sqlite3_errmsg(db_) : "no connection");
+        if ((code & 0xff) == SQLITE_NOTADB) msg += " (not a SQLite database)";
+        else if ((code & 0xff) == SQLITE_CORRUPT) msg += " (the database is corrupt)";
+        else if ((code & 0xff) == SQLITE_READONLY) msg += " (the database is read-only)";
+        else if ((code & 0xff) == SQLITE_FULL) msg += " (the disk is full)";
+        else if ((code & 0xff) == SQLITE_BUSY) msg += " (another process held the lock past the busy timeout)";
+        return msg;
+    }
+
+    bool fail(db_outcome& out, std::string_view what) const
+    {
+        out = {db_status::error, describe(what), {}};
+        return false;
+    }
+
+    std::optional<std::int64_t> bump()
+    {
+        detail::statement st(db_, "UPDATE skillmd_meta SET value = value + 1 WHERE key = 'changes' RETURNING value");
+        if (!st.prepared() || st.step() != SQLITE_ROW) return std::nullopt;
+        std::int64_t const v = st.integer(0);
+        return st.step() == SQLITE_DONE ? std::optional<std::int64_t>(v) : std::nullopt;
+    }
+
+    /// Runs `body` in BEGIN IMMEDIATE; commits when it returns true, else rolls back.
+    template <class Body>
+    db_outcome write(Body&& body)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        db_outcome out;
+        if (!usable(&out.message)) {
+            out.status = db_status::error;
+            return out;
+        }
+        if (opts_.read_only) return {db_status::error, path_ + ": the database was opened read-only", {}};
+        if (!exec("BEGIN IMMEDIATE")) {
+            fail(out, "starting a write");
+            return out;
+        }
+        if (!body(out)) {
+            exec("ROLLBACK");
+            return out;
+        }
+        if (!exec("COMMIT")) {
+            fail(out, "committing");
+            exec("ROLLBACK");
+        }
+        return out;
+    }
+
+    /// A connection for this process: after fork() a new one (the inherited one is left alone).
+    bool usable(std::string* error)
+    {
+        if (db_ && pid_ == ::getpid()) return true;
+        db_ = nullptr; // inherited from the parent: never used, never closed here
+        std::string why;
+        if (connect(why)) return true;
+        if (error) *error = why;
+        return false;
+    }
+
+    bool connect(std::string& error)
+    {
+        pid_ = ::getpid();
+        int const flags = (opts_.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+                          SQLITE_OPEN_FULLMUTEX;
+        sqlite3* db = nullptr;
+        int rc = sqlite3_open_v2(path_.c_str(), &db, flags, nullptr);
+        db_ = db;
+        if (rc != SQLITE_OK) {
+            error = describe("opening");
+            sqlite3_close_v2(db);
+            db_ = nullptr;
+            return false;
+        }
+        sqlite3_extended_result_codes(db_, 1);
+        sqlite3_busy_timeout(db_, opts_.busy_timeout_ms);
+        sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+        sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+        auto const bad = [&](std::string_view what) {
+            error = describe(what);
+            sqlite3_close_v2(db_);
+            db_ = nullptr;
+            return false;
+        };
+        if (!exec("PRAGMA mmap_size = 0")) return bad("configuring");
+        {
+            detail::statement qc(db_, "PRAGMA quick_check");
+            if (!qc.prepared() || qc.step() != SQLITE_ROW) return bad("checking");
+            if (std::string const r = qc.text(0); r != "ok") {
+                error = path_ + ": the database is corrupt: " + r;
+                sqlite3_close_v2(db_);
+                db_ = nullptr;
+                return false;
+            }
+        }
+        std::int64_t version = 0;
+        {
+            detail::statement v(db_, "PRAGMA user_version");
+            if (!v.prepared() || v.step() != SQLITE_ROW) return bad("reading the schema version");
+            version = v.integer(0);
+        }
+        if (version > schema_version) {
+            error = path_ + ": unsupported schema v" + std::to_string(version) + " (this skillmd knows v" +
+                    std::to_string(schema_version) + ")";
+            sqlite3_close_v2(db_);
+            db_ = nullptr;
+            return false;
+        }
+        {
+            detail::statement o(db_, "SELECT type, name FROM sqlite_schema WHERE name NOT IN ('skills', 'skillmd_meta') "
+                                     "AND name NOT LIKE 'sqlite_autoindex_skill%'");
+            if (!o.prepared()) return bad("reading the schema");
+            if (o.step() == SQLITE_ROW) {
+                error = path_ + ": the database holds objects skillmd did not create (" + o.text(0) + " " + o.text(1) +
+                        "); refusing to use it";
+                sqlite3_close_v2(db_);
+                db_ = nullptr;
+                return false;
+            }
+        }
+        if (opts_.read_only) {
+            if (version < schema_version) return bad("opening read-only a database without the schema");
+            return true;
+        }
+        if (!exec("PRAGMA journal_mode = WAL")) return bad("switching to WAL");
+        if (version < schema_version) {
+            // v0 -> v1: seed 003's table (created if missing) plus the change counter.
+            if (!exec("BEGIN IMMEDIATE")) return bad("starting the schema");
+            bool ok = exec("CREATE TABLE IF NOT EXISTS skills ("
+                           "name TEXT PRIMARY KEY, description TEXT NOT NULL, triggers TEXT NOT NULL DEFAULT '[]', "
+                           "content TEXT NOT NULL, created_at DATETIME DEFAULT CURRENT_TIMESTAMP, "
+                           "updated_at DATETIME DEFAULT CURRENT_TIMESTAMP)");
+            // A table written by seed 003's own system lacks the revision column.
+            bool has_revision = false;
+            {
+                detail::statement c(db_, "SELECT 1 FROM pragma_table_info('skills') WHERE name = 'revision'");
+                has_revision = c.prepared() && c.step() == SQLITE_ROW;
+            }
+            if (ok && !has_revision) ok = exec("ALTER TABLE skills ADD COLUMN revision INTEGER NOT NULL DEFAULT 0");
+            ok = ok && exec("CREATE TABLE IF NOT EXISTS skillmd_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)") &&
+                 exec("INSERT OR IGNORE INTO skillmd_meta (key, value) VALUES ('changes', 0)") &&
+                 exec("PRAGMA user_version = 1");
+            if (!ok) {
+                std::string const why = describe("creating the schema");
+                exec("ROLLBACK");
+                error = why;
+                sqlite3_close_v2(db_);
+                db_ = nullptr;
+                return false;
+            }
+            if (!exec("COMMIT")) return bad("committing the schema");
+        }
+        return true;
+    }
+
+    std::string path_;
+    sqlite_options opts_;
+    sqlite3* db_ = nullptr;
+    pid_t pid_ = 0;
+    std::mutex mutex_;
+};
+
+/** The database as a registry tier, and seed 003's operations on it.
+
+    Candidates are marked `database`, so `files_win_over_database` lets a file skill of
+    the same name win. Each row reads as the SKILL.md `db_skill_text` writes, so it goes
+    through the registry's parser and dialect like a file. `unchanged()` reads the change
+    counter: another process's writes are seen by the next `refresh()`.
+*/
+class sqlite_source
+{
+public:
+    /// `open_error`: why `store` is null (the tier then reports it and lists nothing,
+    /// and file skills still load).
+    sqlite_source(std::string label, std::shared_ptr<sqlite_store> store, std::string open_error = {})
+        : label_(std::move(label)), store_(std::move(store)), open_error_(std::move(open_error)),
+          seen_(std::make_shared<seen>())
+    {
+    }
+
+    std::string_view label() const noexcept { return label_; }
+    std::shared_ptr<sqlite_store> const& store() const noexcept { return store_; }
+
+    discovery discover() const
+    {
+        discovery d;
+        std::string error;
+        std::int64_t counter = -1;
+        auto const rows = store_ ? store_->list(&counter, &error, false) : std::nullopt;
+        if (!rows) {
+            if (error.empty()) error = open_error_.empty() ? "the database is not available" : open_error_;
+            d.diagnostics.push_back({"database", severity::error, store_ ? store_->path() : label_, 0, 0, error});
+            return d;
+        }
+        {
+            std::lock_guard<std::mutex> lock(seen_->mutex);
+            seen_->at_discover = counter;
+        }
+        for (auto const& r : *rows) {
+            candidate c;
+            c.command = r.name;
+            c.path = locator(r.name);
+            c.directory_name = r.name;
+            c.database = true;
+            c.stamp = {0, 0, r.description.size() + r.triggers.size(), r.revision};
+            d.skills.push_back(std::move(c));
+        }
+        return d;
+    }
+
+    read_outcome read_head(candidate const& c) const { return read_all(c); }
+    read_outcome read_all(candidate const& c) const
+    {
+        read_outcome r;
+        std::string error;
+        auto const row = store_ ? store_->load(c.command, &error) : std::nullopt;
+        if (!row) {
+            r.error = error.empty() ? "no longer in the database" : error;
+            r.absent = error.empty();
+            return r;
+        }
+        r.text = db_skill_text(row->name, row->description, row->triggers, row->content);
+        r.complete = true;
+        r.stamp = {0, 0, row->description.size() + row->triggers.size(), row->revision};
+        return r;
+    }
+
+    bool watch(discovery const&) const
+    {
+        std::lock_guard<std::mutex> lock(seen_->mutex);
+        seen_->watched = seen_->at_discover;
+        return seen_->watched >= 0;
+    }
+    bool unchanged() const
+    {
+        auto const now = store_ ? store_->changes() : std::nullopt;
+        std::lock_guard<std::mutex> lock(seen_->mutex);
+        return now && seen_->watched >= 0 && *now == seen_->watched;
+    }
+
+    /// `create_skill`: refused when a file skill or a database skill has the name, or
+    /// when the skill fails validation.
+    db_outcome create(db_skill const& s, skill_validator const& validate, file_skill_check const& is_file = {}) const
+    {
+        if (is_file && is_file(s.name))
+            return {db_status::file_skill, std::string("a file skill named '") + s.name + "' exists; files win and are not changed here", {}};
+        if (!store_) return unavailable();
+        if (auto bad = check(s, validate); !bad.ok()) return bad;
+        return store_->insert(s);
+    }
+
+    /// `update_skill`: only the given fields change; the result is validated.
+    db_outcome update(std::string_view name, db_update const& u, skill_validator const& validate,
+                      file_skill_check const& is_file = {}) const
+    {
+        if (is_file && is_file(name))
+            return {db_status::file_skill, std::string("'") + std::string(name) + "' is a file skill; file skills cannot be changed through the database", {}};
+        if (!store_) return unavailable();
+        return store_->modify(name, u, [&](db_skill const& next) { return check(next, validate); });
+    }
+
+    /// `delete_skill`: database skills only.
+    db_outcome remove(std::string_view name, file_skill_check const& is_file = {}) const
+    {
+        if (!store_) return unavailable();
+        if (is_file && is_file(name)) {
+            // A database row shadowed by a file may still be deleted; the file never is.
+            auto const row = store_->load(name);
+            if (!row)
+                return {db_status::file_skill, std::string("'") + std::string(name) + "' is a file skill; file skills cannot be deleted through the database", {}};
+        }
+        return store_->erase(name);
+    }
+
+    std::string locator(std::string_view name) const { return (store_ ? store_->path() : std::string()) + "#" + std::string(name); }
+
+private:
+    db_outcome unavailable() const
+    {
+        return {db_status::error, open_error_.empty() ? "the database is not available" : open_error_, {}};
+    }
+
+    db_outcome check(db_skill const& s, skill_validator const& validate) const
+    {
+        if (!validate) return {};
+        auto ds = validate(db_skill_text(s.name, s.description, s.triggers, s.content), locator(s.name));
+        if (has_error(ds)) {
+            std::string first;
+            for (auto const& d : ds)
+                if (d.severity == severity::error) {
+                    first = d.message;
+                    break;
+                }
+            return {db_status::invalid, std::string("the skill is not valid: ") + first, std::move(ds)};
+        }
+        return {db_status::ok, "", std::move(ds)};
+    }
+
+    struct seen
+    {
+        std::mutex mutex;
+        std::int64_t at_discover = -1;
+        std::int64_t watched = -1;
+    };
+    std::string label_;
+    std::shared_ptr<sqlite_store> store_;
+    std::string open_error_;
+    std::shared_ptr<seen> seen_;
+};
+
+static_assert(skill_source<sqlite_source>);
+
+} // namespace skillmd
+
+#endif
