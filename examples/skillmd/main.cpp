@@ -9,9 +9,11 @@
 //   skillmd invoke "/name args"   validation, permission, substitution, rendered content
 //   skillmd match "message" the skills whose trigger phrases the message holds
 //   skillmd new NAME        a SKILL.md template
+//   skillmd db ...          the koshi database tier: create, update, delete, list, load
 
 #include <skillmd/skillmd.hpp>
 #include <skillmd/presets.hpp>
+#include <skillmd/presets/koshi.hpp>
 #include <skillmd/detail/read_file.hpp>
 
 #include <algorithm>
@@ -52,7 +54,7 @@ char const usage_text[] =
     "  list    every skill the preset finds: name, tier, path, visibility; shadowed\n"
     "          skills are marked with the skill that shadows them\n"
     "  tree    the skills as a tree of nested commands\n"
-    "          --preset agent-skills (default), pegasus, claude-code, mycode, sven\n"
+    "          --preset agent-skills (default), pegasus, claude-code, mycode, sven, koshi\n"
     "          --dir TIER=PATH replaces a tier's directory (repeatable)\n"
     "          list --format table draws seed 002's /skills table\n"
     "       skillmd index [--preset NAME] [--dir TIER=PATH]... [--format F] [--budget N] [--context-tokens N]\n"
@@ -73,6 +75,14 @@ char const usage_text[] =
     "  match   the skills whose trigger phrases occur in MESSAGE, one per line\n"
     "       skillmd new NAME [--dir PATH]\n"
     "  new     writes PATH/NAME/SKILL.md (default PATH: .) from seed 002's template\n"
+    "       skillmd db create|update|delete|load|list --db PATH [--dir user=PATH] [--name NAME]\n"
+    "                     [--description TEXT] [--triggers a,b,c] [--content TEXT | --content-file PATH]\n"
+    "                     [--format text|json]\n"
+    "  db      seed 003's tools on the koshi database (created on first use) with the\n"
+    "          file skills of --dir user=PATH winning: create refuses a taken name,\n"
+    "          update changes only the fields given, delete never touches a file skill,\n"
+    "          list shows every skill with its source, load prints a body; every\n"
+    "          write is validated like a file skill. Exit 0 done, 1 refused, 3 database error\n"
     "exit status: 0 no errors, 1 some error, 2 usage error\n";
 
 int usage(std::string_view why)
@@ -620,7 +630,131 @@ int cmd_registry(options const& o, std::string_view command)
         return go([](auto const& a) { return presets::make_mycode(a); }, presets::mycode_tiers, "claude-code", "mycode");
     if (o.preset == "sven")
         return go([](auto const& a) { return presets::make_sven(a); }, presets::sven_tiers, "sven", "sven", true);
-    return usage("unknown preset " + o.preset + " (agent-skills, pegasus, claude-code, mycode, sven)");
+    if (o.preset == "koshi")
+        return go([](auto const& a) { return presets::make_koshi(a); }, presets::koshi_tiers, "koshi", "koshi");
+    return usage("unknown preset " + o.preset + " (agent-skills, pegasus, claude-code, mycode, sven, koshi)");
+}
+
+constexpr int exit_database = 3;
+
+std::vector<std::string> split_commas(std::string_view s)
+{
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while (pos <= s.size()) {
+        auto const comma = std::min(s.find(',', pos), s.size());
+        auto const item = skillmd::detail::trim_spaces(s.substr(pos, comma - pos));
+        if (!item.empty()) out.emplace_back(item);
+        pos = comma + 1;
+    }
+    return out;
+}
+
+int report(skillmd::db_outcome const& r, std::string_view done)
+{
+    for (auto const& d : r.diagnostics)
+        if (d.severity != skillmd::severity::info) std::cerr << to_text(d) << "\n";
+    if (r.ok()) {
+        std::cout << done << "\n";
+        return exit_ok;
+    }
+    std::cerr << "skillmd: " << r.message << "\n";
+    return r.status == skillmd::db_status::error ? exit_database : exit_errors;
+}
+
+int cmd_db(std::span<char const* const> args)
+{
+    namespace presets = skillmd::presets;
+    if (args.empty()) return usage("db needs create, update, delete, load or list");
+    std::string_view const op = args[0];
+    if (op != "create" && op != "update" && op != "delete" && op != "load" && op != "list")
+        return usage("unknown db operation " + std::string(op));
+    presets::locations at;
+    std::optional<std::string> name, description, content, triggers;
+    bool json = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        std::string_view const a = args[i];
+        if (i + 1 == args.size()) return usage(std::string(a) + " needs a value");
+        std::string const v = args[++i];
+        if (a == "--db") at.overrides["db"] = v;
+        else if (a == "--dir" && v.rfind("user=", 0) == 0) at.overrides["user"] = v.substr(5);
+        else if (a == "--name") name = v;
+        else if (a == "--description") description = v;
+        else if (a == "--triggers") triggers = v;
+        else if (a == "--content") content = v;
+        else if (a == "--content-file") {
+            std::string why;
+            auto text = skillmd::detail::read_file(v, why);
+            if (!text) return std::cerr << "skillmd: cannot read " << v << ": " << why << "\n", exit_errors;
+            content = std::move(*text);
+        } else if (a == "--format" && (v == "json" || v == "text")) json = v == "json";
+        else return usage("unknown option " + std::string(a) + " for db " + std::string(op));
+    }
+    if (!at.overrides.count("db")) return usage("db needs --db PATH");
+    if (op != "list" && !name) return usage("db " + std::string(op) + " needs --name");
+    auto reg = presets::make_koshi(at);
+    reg.load();
+    auto const& db = reg.source<1>();
+    if (!db.store()) {
+        std::cerr << "skillmd: ";
+        for (auto const& d : reg.snapshot()->diagnostics())
+            if (d.code == "database") std::cerr << d.message;
+        std::cerr << "\n";
+        return exit_database;
+    }
+    if (op == "create") {
+        if (!description || !content) return usage("db create needs --description and --content (or --content-file)");
+        skillmd::db_skill s{*name, *description, triggers ? split_commas(*triggers) : std::vector<std::string>{}, *content, {}, {}, 0};
+        return report(presets::create_skill(reg, s), "created " + *name);
+    }
+    if (op == "update") {
+        skillmd::db_update u;
+        u.description = description;
+        u.content = content;
+        if (triggers) u.triggers = split_commas(*triggers);
+        return report(presets::update_skill(reg, *name, u), "updated " + *name);
+    }
+    if (op == "delete") return report(presets::delete_skill(reg, *name), "deleted " + *name);
+    auto const snap = reg.snapshot();
+    if (op == "load") {
+        auto const* r = snap->find(*name);
+        if (!r) return std::cerr << "skillmd: no skill named " << *name << "\n", exit_errors;
+        std::string why;
+        auto const body = reg.body(*r, &why);
+        if (!body) return std::cerr << "skillmd: " << why << "\n", exit_database;
+        print(*body);
+        return exit_ok;
+    }
+    // list: every skill with its source (seed 003's list_skills), bodies left out
+    std::string out = json ? "[" : "";
+    bool first = true;
+    for (auto const& r : snap->skills()) {
+        auto const source = r.where.database ? "database" : "file";
+        auto const trig = skillmd::triggers_of(r.meta);
+        if (json) {
+            out += first ? "{" : ",\n {";
+            out += "\"name\": ";
+            skillmd::detail::json_quote(out, r.command);
+            out += ", \"description\": ";
+            skillmd::detail::json_quote(out, r.meta.description);
+            out += ", \"triggers\": ";
+            json_list(out, trig);
+            out += ", \"tools\": ";
+            json_list(out, r.meta.allowed_tools);
+            out += ", \"source\": ";
+            skillmd::detail::json_quote(out, source);
+            out += "}";
+        } else {
+            std::string t;
+            for (auto const& x : trig) t += (t.empty() ? "" : ",") + x;
+            out += r.command + "\t" + source + "\t" + t + "\t" + r.meta.description + "\n";
+        }
+        first = false;
+    }
+    if (json) out += "]\n";
+    print(out);
+    print_diagnostics(*snap);
+    return exit_ok;
 }
 
 } // namespace
@@ -634,6 +768,7 @@ int main(int argc, char** argv)
         std::cout << usage_text;
         return exit_ok;
     }
+    if (cmd == "db") return cmd_db(args.subspan(2));
     if (cmd != "parse" && cmd != "lint" && cmd != "new" && !is_registry_command(cmd))
         return usage("unknown command " + std::string(cmd));
     options o;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -597,6 +598,8 @@ public:
         {
             std::lock_guard<std::mutex> lock(seen_->mutex);
             seen_->at_discover = counter;
+            seen_->heads.clear();
+            for (auto const& r : *rows) seen_->heads.emplace(r.name, r);
         }
         for (auto const& r : *rows) {
             candidate c;
@@ -610,7 +613,21 @@ public:
         return d;
     }
 
-    read_outcome read_head(candidate const& c) const { return read_all(c); }
+    /// The frontmatter from the rows `discover()` just listed (no second query), when
+    /// the row has not changed since; else the whole row.
+    read_outcome read_head(candidate const& c) const
+    {
+        {
+            std::lock_guard<std::mutex> lock(seen_->mutex);
+            if (auto const it = seen_->heads.find(c.command); it != seen_->heads.end() && it->second.revision == c.stamp.mtime_ns) {
+                read_outcome r;
+                r.text = db_skill_text(it->second.name, it->second.description, it->second.triggers, "");
+                r.stamp = c.stamp;
+                return r; // not complete: the body is read when asked for
+            }
+        }
+        return read_all(c);
+    }
     read_outcome read_all(candidate const& c) const
     {
         read_outcome r;
@@ -703,6 +720,7 @@ private:
         std::mutex mutex;
         std::int64_t at_discover = -1;
         std::int64_t watched = -1;
+        std::map<std::string, db_skill, std::less<>> heads; ///< the last discovery's rows, without content
     };
     std::string label_;
     std::shared_ptr<sqlite_store> store_;
