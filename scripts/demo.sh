@@ -47,5 +47,16 @@ echo
 echo "== skillmd match: the skills whose trigger phrases a message holds"
 "$skillmd" match "Please do a code review of this pull request before the release notes" --preset claude-code --dir user=skills
 echo
+echo "== skillmd db: an agent-created skill in the koshi database (a temporary one), listed beside a file skill"
+db_dir=$(mktemp -d)
+trap 'rm -rf "$db_dir"' EXIT
+mkdir "$db_dir/files"
+printf -- '---\nname: reminders\ndescription: Set reminders\ntriggers: [remind]\n---\nUse the scheduler.\n' > "$db_dir/files/reminders.md"
+"$skillmd" db create --db "$db_dir/skills.db" --dir user="$db_dir/files" --name deploy-check \
+  --description "Pre-deployment verification checklist" --triggers "deploy, ship" --content $'## Steps\n1. Run the tests\n'
+"$skillmd" db create --db "$db_dir/skills.db" --dir user="$db_dir/files" --name reminders \
+  --description "An agent's copy" --triggers x --content x || echo "(refused: files win, exit $?)"
+"$skillmd" db list --db "$db_dir/skills.db" --dir user="$db_dir/files"
+echo
 echo "== the README's example program"
 build/demo/examples/readme_example skills
