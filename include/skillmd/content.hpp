@@ -93,6 +93,25 @@ inline void attribute(std::string& out, std::string_view key, std::string_view v
 
 inline std::string one_line(std::string_view s) { return clean_line(s); }
 
+/// `<wrapper>` with one `  <file>path</file>` line per file (at most `limit`), or nothing.
+inline void file_list(std::string& out, std::string_view wrapper, std::vector<std::string> const& files,
+                      std::size_t limit = std::string::npos)
+{
+    if (files.empty()) return;
+    out += "\n<";
+    out += wrapper;
+    out += ">\n";
+    for (std::size_t i = 0; i < files.size() && i < limit; ++i) {
+        out += "  <file>";
+        append_escaped(out, clean_line(files[i]), escaping::xml);
+        out += "</file>\n";
+    }
+    if (files.size() > limit) out += "  <!-- " + std::to_string(files.size() - limit) + " more file(s) not listed -->\n";
+    out += "</";
+    out += wrapper;
+    out += ">\n";
+}
+
 /// `s` without trailing line breaks and spaces.
 inline std::string_view trim_end(std::string_view s)
 {
@@ -213,17 +232,7 @@ struct sven
         out += "\n\nBase directory: " + detail::one_line(s.base_directory) +
                "\nRelative paths in this skill (scripts/, references/, assets/) are relative to\n"
                "this base directory.\n";
-        if (!s.bundled_files.empty()) {
-            out += "\n<bundled_files>\n";
-            for (std::size_t i = 0; i < s.bundled_files.size() && i < max_files; ++i) {
-                out += "  <file>";
-                skillmd::detail::append_escaped(out, detail::one_line(s.bundled_files[i]), escaping::xml);
-                out += "</file>\n";
-            }
-            if (s.bundled_files.size() > max_files)
-                out += "  <!-- " + std::to_string(s.bundled_files.size() - max_files) + " more file(s) not listed -->\n";
-            out += "</bundled_files>\n";
-        }
+        detail::file_list(out, "bundled_files", s.bundled_files, max_files);
         if (!s.children.empty()) {
             out += "\n<sub_skills>\n<!-- Call load_skill(command) to load any sub-skill's full instructions. -->\n";
             for (auto const& c : s.children) {
@@ -257,15 +266,7 @@ struct agent_skills
         out += detail::keep_inside(detail::trim_end(s.content), "skill_content");
         out += "\n\nSkill directory: " + detail::one_line(s.base_directory) +
                "\nRelative paths in this skill are relative to the skill directory.\n";
-        if (!s.bundled_files.empty()) {
-            out += "\n<skill_resources>\n";
-            for (auto const& f : s.bundled_files) {
-                out += "  <file>";
-                skillmd::detail::append_escaped(out, detail::one_line(f), escaping::xml);
-                out += "</file>\n";
-            }
-            out += "</skill_resources>\n";
-        }
+        detail::file_list(out, "skill_resources", s.bundled_files);
         out += "</skill_content>";
         return out;
     }
