@@ -19,9 +19,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <map>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>

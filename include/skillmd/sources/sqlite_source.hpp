@@ -175,7 +175,7 @@ inline std::vector<std::string> parse_triggers_json(std::string_view j)
 class statement
 {
 public:
-    statement(sqlite3* db, std::string_view sql) : db_(db)
+    statement(sqlite3* db, std::string_view sql)
     {
         rc_ = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &st_, nullptr);
     }
@@ -204,7 +204,6 @@ public:
     std::int64_t integer(int col) const { return sqlite3_column_int64(st_, col); }
 
 private:
-    sqlite3* db_;
     sqlite3_stmt* st_ = nullptr;
     int rc_ = SQLITE_ERROR;
 };
