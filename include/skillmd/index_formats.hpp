@@ -4,12 +4,13 @@
 #define SKILLMD_INDEX_FORMATS_HPP
 
 // The index formats of SPEC 6.1, one model of `index_format` per system, and each
-// system's listing policy (which skills, what budget). Texts are cleaned to one line
-// before they are embedded, and every XML format escapes what it embeds, so no
-// description or path can close a tag, start a line or forge an entry. Where a system
-// embeds text raw (Gemini CLI, Codex, the reference tool's location), skillmd escapes
-// anyway: the output matches the system's byte for byte whenever the text holds no
-// `& < >`.
+// system's listing policy (which skills, what budget). Markdown and plain formats (and
+// Codex, which collapses white space when it loads) clean every text to one line, so a
+// description can never start a list item, heading or fence. XML formats keep a
+// description's line breaks, as the reference tool does, drop what XML cannot hold,
+// and escape, so nothing can close a tag or forge an entry. Where a system embeds text
+// raw (Gemini CLI, Codex, the reference tool's location), skillmd escapes anyway: the
+// output matches the system's byte for byte whenever the text holds no `& < >`.
 
 #include <skillmd/index.hpp>
 
@@ -33,15 +34,24 @@ inline void put(std::string& out, std::string_view s, escaping e)
     else append_escaped(out, clean_line(s), e);
 }
 
-/// `<tag>value</tag>` on its own line at `indent`.
+/// Appends `s` as element text (`xml_text`), escaped.
+inline void put_xml(std::string& out, std::string_view s, escaping e)
+{
+    if (skillmd::detail::is_clean_ascii_line(s)) append_escaped(out, s, e);
+    else append_escaped(out, skillmd::detail::xml_text(s), e);
+}
+
+/// `<tag>value</tag>` on its own line at `indent`; `value` is raw (`prepared`: already
+/// `xml_text`, as `describe` gives it).
 inline void element(std::string& out, std::string_view indent, std::string_view tag, std::string_view text,
-                    escaping e)
+                    escaping e, bool prepared = false)
 {
     out += indent;
     out += '<';
     out += tag;
     out += '>';
-    put(out, text, e);
+    if (prepared) append_escaped(out, text, e);
+    else put_xml(out, text, e);
     out += "</";
     out += tag;
     out += ">\n";
@@ -52,7 +62,7 @@ inline void indented_skill(std::string& out, index_entry const& e, std::string_v
 {
     out += "  <skill>\n";
     element(out, "    ", "name", e.name, escaping::xml);
-    element(out, "    ", "description", text, escaping::xml);
+    element(out, "    ", "description", text, escaping::xml, true);
     element(out, "    ", "location", e.location, escaping::xml);
     out += "  </skill>\n";
 }
@@ -149,7 +159,7 @@ struct sven
     static constexpr std::string_view name = "sven";
     static constexpr std::string_view open_tag = "<available_skills>\n", close_tag = "</available_skills>\n";
     std::size_t overhead() const { return open_tag.size() + close_tag.size(); }
-    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
+    std::string describe(index_entry const& e) const { return skillmd::detail::xml_text(e.description); }
     void begin(std::string& out, index_summary const&) const
     {
         out += "## Skills\n\n"
@@ -163,7 +173,7 @@ struct sven
         out += "  <skill>\n";
         detail::element(out, "    ", "command", e.command, escape);
         detail::element(out, "    ", "name", e.name, escape);
-        detail::element(out, "    ", "description", text, escape);
+        detail::element(out, "    ", "description", text, escape, true);
         out += "  </skill>\n";
     }
     void end(std::string& out, index_summary const& s) const
@@ -181,16 +191,16 @@ struct agent_skills
 {
     static constexpr escaping escape = escaping::html;
     static constexpr std::string_view name = "agent-skills";
-    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
+    std::string describe(index_entry const& e) const { return skillmd::detail::xml_text(e.description); }
     void begin(std::string& out, index_summary const&) const { out += "<available_skills>"; }
     void entry(std::string& out, index_entry const& e, std::string_view text) const
     {
         out += "\n<skill>\n<name>\n";
-        detail::put(out, e.name, escape);
+        detail::put_xml(out, e.name, escape);
         out += "\n</name>\n<description>\n";
         detail::append_escaped(out, text, escape);
         out += "\n</description>\n<location>\n";
-        detail::put(out, e.location, escaping::xml);
+        detail::put_xml(out, e.location, escaping::xml);
         out += "\n</location>\n</skill>";
     }
     void end(std::string& out, index_summary const&) const { out += "\n</available_skills>"; }
@@ -201,7 +211,7 @@ struct agent_skills_guide
 {
     static constexpr escaping escape = escaping::xml;
     static constexpr std::string_view name = "agent-skills-guide";
-    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
+    std::string describe(index_entry const& e) const { return skillmd::detail::xml_text(e.description); }
     void begin(std::string& out, index_summary const&) const { out += "<available_skills>\n"; }
     void entry(std::string& out, index_entry const& e, std::string_view text) const
     {
@@ -284,7 +294,7 @@ struct gemini
 {
     static constexpr escaping escape = escaping::xml;
     static constexpr std::string_view name = "gemini";
-    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
+    std::string describe(index_entry const& e) const { return skillmd::detail::xml_text(e.description); }
     void begin(std::string& out, index_summary const& s) const
     {
         if (s.listed == 0) return;

@@ -102,6 +102,17 @@ BOOST_AUTO_TEST_CASE(html_escaping_of_the_reference_tool)
     BOOST_TEST(out.find("/s/q&amp;a/SKILL.md") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(xml_formats_keep_line_breaks_like_the_reference_tool)
+{
+    // skills-ref writes the stripped YAML string, line breaks and runs of spaces kept.
+    auto const e = std::vector{entry("m", "m", "  First line.\r\nSecond  line\x01 <b>\n", "/s/m/SKILL.md")};
+    BOOST_TEST(render_named("agent-skills", e).find("<description>\nFirst line.\nSecond  line &lt;b&gt;\n</description>") !=
+               std::string::npos);
+    // One-line formats fold them.
+    BOOST_TEST(render_named("pegasus", e).find("- m: First line. Second line <b>\n") != std::string::npos);
+    BOOST_TEST(render_named("codex", e).find("- m: First line. Second line &lt;b&gt; (file: /s/m/SKILL.md)\n") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(entries_from_a_snapshot_follow_visibility)
 {
     memory_source m("m");
@@ -160,14 +171,17 @@ BOOST_AUTO_TEST_CASE(no_text_leaves_its_place_in_any_format)
                 auto const good = render_named(name, benign);
                 auto const bad = render_named(name, hostile);
                 auto const gl = lines(good), bl = lines(bad);
-                BOOST_TEST(gl.size() == bl.size());
-                bool const markdown = name == "pegasus" || name == "claude-code" || name == "koshi";
+                bool const markdown = name == "pegasus" || name == "claude-code" || name == "koshi" || name == "codex";
+                // One-line formats keep their shape line for line; XML formats may hold a
+                // description's line breaks inside an element, so their tags are counted.
+                if (markdown) BOOST_TEST(gl.size() == bl.size());
+                bool const xml = !markdown || name == "codex"; // codex lines sit in <skills_instructions>
                 // XML formats escape tags; Markdown lists keep them as inline text on the entry's line
                 for (std::string_view tag : {"available_skills>", "<skill>", "</skill>", "<name>", "</name>",
                                              "<description>", "</description>", "<location>", "</location>",
                                              "<command>", "skills_instructions>"})
-                    if (!markdown) BOOST_TEST(count(good, tag) == count(bad, tag), tag);
-                for (std::size_t i = 0; i < std::min(gl.size(), bl.size()); ++i) {
+                    if (xml) BOOST_TEST(count(good, tag) == count(bad, tag), tag);
+                for (std::size_t i = 0; markdown && i < std::min(gl.size(), bl.size()); ++i) {
                     // A line that starts a list item, heading or fence does so in both.
                     auto const starts = [](std::string const& l, std::string_view p) { return l.rfind(p, 0) == 0; };
                     for (std::string_view p : {"- ", "#", "```", "</", "<skill"})

@@ -130,6 +130,62 @@ inline std::string clean_line(std::string_view s)
     return out;
 }
 
+/// True for the white space Python's str.strip() removes (ASCII and Unicode).
+inline bool strippable(char32_t c) noexcept
+{
+    return c == ' ' || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f) ||
+           (c >= 0x80 && u_isUWhiteSpace(static_cast<UChar32>(c)));
+}
+
+/** Text for an XML element, as the systems that embed descriptions in XML keep it:
+    both ends stripped (str.strip()), line breaks kept (CR LF and CR become LF). Other
+    controls (C0, C1) and invisible formatting characters (bidi overrides, zero-width)
+    are dropped, invalid UTF-8 becomes U+FFFD. Escaping, done after, keeps it inside
+    its element whatever it holds.
+*/
+inline std::string xml_text(std::string_view s)
+{
+    if (is_clean_ascii_line(s)) return std::string(s);
+    std::size_t b = 0, e = s.size();
+    while (b < e) { // leading white space
+        std::size_t n = utf8_sequence_length(s, b);
+        if (n == 0 || !strippable(utf8_decode(s.data() + b, n))) break;
+        b += n;
+    }
+    while (e > b) { // trailing white space
+        std::size_t start = e - 1;
+        while (start > b && (static_cast<unsigned char>(s[start]) & 0xc0) == 0x80) --start;
+        std::size_t const n = utf8_sequence_length(s, start);
+        if (n == 0 || start + n != e || !strippable(utf8_decode(s.data() + start, n))) break;
+        e = start;
+    }
+    std::string out;
+    out.reserve(e - b);
+    for (std::size_t i = b; i < e;) {
+        auto const c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            if (c == '\r') {
+                out += '\n';
+                if (i + 1 < e && s[i + 1] == '\n') ++i;
+            } else if (c >= 0x20 || c == '\t' || c == '\n') {
+                out += static_cast<char>(c);
+            }
+            ++i;
+            continue;
+        }
+        std::size_t const n = utf8_sequence_length(s, i);
+        if (n == 0) {
+            out += "\xef\xbf\xbd";
+            ++i;
+            continue;
+        }
+        char32_t const cp = utf8_decode(s.data() + i, n);
+        if (!(cp >= 0x80 && cp <= 0x9f) && u_charType(static_cast<UChar32>(cp)) != U_FORMAT_CHAR) out.append(s.data() + i, n);
+        i += n;
+    }
+    return out;
+}
+
 /// The entity or escape for an ASCII character under `e`, or empty.
 constexpr std::string_view escape_of(unsigned char c, escaping e) noexcept
 {
