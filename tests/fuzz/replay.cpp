@@ -5,6 +5,7 @@
 // code the fuzz target runs, so a fixed crash stays fixed in every build.
 
 #include "../support/test_support.hpp"
+#include "exercise_prompt.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -31,6 +32,20 @@ BOOST_AUTO_TEST_CASE(saved_corpus_and_reproducers)
     }
     BOOST_TEST_MESSAGE("replayed " << n << " fuzz inputs");
     BOOST_TEST(n >= 50u, "the fuzz seed corpus is missing");
+}
+
+BOOST_AUTO_TEST_CASE(prompt_corpus)
+{
+    namespace fs = std::filesystem;
+    std::size_t n = 0;
+    fs::path const root = skillmd::test::source_dir() / "tests" / "fuzz" / "corpus_prompt";
+    for (auto const& e : fs::directory_iterator(root)) {
+        if (!e.is_regular_file()) continue;
+        skillmd::fuzz::exercise_prompt(skillmd::test::slurp(e.path()));
+        ++n;
+    }
+    BOOST_TEST_MESSAGE("replayed " << n << " prompt fuzz inputs");
+    BOOST_TEST(n >= 50u, "the prompt fuzz corpus is missing");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

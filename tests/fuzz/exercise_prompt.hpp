@@ -1,0 +1,101 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_TESTS_FUZZ_EXERCISE_PROMPT_HPP
+#define SKILLMD_TESTS_FUZZ_EXERCISE_PROMPT_HPP
+
+// What the prompt fuzzer runs on every input, and what the test suite replays: argument
+// splitting and substitution under every policy, one-line and XML text cleaning,
+// escaping, slash commands, and every index format under every budget strategy, with
+// invariants that abort when broken.
+
+#include <skillmd/arguments.hpp>
+#include <skillmd/index_formats.hpp>
+#include <skillmd/slash.hpp>
+
+#include <cstdlib>
+#include <map>
+#include <vector>
+#include <string>
+#include <string_view>
+
+namespace skillmd::fuzz {
+
+inline void expect(bool ok)
+{
+    if (!ok) std::abort();
+}
+
+inline bool valid_utf8(std::string_view s) { return detail::find_invalid_utf8(s) == std::string_view::npos; }
+
+/// Input: a control byte, then body, NUL, arguments (the body is also used as a name,
+/// a description and a path).
+inline void exercise_prompt(std::string_view in)
+{
+    if (in.empty()) return;
+    unsigned const control = static_cast<unsigned char>(in[0]);
+    in.remove_prefix(1);
+    auto const nul = in.find('\0');
+    std::string_view const body = in.substr(0, nul);
+    std::string_view const args = nul == std::string_view::npos ? std::string_view() : in.substr(nul + 1);
+
+    // Substitution: what was not consumed is appended, under the default policies.
+    std::vector<std::string> const names{"person", "place"};
+    std::map<std::string, std::string, std::less<>> const vars{{"SKILL_DIR", "/skills/x"}};
+    for (auto const& p : {substitution::safe(), substitution::claude_code(), substitution::seed001()}) {
+        auto const r = substitute(body, args, names, vars, p);
+        if (!p.seed001_exact && !r.consumed) {
+            expect(detail::trim_spaces(args).empty() || r.appended);
+        }
+    }
+    (void)split_arguments(args);
+
+    // One line: no control byte, no double space, no space at either end, valid UTF-8.
+    auto const line = detail::clean_line(in);
+    expect(valid_utf8(line));
+    for (char c : line) expect(static_cast<unsigned char>(c) >= 0x20 && c != 0x7f);
+    expect(line.find("  ") == std::string::npos);
+    expect(line.empty() || (line.front() != ' ' && line.back() != ' '));
+    expect(detail::clean_line(line) == line);
+
+    // XML text: no control but tab and line feed; escaped, no `<` or `>` left.
+    auto const xml = detail::xml_text(in);
+    expect(valid_utf8(xml));
+    for (char c : xml) expect(static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t');
+    std::string esc;
+    detail::append_escaped(esc, xml, escaping::html);
+    expect(esc.find('<') == std::string::npos && esc.find('>') == std::string::npos && esc.find('"') == std::string::npos);
+
+    // Slash commands and names.
+    if (auto const c = parse_slash(in)) expect(c->name.find_first_of(" \t\n") == std::string::npos);
+    for (char c : sanitize_command(in)) expect((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '/');
+
+    // Every index format, every strategy: valid UTF-8, within a budget that is kept.
+    std::string const location = "/skills/" + std::string(body.substr(0, 40)) + "/SKILL.md";
+    std::vector<index_entry> entries(3);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        entries[i].command = i == 0 ? body : std::string_view("plain");
+        entries[i].name = i == 1 ? body : std::string_view("n");
+        entries[i].description = i == 2 ? args : body;
+        entries[i].when_to_use = args;
+        entries[i].argument_hint = body.substr(0, 20);
+        entries[i].location = location;
+        entries[i].always = (control >> i) & 1;
+    }
+    index_budget b;
+    b.chars = (control & 0x3f) * 8;
+    b.strategy = static_cast<budget_strategy>((control >> 6) & 3);
+    b.entry_cap = control & 7;
+    for (auto const name : index_formats::names) {
+        index_formats::visit(name, [&](auto const& f) {
+            auto const r = render_index(entries, f, b);
+            expect(valid_utf8(r.text));
+            expect(r.listed.size() + r.omitted.size() == entries.size());
+            bool const forced = b.strategy == budget_strategy::always_bypass && (control & 7) != 0;
+            if (b.chars > 0 && !forced && !r.listed.empty()) expect(r.used <= b.chars);
+        });
+    }
+}
+
+} // namespace skillmd::fuzz
+
+#endif
