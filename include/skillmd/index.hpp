@@ -50,10 +50,12 @@ struct index_summary
 
 /** An index format: the frame and one entry of one system's skill listing.
 
-    `describe(e)` gives the text shown as the entry's description (clean, one line);
+    `describe(e)` gives the text shown as the entry's description (cleaned for the format);
     `entry(out, e, text)` appends one entry with that text (empty: the entry's minimal
     form, with no description); `begin`/`end` write the frame. `escape` says what the
-    format escapes in `text`, so budgets can count shortened descriptions exactly.
+    format escapes in `text`, so budgets can count shortened descriptions exactly. A
+    format may declare `static constexpr std::size_t description_overhead`: what a
+    non-empty description adds besides itself (a separator); else it is measured.
 */
 template <class F>
 concept index_format = requires(F const& f, std::string& out, index_entry const& e, std::string_view text,
@@ -174,18 +176,37 @@ inline std::size_t appended_length(std::string const& out, std::size_t mark)
     return utf8_length(std::string_view(out).substr(mark));
 }
 
-/// Code points of the escaped prefixes of `text`: cost[k] for the first k code points.
-inline std::vector<std::uint32_t> escaped_prefix_costs(std::string_view text, escaping e)
+/// Where escaping lengthens `text`: for each character it rewrites (all ASCII), its
+/// code point index and the characters added up to and including it. Empty when
+/// nothing is rewritten, which is the common case.
+struct escape_marks
 {
-    std::vector<std::uint32_t> cost{0};
-    for (std::size_t i = 0; i < text.size();) {
-        std::size_t n = utf8_sequence_length(text, i);
-        if (n == 0) n = 1;
-        cost.push_back(cost.back() + static_cast<std::uint32_t>(escaped_length(utf8_decode(text.data() + i, n), e)));
-        i += n;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> marks;
+
+    escape_marks() = default;
+    escape_marks(std::string_view text, escaping e)
+    {
+        if (!needs_escaping(text, e)) return;
+        std::uint32_t cp = 0, added = 0;
+        for (char ch : text) {
+            auto const c = static_cast<unsigned char>(ch);
+            if ((c & 0xc0) == 0x80) continue;
+            if (auto const n = escaped_length(c, e); c < 0x80 && n > 1) {
+                added += static_cast<std::uint32_t>(n - 1);
+                marks.emplace_back(cp, added);
+            }
+            ++cp;
+        }
     }
-    return cost;
-}
+    /// Escaped length of the first `k` code points.
+    std::size_t cost(std::size_t k) const
+    {
+        if (marks.empty() || k == 0) return k;
+        auto const it = std::upper_bound(marks.begin(), marks.end(), std::pair<std::uint32_t, std::uint32_t>(
+                                                                          static_cast<std::uint32_t>(k - 1), ~0u));
+        return k + (it == marks.begin() ? 0 : std::prev(it)->second);
+    }
+};
 
 } // namespace detail
 
@@ -283,7 +304,7 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
         // A description's cost is its code points, unless the format escapes some of
         // them: then a table of escaped prefix lengths.
         std::vector<std::size_t> min_cost(entries.size()), extra(entries.size()), length(entries.size());
-        std::vector<std::vector<std::uint32_t>> costs(entries.size());
+        std::vector<detail::escape_marks> costs(entries.size());
         std::string scratch;
         std::size_t total_min = overhead, total_full = overhead;
         for (std::size_t i = 0; i < entries.size() && total_min <= limit; ++i) {
@@ -293,13 +314,18 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
             total_min += min_cost[i];
         }
         for (std::size_t i = 0; i < entries.size() && total_min <= limit; ++i) { // not needed by stage 3
-            scratch.clear();
-            fmt.entry(scratch, entries[i], "x");
-            std::size_t const with_one = detail::utf8_length(scratch);
-            extra[i] = with_one > min_cost[i] + 1 ? with_one - min_cost[i] - 1 : 0; // separator around a description
+            // What a description adds around itself: declared by the format, or measured.
+            if constexpr (requires { F::description_overhead; }) {
+                extra[i] = F::description_overhead;
+            } else {
+                scratch.clear();
+                fmt.entry(scratch, entries[i], "x");
+                std::size_t const with_one = detail::utf8_length(scratch);
+                extra[i] = with_one > min_cost[i] + 1 ? with_one - min_cost[i] - 1 : 0;
+            }
             length[i] = detail::utf8_length(text(i));
-            if (detail::needs_escaping(text(i), F::escape)) costs[i] = detail::escaped_prefix_costs(text(i), F::escape);
-            total_full += min_cost[i] + (length[i] == 0 ? 0 : extra[i] + (costs[i].empty() ? length[i] : costs[i].back()));
+            costs[i] = detail::escape_marks(text(i), F::escape);
+            total_full += min_cost[i] + (length[i] == 0 ? 0 : extra[i] + costs[i].cost(length[i]));
         }
         // Stage 1: everything fits as it is.
         if (total_min <= limit && total_full <= limit) {
@@ -313,7 +339,7 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
             std::size_t const room = limit - total_min;
             auto const cost_at = [&](std::size_t i, std::size_t level) -> std::size_t {
                 std::size_t const k = std::min(level, length[i]);
-                return k == 0 ? 0 : extra[i] + (costs[i].empty() ? k : costs[i][k]);
+                return k == 0 ? 0 : extra[i] + costs[i].cost(k);
             };
             auto const total_at = [&](std::size_t level) {
                 std::size_t t = 0;

@@ -73,6 +73,7 @@ inline void indented_skill(std::string& out, index_entry const& e, std::string_v
 /// pointer to the `use_skill` tool.
 struct pegasus
 {
+    static constexpr std::size_t description_overhead = 2;
     static constexpr escaping escape = escaping::none;
     static constexpr std::string_view name = "pegasus";
     std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
@@ -97,6 +98,7 @@ struct pegasus
 /// `- /name hint: description - when_to_use`, trailing spaces trimmed, no frame.
 struct claude_code
 {
+    static constexpr std::size_t description_overhead = 1;
     static constexpr escaping escape = escaping::none;
     static constexpr std::string_view name = "claude-code";
     std::string describe(index_entry const& e) const
@@ -129,6 +131,7 @@ struct claude_code
 /// the pointer to the `load_skill` tool.
 struct koshi
 {
+    static constexpr std::size_t description_overhead = 2;
     static constexpr escaping escape = escaping::none;
     static constexpr std::string_view name = "koshi";
     std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
@@ -155,6 +158,7 @@ struct koshi
 /// after it says how many skills were left out.
 struct sven
 {
+    static constexpr std::size_t description_overhead = 0;
     static constexpr escaping escape = escaping::html;
     static constexpr std::string_view name = "sven";
     static constexpr std::string_view open_tag = "<available_skills>\n", close_tag = "</available_skills>\n";
@@ -189,6 +193,7 @@ struct sven
 /// own line, name and description HTML-escaped, no trailing newline.
 struct agent_skills
 {
+    static constexpr std::size_t description_overhead = 0;
     static constexpr escaping escape = escaping::html;
     static constexpr std::string_view name = "agent-skills";
     std::string describe(index_entry const& e) const { return skillmd::detail::xml_text(e.description); }
@@ -209,6 +214,7 @@ struct agent_skills
 /// The specification's client guide: the indented `<available_skills>` catalog.
 struct agent_skills_guide
 {
+    static constexpr std::size_t description_overhead = 0;
     static constexpr escaping escape = escaping::xml;
     static constexpr std::string_view name = "agent-skills-guide";
     std::string describe(index_entry const& e) const { return skillmd::detail::xml_text(e.description); }
@@ -225,6 +231,7 @@ struct agent_skills_guide
 /// nothing at all when no skill is listed.
 struct codex
 {
+    static constexpr std::size_t description_overhead = 1;
     static constexpr escaping escape = escaping::xml;
     static constexpr std::string_view name = "codex";
     std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
@@ -292,6 +299,7 @@ struct codex
 /// indented `<available_skills>` block; nothing when no skill is listed.
 struct gemini
 {
+    static constexpr std::size_t description_overhead = 0;
     static constexpr escaping escape = escaping::xml;
     static constexpr std::string_view name = "gemini";
     std::string describe(index_entry const& e) const { return skillmd::detail::xml_text(e.description); }

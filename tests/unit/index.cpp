@@ -85,6 +85,21 @@ BOOST_AUTO_TEST_CASE(every_format_matches_its_golden_file)
     }
 }
 
+BOOST_AUTO_TEST_CASE(declared_description_overhead_is_what_rendering_adds)
+{
+    // Budgets trust the declaration instead of measuring each entry.
+    for (auto const& e : fixture()) {
+        for (auto const name : fmts::names) {
+            fmts::visit(name, [&](auto const& f) {
+                std::string bare, one;
+                f.entry(bare, e, {});
+                f.entry(one, e, "x");
+                BOOST_TEST(one.size() - bare.size() - 1 == std::decay_t<decltype(f)>::description_overhead, name);
+            });
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(empty_lists)
 {
     std::vector<index_entry> const none;
