@@ -187,12 +187,13 @@ struct escape_marks
     escape_marks(std::string_view text, escaping e)
     {
         if (!needs_escaping(text, e)) return;
+        auto const& special = escape_table(e);
         std::uint32_t cp = 0, added = 0;
         for (char ch : text) {
             auto const c = static_cast<unsigned char>(ch);
             if ((c & 0xc0) == 0x80) continue;
-            if (auto const n = escaped_length(c, e); c < 0x80 && n > 1) {
-                added += static_cast<std::uint32_t>(n - 1);
+            if (special[c]) {
+                added += static_cast<std::uint32_t>(escape_of(c, e).size() - 1);
                 marks.emplace_back(cp, added);
             }
             ++cp;

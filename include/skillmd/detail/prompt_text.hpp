@@ -280,8 +280,21 @@ inline bool needs_escaping(std::string_view s, escaping e) noexcept
 {
     if (e == escaping::none) return false;
     auto const& special = escape_table(e);
-    for (char c : s)
-        if (special[static_cast<unsigned char>(c)]) return true;
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    if (e != escaping::markdown) {
+        __m128i const amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'),
+                      dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\'');
+        for (; i + 16 <= s.size(); i += 16) {
+            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + i));
+            __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)), _mm_cmpeq_epi8(v, gt));
+            if (e == escaping::html) hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, sq)));
+            if (_mm_movemask_epi8(hit) != 0) return true;
+        }
+    }
+#endif
+    for (; i < s.size(); ++i)
+        if (special[static_cast<unsigned char>(s[i])]) return true;
     return false;
 }
 
