@@ -544,6 +544,9 @@ BOOST_AUTO_TEST_CASE(readers_never_see_a_partial_snapshot)
     };
     std::vector<std::thread> readers;
     for (int i = 0; i < 3; ++i) readers.emplace_back(reader);
+    // A busy machine may not schedule the readers before thirty refreshes are over;
+    // refreshing only once they run keeps the test about tearing, not about timing.
+    while (reads == 0) std::this_thread::yield();
     for (int round = 1; round <= 30; ++round) {
         // change every skill between refreshes; a snapshot mixes versions only if it was torn
         for (int i = 0; i < 50; ++i) m.set(numbered("s", i), skill(numbered("s", i), numbered("v", round)));
@@ -552,7 +555,6 @@ BOOST_AUTO_TEST_CASE(readers_never_see_a_partial_snapshot)
     stop = true;
     for (auto& r : readers) r.join();
     BOOST_TEST(bad == 0);
-    BOOST_TEST(reads > 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
