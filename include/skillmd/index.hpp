@@ -50,7 +50,8 @@ struct index_summary
 
 /** An index format: the frame and one entry of one system's skill listing.
 
-    `describe(e)` gives the text shown as the entry's description (cleaned for the format);
+    `describe(out, e)` appends the text shown as the entry's description (cleaned for the
+    format);
     `entry(out, e, text)` appends one entry with that text (empty: the entry's minimal
     form, with no description); `begin`/`end` write the frame. `escape` says what the
     format escapes in `text`, so budgets can count shortened descriptions exactly. A
@@ -61,7 +62,7 @@ template <class F>
 concept index_format = requires(F const& f, std::string& out, index_entry const& e, std::string_view text,
                                 index_summary const& s) {
     { F::escape } -> std::convertible_to<escaping>;
-    { f.describe(e) } -> std::convertible_to<std::string>;
+    f.describe(out, e);
     f.entry(out, e, text);
     f.begin(out, s);
     f.end(out, s);
@@ -176,16 +177,21 @@ inline std::size_t appended_length(std::string const& out, std::size_t mark)
     return utf8_length(std::string_view(out).substr(mark));
 }
 
-/// Where escaping lengthens `text`: for each character it rewrites (all ASCII), its
-/// code point index and the characters added up to and including it. Empty when
-/// nothing is rewritten, which is the common case.
-struct escape_marks
+/// Where escaping lengthens each of many texts, in one table: for each character a
+/// text's escape rewrites (all ASCII), its code point index and the characters added up
+/// to and including it. Most texts need no escape and add nothing to the table.
+class escape_marks
 {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> marks;
+public:
+    using mark = std::pair<std::uint32_t, std::uint32_t>;
 
-    escape_marks() = default;
-    escape_marks(std::string_view text, escaping e)
+    explicit escape_marks(std::size_t texts) : first_(texts + 1, 0) {}
+
+    /// Records text `i` (texts are recorded in order; one left out has no marks).
+    void record(std::size_t i, std::string_view text, escaping e)
     {
+        while (next_ <= i) first_[next_++] = static_cast<std::uint32_t>(marks_.size());
+        first_[next_] = static_cast<std::uint32_t>(marks_.size());
         if (!needs_escaping(text, e)) return;
         auto const& special = escape_table(e);
         std::uint32_t cp = 0, added = 0;
@@ -194,19 +200,26 @@ struct escape_marks
             if ((c & 0xc0) == 0x80) continue;
             if (special[c]) {
                 added += static_cast<std::uint32_t>(escape_of(c, e).size() - 1);
-                marks.emplace_back(cp, added);
+                marks_.emplace_back(cp, added);
             }
             ++cp;
         }
+        first_[next_] = static_cast<std::uint32_t>(marks_.size());
     }
-    /// Escaped length of the first `k` code points.
-    std::size_t cost(std::size_t k) const
+    /// Escaped length of the first `k` code points of text `i`.
+    std::size_t cost(std::size_t i, std::size_t k) const
     {
-        if (marks.empty() || k == 0) return k;
-        auto const it = std::upper_bound(marks.begin(), marks.end(), std::pair<std::uint32_t, std::uint32_t>(
-                                                                          static_cast<std::uint32_t>(k - 1), ~0u));
-        return k + (it == marks.begin() ? 0 : std::prev(it)->second);
+        if (k == 0 || i >= next_) return k;
+        auto const b = marks_.begin() + first_[i], e = marks_.begin() + first_[i + 1];
+        if (b == e) return k;
+        auto const it = std::upper_bound(b, e, mark(static_cast<std::uint32_t>(k - 1), ~0u));
+        return k + (it == b ? 0 : std::prev(it)->second);
     }
+
+private:
+    std::vector<mark> marks_;
+    std::vector<std::uint32_t> first_; ///< text i's marks are [first_[i], first_[i + 1])
+    std::size_t next_ = 0;             ///< texts recorded so far
 };
 
 } // namespace detail
@@ -227,19 +240,24 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
     if constexpr (requires { fmt.overhead(); }) overhead = fmt.overhead();
 
     // The text each entry shows, with the per-entry cap applied; made when first needed,
-    // so a strategy that stops early does not describe every skill.
-    std::vector<std::string> texts(entries.size());
+    // so a strategy that stops early does not describe every skill. All of them live end
+    // to end in one string: a view of one is good until the next is made.
+    std::string pool;
+    std::vector<std::pair<std::size_t, std::size_t>> spans(entries.size());
     std::vector<char> made(entries.size(), 0), short_flag(entries.size(), 0);
-    auto const text = [&](std::size_t i) -> std::string const& {
+    auto const text = [&](std::size_t i) -> std::string_view {
         if (!made[i]) {
             made[i] = 1;
-            texts[i] = fmt.describe(entries[i]);
-            if (budget.entry_cap > 0 && detail::utf8_length(texts[i]) > budget.entry_cap) {
-                texts[i] = detail::shorten(texts[i], budget.entry_cap);
+            std::size_t const start = pool.size();
+            fmt.describe(pool, entries[i]);
+            if (budget.entry_cap > 0 && detail::utf8_length(std::string_view(pool).substr(start)) > budget.entry_cap) {
+                std::string const cut = detail::shorten(std::string_view(pool).substr(start), budget.entry_cap);
+                pool.replace(start, std::string::npos, cut);
                 short_flag[i] = 1;
             }
+            spans[i] = {start, pool.size() - start};
         }
-        return texts[i];
+        return std::string_view(pool).substr(spans[i].first, spans[i].second);
     };
 
     // Entries are written straight into the result; the frame's head goes in front at
@@ -305,7 +323,7 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
         // A description's cost is its code points, unless the format escapes some of
         // them: then a table of escaped prefix lengths.
         std::vector<std::size_t> min_cost(entries.size()), extra(entries.size()), length(entries.size());
-        std::vector<detail::escape_marks> costs(entries.size());
+        detail::escape_marks costs(entries.size());
         std::string scratch;
         std::size_t total_min = overhead, total_full = overhead;
         for (std::size_t i = 0; i < entries.size() && total_min <= limit; ++i) {
@@ -325,8 +343,8 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
                 extra[i] = with_one > min_cost[i] + 1 ? with_one - min_cost[i] - 1 : 0;
             }
             length[i] = detail::utf8_length(text(i));
-            costs[i] = detail::escape_marks(text(i), F::escape);
-            total_full += min_cost[i] + (length[i] == 0 ? 0 : extra[i] + costs[i].cost(length[i]));
+            costs.record(i, text(i), F::escape);
+            total_full += min_cost[i] + (length[i] == 0 ? 0 : extra[i] + costs.cost(i, length[i]));
         }
         // Stage 1: everything fits as it is.
         if (total_min <= limit && total_full <= limit) {
@@ -340,7 +358,7 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
             std::size_t const room = limit - total_min;
             auto const cost_at = [&](std::size_t i, std::size_t level) -> std::size_t {
                 std::size_t const k = std::min(level, length[i]);
-                return k == 0 ? 0 : extra[i] + costs[i].cost(k);
+                return k == 0 ? 0 : extra[i] + costs.cost(i, k);
             };
             auto const total_at = [&](std::size_t level) {
                 std::size_t t = 0;
@@ -366,7 +384,9 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
             }
             used = overhead;
             for (std::size_t i = 0; i < entries.size(); ++i) {
-                std::string_view t = detail::prefix_code_points(text(i), allow[i]);
+                std::string_view t = text(i);
+                if (allow[i] < length[i]) // ASCII text: code points are bytes
+                    t = length[i] == t.size() ? t.substr(0, allow[i]) : detail::prefix_code_points(t, allow[i]);
                 while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
                 place(i, t, true);
                 if (allow[i] < length[i]) short_flag[i] = 1;

@@ -20,6 +20,8 @@
 
 namespace skillmd::index_formats {
 
+using namespace std::string_view_literals; // `out += "..."sv` appends without a strlen
+
 namespace detail {
 
 using skillmd::detail::append_clean_line;
@@ -52,19 +54,19 @@ inline void element(std::string& out, std::string_view indent, std::string_view 
     out += '>';
     if (prepared) append_escaped(out, text, e);
     else put_xml(out, text, e);
-    out += "</";
+    out += "</"sv;
     out += tag;
-    out += ">\n";
+    out += ">\n"sv;
 }
 
 /// The indented `<skill>` block of the specification's client guide and Gemini CLI.
 inline void indented_skill(std::string& out, index_entry const& e, std::string_view text)
 {
-    out += "  <skill>\n";
+    out += "  <skill>\n"sv;
     element(out, "    ", "name", e.name, escaping::xml);
     element(out, "    ", "description", text, escaping::xml, true);
     element(out, "    ", "location", e.location, escaping::xml);
-    out += "  </skill>\n";
+    out += "  </skill>\n"sv;
 }
 
 } // namespace detail
@@ -76,21 +78,21 @@ struct pegasus
     static constexpr std::size_t description_overhead = 2;
     static constexpr escaping escape = escaping::none;
     static constexpr std::string_view name = "pegasus";
-    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
-    void begin(std::string& out, index_summary const&) const { out += "Available skills:\n"; }
+    void describe(std::string& out, index_entry const& e) const { detail::append_clean_line(out, e.description); }
+    void begin(std::string& out, index_summary const&) const { out += "Available skills:\n"sv; }
     void entry(std::string& out, index_entry const& e, std::string_view text) const
     {
-        out += "- ";
+        out += "- "sv;
         detail::append_clean_line(out, e.command);
         if (!text.empty()) {
-            out += ": ";
+            out += ": "sv;
             out += text;
         }
         out += '\n';
     }
     void end(std::string& out, index_summary const&) const
     {
-        out += "\nUse the use_skill tool to invoke a skill when relevant.\n";
+        out += "\nUse the use_skill tool to invoke a skill when relevant.\n"sv;
     }
 };
 
@@ -101,25 +103,24 @@ struct claude_code
     static constexpr std::size_t description_overhead = 1;
     static constexpr escaping escape = escaping::none;
     static constexpr std::string_view name = "claude-code";
-    std::string describe(index_entry const& e) const
+    void describe(std::string& out, index_entry const& e) const
     {
-        std::string t = detail::clean_line(e.description);
+        detail::append_clean_line(out, e.description);
         if (!e.when_to_use.empty()) {
-            t += " - ";
-            detail::append_clean_line(t, e.when_to_use);
+            out += " - "sv;
+            detail::append_clean_line(out, e.when_to_use);
         }
-        return t;
     }
     void begin(std::string&, index_summary const&) const {}
     void entry(std::string& out, index_entry const& e, std::string_view text) const
     {
-        out += "- /";
+        out += "- /"sv;
         detail::append_clean_line(out, e.command);
         if (!e.argument_hint.empty()) {
             out += ' ';
             detail::append_clean_line(out, e.argument_hint);
         }
-        out += ": ";
+        out += ": "sv;
         out += text;
         while (out.back() == ' ') out.pop_back();
         out += '\n';
@@ -134,22 +135,22 @@ struct koshi
     static constexpr std::size_t description_overhead = 2;
     static constexpr escaping escape = escaping::none;
     static constexpr std::string_view name = "koshi";
-    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
-    void begin(std::string& out, index_summary const&) const { out += "## Available Skills\n"; }
+    void describe(std::string& out, index_entry const& e) const { detail::append_clean_line(out, e.description); }
+    void begin(std::string& out, index_summary const&) const { out += "## Available Skills\n"sv; }
     void entry(std::string& out, index_entry const& e, std::string_view text) const
     {
-        out += "- **";
+        out += "- **"sv;
         detail::put(out, e.command, escaping::markdown);
-        out += "**";
+        out += "**"sv;
         if (!text.empty()) {
-            out += ": ";
+            out += ": "sv;
             out += text;
         }
         out += '\n';
     }
     void end(std::string& out, index_summary const&) const
     {
-        out += "\nUse the `load_skill` tool to load full instructions for any skill when needed.\n";
+        out += "\nUse the `load_skill` tool to load full instructions for any skill when needed.\n"sv;
     }
 };
 
@@ -163,22 +164,22 @@ struct sven
     static constexpr std::string_view name = "sven";
     static constexpr std::string_view open_tag = "<available_skills>\n", close_tag = "</available_skills>\n";
     std::size_t overhead() const { return open_tag.size() + close_tag.size(); }
-    std::string describe(index_entry const& e) const { return skillmd::detail::xml_text(e.description); }
+    void describe(std::string& out, index_entry const& e) const { skillmd::detail::append_xml_text(out, e.description); }
     void begin(std::string& out, index_summary const&) const
     {
         out += "## Skills\n\n"
                "When you recognize that the current task matches one of the available skills\n"
                "listed below, call the `load_skill` tool to load the full skill instructions\n"
-               "before proceeding.\n\n";
+               "before proceeding.\n\n"sv;
         out += open_tag;
     }
     void entry(std::string& out, index_entry const& e, std::string_view text) const
     {
-        out += "  <skill>\n";
+        out += "  <skill>\n"sv;
         detail::element(out, "    ", "command", e.command, escape);
         detail::element(out, "    ", "name", e.name, escape);
         detail::element(out, "    ", "description", text, escape, true);
-        out += "  </skill>\n";
+        out += "  </skill>\n"sv;
     }
     void end(std::string& out, index_summary const& s) const
     {
@@ -196,19 +197,19 @@ struct agent_skills
     static constexpr std::size_t description_overhead = 0;
     static constexpr escaping escape = escaping::html;
     static constexpr std::string_view name = "agent-skills";
-    std::string describe(index_entry const& e) const { return skillmd::detail::xml_text(e.description); }
-    void begin(std::string& out, index_summary const&) const { out += "<available_skills>"; }
+    void describe(std::string& out, index_entry const& e) const { skillmd::detail::append_xml_text(out, e.description); }
+    void begin(std::string& out, index_summary const&) const { out += "<available_skills>"sv; }
     void entry(std::string& out, index_entry const& e, std::string_view text) const
     {
-        out += "\n<skill>\n<name>\n";
+        out += "\n<skill>\n<name>\n"sv;
         detail::put_xml(out, e.name, escape);
-        out += "\n</name>\n<description>\n";
+        out += "\n</name>\n<description>\n"sv;
         detail::append_escaped(out, text, escape);
-        out += "\n</description>\n<location>\n";
+        out += "\n</description>\n<location>\n"sv;
         detail::put_xml(out, e.location, escaping::xml);
-        out += "\n</location>\n</skill>";
+        out += "\n</location>\n</skill>"sv;
     }
-    void end(std::string& out, index_summary const&) const { out += "\n</available_skills>"; }
+    void end(std::string& out, index_summary const&) const { out += "\n</available_skills>"sv; }
 };
 
 /// The specification's client guide: the indented `<available_skills>` catalog.
@@ -217,13 +218,13 @@ struct agent_skills_guide
     static constexpr std::size_t description_overhead = 0;
     static constexpr escaping escape = escaping::xml;
     static constexpr std::string_view name = "agent-skills-guide";
-    std::string describe(index_entry const& e) const { return skillmd::detail::xml_text(e.description); }
-    void begin(std::string& out, index_summary const&) const { out += "<available_skills>\n"; }
+    void describe(std::string& out, index_entry const& e) const { skillmd::detail::append_xml_text(out, e.description); }
+    void begin(std::string& out, index_summary const&) const { out += "<available_skills>\n"sv; }
     void entry(std::string& out, index_entry const& e, std::string_view text) const
     {
         detail::indented_skill(out, e, text);
     }
-    void end(std::string& out, index_summary const&) const { out += "</available_skills>\n"; }
+    void end(std::string& out, index_summary const&) const { out += "</available_skills>\n"sv; }
 };
 
 /// Codex (`core-skills` render): `<skills_instructions>`, the intro, one
@@ -234,7 +235,7 @@ struct codex
     static constexpr std::size_t description_overhead = 1;
     static constexpr escaping escape = escaping::xml;
     static constexpr std::string_view name = "codex";
-    std::string describe(index_entry const& e) const { return detail::clean_line(e.description); }
+    void describe(std::string& out, index_entry const& e) const { detail::append_clean_line(out, e.description); }
     void begin(std::string& out, index_summary const& s) const
     {
         if (s.listed == 0) return;
@@ -242,20 +243,20 @@ struct codex
                "A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the "
                "list of skills that can be used. Each entry includes a name, description, and file path so you can "
                "open the source for full instructions when using a specific skill.\n"
-               "### Available skills\n";
+               "### Available skills\n"sv;
     }
     void entry(std::string& out, index_entry const& e, std::string_view text) const
     {
-        out += "- ";
+        out += "- "sv;
         detail::put(out, e.name, escape);
-        out += ": ";
+        out += ": "sv;
         if (!text.empty()) {
             detail::append_escaped(out, text, escape);
             out += ' ';
         }
-        out += "(file: ";
+        out += "(file: "sv;
         detail::put(out, e.location, escape);
-        out += ")\n";
+        out += ")\n"sv;
     }
     void end(std::string& out, index_summary const& s) const
     {
@@ -291,7 +292,7 @@ struct codex
                "and note that choice.\n"
                "- Safety and fallback: If a skill can't be applied cleanly (missing files, unclear instructions), "
                "state the issue, pick the next-best approach, and continue.\n"
-               "</skills_instructions>\n";
+               "</skills_instructions>\n"sv;
     }
 };
 
@@ -302,14 +303,14 @@ struct gemini
     static constexpr std::size_t description_overhead = 0;
     static constexpr escaping escape = escaping::xml;
     static constexpr std::string_view name = "gemini";
-    std::string describe(index_entry const& e) const { return skillmd::detail::xml_text(e.description); }
+    void describe(std::string& out, index_entry const& e) const { skillmd::detail::append_xml_text(out, e.description); }
     void begin(std::string& out, index_summary const& s) const
     {
         if (s.listed == 0) return;
         out += "# Available Agent Skills\n\n"
                "You have access to the following specialized skills. To activate a skill and receive its detailed "
                "instructions, call the `activate_skill` tool with the skill's name.\n\n"
-               "<available_skills>\n";
+               "<available_skills>\n"sv;
     }
     void entry(std::string& out, index_entry const& e, std::string_view text) const
     {
@@ -317,7 +318,7 @@ struct gemini
     }
     void end(std::string& out, index_summary const& s) const
     {
-        if (s.listed > 0) out += "</available_skills>\n";
+        if (s.listed > 0) out += "</available_skills>\n"sv;
     }
 };
 

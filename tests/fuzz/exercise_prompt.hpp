@@ -65,6 +65,23 @@ inline void exercise_prompt(std::string_view in)
     detail::append_escaped(esc, xml, escaping::html);
     expect(esc.find('<') == std::string::npos && esc.find('>') == std::string::npos && esc.find('"') == std::string::npos);
 
+    // The sixteen-byte scans agree with their byte-by-byte definitions.
+    std::size_t lead_bytes = 0;
+    for (char c : in) lead_bytes += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+    expect(detail::utf8_length(in) == lead_bytes);
+    expect(!detail::is_clean_ascii_line(in) || detail::clean_line(in) == in);
+    for (auto const e : {escaping::xml, escaping::html, escaping::markdown}) {
+        std::string escaped, by_bytes;
+        detail::append_escaped(escaped, in, e);
+        for (char c : in) {
+            auto const x = detail::escape_of(static_cast<unsigned char>(c), e);
+            if (x.empty()) by_bytes += c;
+            else by_bytes += x;
+        }
+        expect(escaped == by_bytes);
+        expect(detail::needs_escaping(in, e) == (by_bytes.size() != in.size()));
+    }
+
     // Slash commands and names.
     if (auto const c = parse_slash(in)) expect(c->name.find_first_of(" \t\n") == std::string::npos);
     for (char c : sanitize_command(in)) expect((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '/');

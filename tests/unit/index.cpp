@@ -12,6 +12,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,56 @@ std::vector<std::string> lines(std::string_view s)
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_SUITE(prompt_text_scans)
+
+// The text scans read sixteen bytes at a time, the last block overlapping the one
+// before; each must agree with its byte-by-byte definition whatever the length and
+// wherever the interesting bytes fall.
+BOOST_AUTO_TEST_CASE(sixteen_byte_scans_agree_with_their_definitions)
+{
+    std::string_view const pieces[] = {"a", "~", " ", "  ", "&", "<", ">", "\"", "'", "*", "\x7f", "\x1f", "\t",
+                                       "\xc3\xa9", "\xe2\x80\x8b", "\x80", "\xff"};
+    std::mt19937 rng(7);
+    auto const by_bytes_length = [](std::string_view s) {
+        std::size_t n = 0;
+        for (char c : s) n += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+        return n;
+    };
+    auto const by_bytes_clean = [](std::string_view s) {
+        if (s.empty()) return true;
+        if (s.front() == ' ' || s.back() == ' ' || s.find("  ") != std::string_view::npos) return false;
+        for (char c : s)
+            if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) return false;
+        return true;
+    };
+    auto const by_bytes_escaped = [](std::string_view s, escaping e) {
+        std::string out;
+        for (char c : s) {
+            auto const x = detail::escape_of(static_cast<unsigned char>(c), e);
+            if (x.empty()) out += c;
+            else out += x;
+        }
+        return out;
+    };
+    for (int round = 0; round < 20000; ++round) {
+        std::string s;
+        std::size_t const want = rng() % 70;
+        // mostly plain text, so that long clean runs and lone hits both occur
+        while (s.size() < want) s += rng() % 4 ? std::string_view("a") : pieces[rng() % std::size(pieces)];
+        BOOST_TEST(detail::utf8_length(s) == by_bytes_length(s));
+        BOOST_TEST(detail::is_clean_ascii_line(s) == by_bytes_clean(s), s);
+        for (auto const e : {escaping::none, escaping::xml, escaping::html, escaping::markdown}) {
+            std::string out = "prefix:";
+            detail::append_escaped(out, s, e);
+            std::string const expected = "prefix:" + by_bytes_escaped(s, e);
+            BOOST_TEST(out == expected);
+            BOOST_TEST(detail::needs_escaping(s, e) == (expected.size() != s.size() + 7));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(index_formats)
 

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -64,7 +65,15 @@ inline bool is_clean_ascii_line(std::string_view s) noexcept
         if ((sp & (sp >> 1)) != 0 || (prev_space && (sp & 1))) return false;
         prev_space = (sp >> 15) & 1;
     }
-    if (prev_space && i < s.size() && s[i] == ' ') return false;
+    if (i < s.size() && s.size() > 16) {
+        // The rest, read as the sixteen bytes that end `s`; bytes seen twice pass twice.
+        std::size_t const last = s.size() - 16;
+        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + last));
+        __m128i const bad = _mm_or_si128(_mm_cmpgt_epi8(v, tilde), _mm_cmpgt_epi8(space, v));
+        if (_mm_movemask_epi8(bad) != 0) return false;
+        unsigned const sp = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)));
+        return (sp & (sp >> 1)) == 0 && !((sp & 1) && s[last - 1] == ' ');
+    }
 #endif
     for (; i < s.size(); ++i) {
         auto const c = static_cast<unsigned char>(s[i]);
@@ -143,9 +152,12 @@ inline bool strippable(char32_t c) noexcept
     are dropped, invalid UTF-8 becomes U+FFFD. Escaping, done after, keeps it inside
     its element whatever it holds.
 */
-inline std::string xml_text(std::string_view s)
+inline void append_xml_text(std::string& out, std::string_view s)
 {
-    if (is_clean_ascii_line(s)) return std::string(s);
+    if (is_clean_ascii_line(s)) {
+        out += s;
+        return;
+    }
     std::size_t b = 0, e = s.size();
     while (b < e) { // leading white space
         std::size_t n = utf8_sequence_length(s, b);
@@ -159,8 +171,7 @@ inline std::string xml_text(std::string_view s)
         if (n == 0 || start + n != e || !strippable(utf8_decode(s.data() + start, n))) break;
         e = start;
     }
-    std::string out;
-    out.reserve(e - b);
+    out.reserve(out.size() + (e - b));
     for (std::size_t i = b; i < e;) {
         auto const c = static_cast<unsigned char>(s[i]);
         if (c < 0x80) {
@@ -183,6 +194,12 @@ inline std::string xml_text(std::string_view s)
         if (!(cp >= 0x80 && cp <= 0x9f) && u_charType(static_cast<UChar32>(cp)) != U_FORMAT_CHAR) out.append(s.data() + i, n);
         i += n;
     }
+}
+
+inline std::string xml_text(std::string_view s)
+{
+    std::string out;
+    append_xml_text(out, s);
     return out;
 }
 
@@ -224,6 +241,19 @@ inline std::array<bool, 256> const& escape_table(escaping e) noexcept
     return tables[static_cast<std::size_t>(e)];
 }
 
+#if defined(__SSE2__)
+/// Bit k set when s[at + k] is one of the characters `e` rewrites (`e` is xml or html).
+inline unsigned escape_hits(char const* at, escaping e) noexcept
+{
+    __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(at));
+    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')), _mm_cmpeq_epi8(v, _mm_set1_epi8('<'))),
+                               _mm_cmpeq_epi8(v, _mm_set1_epi8('>')));
+    if (e == escaping::html)
+        hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))));
+    return static_cast<unsigned>(_mm_movemask_epi8(hit));
+}
+#endif
+
 /// Appends `s` with the characters `e` names escaped.
 inline void append_escaped(std::string& out, std::string_view s, escaping e)
 {
@@ -231,41 +261,30 @@ inline void append_escaped(std::string& out, std::string_view s, escaping e)
         out += s;
         return;
     }
-    auto const& special = escape_table(e);
-    std::size_t run = 0;
+    std::size_t run = 0; // the first byte not yet copied
+    auto const rewrite = [&](std::size_t at) {
+        out.append(s.data() + run, at - run);
+        out += escape_of(static_cast<unsigned char>(s[at]), e);
+        run = at + 1;
+    };
     std::size_t i = 0;
 #if defined(__SSE2__)
-    // Skip sixteen bytes at a time while none is `&`, `<`, `>` or a quote (the markdown
-    // set is rare enough to take the byte loop).
-    if (e != escaping::markdown) {
-        __m128i const amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'),
-                      dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\'');
-        while (true) {
-            for (; i + 16 <= s.size(); i += 16) {
-                __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + i));
-                __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)), _mm_cmpeq_epi8(v, gt));
-                if (e == escaping::html) hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, sq)));
-                if (_mm_movemask_epi8(hit) != 0) break;
-            }
-            if (i + 16 > s.size()) break;
-            std::size_t const end = i + 16;
-            for (; i < end; ++i) {
-                auto const c = static_cast<unsigned char>(s[i]);
-                if (!special[c]) continue;
-                out.append(s.data() + run, i - run);
-                out += escape_of(c, e);
-                run = i + 1;
-            }
+    // Sixteen bytes at a time, visiting only the bytes to rewrite (the markdown set is
+    // rare enough to take the byte loop).
+    if (e != escaping::markdown && s.size() >= 16) {
+        for (; i + 16 <= s.size(); i += 16)
+            for (unsigned m = escape_hits(s.data() + i, e); m != 0; m &= m - 1) rewrite(i + static_cast<std::size_t>(std::countr_zero(m)));
+        if (i < s.size()) { // the rest, read as the sixteen bytes that end `s`, less those already seen
+            std::size_t const last = s.size() - 16;
+            for (unsigned m = escape_hits(s.data() + last, e) & (~0u << (i - last)); m != 0; m &= m - 1)
+                rewrite(last + static_cast<std::size_t>(std::countr_zero(m)));
+            i = s.size();
         }
     }
 #endif
-    for (; i < s.size(); ++i) {
-        auto const c = static_cast<unsigned char>(s[i]);
-        if (!special[c]) continue;
-        out.append(s.data() + run, i - run);
-        out += escape_of(c, e);
-        run = i + 1;
-    }
+    auto const& special = escape_table(e);
+    for (; i < s.size(); ++i)
+        if (special[static_cast<unsigned char>(s[i])]) rewrite(i);
     out.append(s.data() + run, s.size() - run);
 }
 
@@ -279,22 +298,17 @@ inline std::size_t escaped_length(char32_t c, escaping e) noexcept
 inline bool needs_escaping(std::string_view s, escaping e) noexcept
 {
     if (e == escaping::none) return false;
-    auto const& special = escape_table(e);
-    std::size_t i = 0;
 #if defined(__SSE2__)
-    if (e != escaping::markdown) {
-        __m128i const amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'),
-                      dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\'');
-        for (; i + 16 <= s.size(); i += 16) {
-            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + i));
-            __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)), _mm_cmpeq_epi8(v, gt));
-            if (e == escaping::html) hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, sq)));
-            if (_mm_movemask_epi8(hit) != 0) return true;
-        }
+    if (e != escaping::markdown && s.size() >= 16) {
+        std::size_t i = 0;
+        for (; i + 16 <= s.size(); i += 16)
+            if (escape_hits(s.data() + i, e) != 0) return true;
+        return i < s.size() && escape_hits(s.data() + s.size() - 16, e) != 0;
     }
 #endif
-    for (; i < s.size(); ++i)
-        if (special[static_cast<unsigned char>(s[i])]) return true;
+    auto const& special = escape_table(e);
+    for (char c : s)
+        if (special[static_cast<unsigned char>(c)]) return true;
     return false;
 }
 

@@ -3,6 +3,10 @@
 #ifndef SKILLMD_DETAIL_UTF8_HPP
 #define SKILLMD_DETAIL_UTF8_HPP
 
+#if defined(__SSE2__)
+#  include <emmintrin.h>
+#endif
+
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -95,9 +99,24 @@ inline std::size_t find_invalid_utf8(std::string_view s) noexcept
 /// Number of code points in s (s assumed well-formed; stray bytes count one each).
 inline std::size_t utf8_length(std::string_view s) noexcept
 {
-    std::size_t n = 0;
-    for (char c : s)
-        n += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+    std::size_t n = 0, i = 0;
+#if defined(__SSE2__)
+    // Sixteen bytes at a time: a continuation byte (10xxxxxx) is, as a signed byte,
+    // below -64; every other byte starts a code point. Each lane counts its lead bytes
+    // (a compare gives -1) for at most 255 blocks, then the lanes are summed.
+    __m128i const lead = _mm_set1_epi8(-65), zero = _mm_setzero_si128();
+    while (i + 16 <= s.size()) {
+        __m128i counts = zero;
+        for (int blocks = 0; blocks < 255 && i + 16 <= s.size(); ++blocks, i += 16) {
+            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + i));
+            counts = _mm_sub_epi8(counts, _mm_cmpgt_epi8(v, lead));
+        }
+        __m128i const sums = _mm_sad_epu8(counts, zero);
+        n += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) + static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
+    }
+#endif
+    for (; i < s.size(); ++i)
+        n += (static_cast<unsigned char>(s[i]) & 0xc0) != 0x80;
     return n;
 }
 
