@@ -244,6 +244,12 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
     // to end in one string: a view of one is good until the next is made.
     std::string pool;
     std::vector<std::pair<std::size_t, std::size_t>> spans(entries.size());
+    if (budget.strategy == budget_strategy::skip_overflow || budget.strategy == budget_strategy::shorten_then_drop ||
+        limit == index_summary::unlimited) { // every entry will be described: room for all, no regrowth
+        std::size_t room = 0;
+        for (auto const& e : entries) room += e.description.size() + e.when_to_use.size() + 3;
+        pool.reserve(room);
+    }
     std::vector<char> made(entries.size(), 0), short_flag(entries.size(), 0);
     auto const text = [&](std::size_t i) -> std::string_view {
         if (!made[i]) {
