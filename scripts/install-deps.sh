@@ -9,6 +9,7 @@ packages=(
   libboost1.81-dev libboost-filesystem1.81-dev libboost-test1.81-dev
   libboost-json1.81-dev libboost-locale1.81-dev
   libyaml-cpp-dev libfyaml-dev libbenchmark-dev libsqlite3-dev libicu-dev
+  strace
 )
 # Node.js runs the seed 001 reference script in the tests; any node on PATH will do.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
