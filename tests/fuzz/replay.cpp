@@ -6,6 +6,7 @@
 
 #include "../support/test_support.hpp"
 #include "exercise_prompt.hpp"
+#include "exercise_store.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -46,6 +47,20 @@ BOOST_AUTO_TEST_CASE(prompt_corpus)
     }
     BOOST_TEST_MESSAGE("replayed " << n << " prompt fuzz inputs");
     BOOST_TEST(n >= 50u, "the prompt fuzz corpus is missing");
+}
+
+BOOST_AUTO_TEST_CASE(store_corpus)
+{
+    namespace fs = std::filesystem;
+    std::size_t n = 0;
+    fs::path const root = skillmd::test::source_dir() / "tests" / "fuzz" / "corpus_store";
+    for (auto const& e : fs::directory_iterator(root)) {
+        if (!e.is_regular_file()) continue;
+        skillmd::fuzz::exercise_store(skillmd::test::slurp(e.path()));
+        ++n;
+    }
+    BOOST_TEST_MESSAGE("replayed " << n << " database fuzz inputs");
+    BOOST_TEST(n >= 3u, "the database fuzz corpus is missing");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
