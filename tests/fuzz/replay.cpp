@@ -11,54 +11,55 @@
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
+#include <initializer_list>
+#include <string>
 
 namespace skillmd::test {
 void exercise(std::string_view data);
 }
 
-BOOST_AUTO_TEST_SUITE(fuzz_replay)
+namespace {
 
-BOOST_AUTO_TEST_CASE(saved_corpus_and_reproducers)
+/// Runs `exercise` over every file of the given folders of tests/fuzz (a missing folder
+/// has none); returns how many.
+template <class Exercise>
+std::size_t replay(std::initializer_list<char const*> folders, Exercise exercise)
 {
     namespace fs = std::filesystem;
     std::size_t n = 0;
-    for (char const* dir : {"corpus", "crashes"}) {
+    for (char const* dir : folders) {
         fs::path const root = skillmd::test::source_dir() / "tests" / "fuzz" / dir;
         if (!fs::exists(root)) continue;
         for (auto const& e : fs::directory_iterator(root)) {
             if (!e.is_regular_file() || e.path().filename() == "README.md") continue;
-            skillmd::test::exercise(skillmd::test::slurp(e.path()));
+            exercise(skillmd::test::slurp(e.path()));
             ++n;
         }
     }
+    return n;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(fuzz_replay)
+
+BOOST_AUTO_TEST_CASE(saved_corpus_and_reproducers)
+{
+    auto const n = replay({"corpus", "crashes"}, [](std::string const& in) { skillmd::test::exercise(in); });
     BOOST_TEST_MESSAGE("replayed " << n << " fuzz inputs");
     BOOST_TEST(n >= 50u, "the fuzz seed corpus is missing");
 }
 
 BOOST_AUTO_TEST_CASE(prompt_corpus)
 {
-    namespace fs = std::filesystem;
-    std::size_t n = 0;
-    fs::path const root = skillmd::test::source_dir() / "tests" / "fuzz" / "corpus_prompt";
-    for (auto const& e : fs::directory_iterator(root)) {
-        if (!e.is_regular_file()) continue;
-        skillmd::fuzz::exercise_prompt(skillmd::test::slurp(e.path()));
-        ++n;
-    }
+    auto const n = replay({"corpus_prompt"}, [](std::string const& in) { skillmd::fuzz::exercise_prompt(in); });
     BOOST_TEST_MESSAGE("replayed " << n << " prompt fuzz inputs");
     BOOST_TEST(n >= 50u, "the prompt fuzz corpus is missing");
 }
 
 BOOST_AUTO_TEST_CASE(store_corpus)
 {
-    namespace fs = std::filesystem;
-    std::size_t n = 0;
-    fs::path const root = skillmd::test::source_dir() / "tests" / "fuzz" / "corpus_store";
-    for (auto const& e : fs::directory_iterator(root)) {
-        if (!e.is_regular_file()) continue;
-        skillmd::fuzz::exercise_store(skillmd::test::slurp(e.path()));
-        ++n;
-    }
+    auto const n = replay({"corpus_store"}, [](std::string const& in) { skillmd::fuzz::exercise_store(in); });
     BOOST_TEST_MESSAGE("replayed " << n << " database fuzz inputs");
     BOOST_TEST(n >= 3u, "the database fuzz corpus is missing");
 }
