@@ -191,18 +191,18 @@ public:
     void record(std::size_t i, std::string_view text, escaping e)
     {
         while (next_ <= i) first_[next_++] = static_cast<std::uint32_t>(marks_.size());
-        first_[next_] = static_cast<std::uint32_t>(marks_.size());
-        if (!needs_escaping(text, e)) return;
-        auto const& special = escape_table(e);
-        std::uint32_t cp = 0, added = 0;
-        for (char ch : text) {
-            auto const c = static_cast<unsigned char>(ch);
-            if ((c & 0xc0) == 0x80) continue;
-            if (special[c]) {
-                added += static_cast<std::uint32_t>(escape_of(c, e).size() - 1);
-                marks_.emplace_back(cp, added);
+        if (needs_escaping(text, e)) {
+            auto const& special = escape_table(e);
+            std::uint32_t cp = 0, added = 0;
+            for (char ch : text) {
+                auto const c = static_cast<unsigned char>(ch);
+                if ((c & 0xc0) == 0x80) continue;
+                if (special[c]) {
+                    added += static_cast<std::uint32_t>(escape_of(c, e).size() - 1);
+                    marks_.emplace_back(cp, added);
+                }
+                ++cp;
             }
-            ++cp;
         }
         first_[next_] = static_cast<std::uint32_t>(marks_.size());
     }
