@@ -2,11 +2,7 @@
 # `skillmd db` end to end in a fresh directory: each step's output and exit code.
 set -u
 cli=$(realpath "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-mkdir files
-printf -- '---\nname: reminders\ndescription: Set reminders\ntriggers: [remind]\n---\nBody\n' > files/reminders.md
+source "$(dirname "$(realpath "$0")")/db_fixture.sh"
 failed=0
 step() { # step EXPECTED_CODE EXPECTED_STDOUT -- ARGS...
   local code=$1 out=$2; shift 3

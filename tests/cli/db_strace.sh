@@ -7,11 +7,7 @@ set -u
 cli=$(realpath "$1")
 command -v strace >/dev/null 2>&1 || { echo "strace is not installed"; exit 77; }
 strace -f -o /dev/null true 2>/dev/null || { echo "ptrace is not allowed here"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-mkdir files
-printf -- '---\nname: reminders\ndescription: Set reminders\ntriggers: [remind]\n---\nBody\n' > files/reminders.md
+source "$(dirname "$(realpath "$0")")/db_fixture.sh"
 failed=0
 opens=0
 traced() { # traced ARGS...: one `skillmd db` step under strace, then the check of its opens

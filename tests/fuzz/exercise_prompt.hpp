@@ -8,22 +8,19 @@
 // escaping, slash commands, and every index format under every budget strategy, with
 // invariants that abort when broken.
 
+#include "expect.hpp"
+
 #include <skillmd/arguments.hpp>
 #include <skillmd/index_formats.hpp>
 #include <skillmd/slash.hpp>
 
-#include <cstdlib>
+#include <cstddef>
 #include <map>
 #include <vector>
 #include <string>
 #include <string_view>
 
 namespace skillmd::fuzz {
-
-inline void expect(bool ok)
-{
-    if (!ok) std::abort();
-}
 
 inline bool valid_utf8(std::string_view s) { return detail::find_invalid_utf8(s) == std::string_view::npos; }
 
