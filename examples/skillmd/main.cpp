@@ -71,7 +71,9 @@ char const usage_text[] =
     "          substitutes the arguments and prints the content the model receives\n"
     "          --format pegasus, claude-code, mycode, koshi, sven, agent-skills, codex,\n"
     "          gemini (default: the preset's own) or json; --as model (default) or user\n"
-    "          --substitution safe (default: never in code), claude-code, seed001\n"
+    "          --substitution safe (never in code; every preset's default), claude-code, seed001\n"
+    "          exit 0 when the skill may run, 4 when it needs the user's approval (an\n"
+    "          --allow rule, or --as user, gives it), 1 on an error or a deny rule\n"
     "       skillmd match \"MESSAGE\" [--preset NAME] [--dir TIER=PATH]... [--format text|json]\n"
     "  match   the skills whose trigger phrases occur in MESSAGE, one per line\n"
     "       skillmd new NAME [--dir PATH]\n"
@@ -84,7 +86,7 @@ char const usage_text[] =
     "          update changes only the fields given, delete never touches a file skill,\n"
     "          list shows every skill with its source, load prints a body; every\n"
     "          write is validated like a file skill. Exit 0 done, 1 refused, 3 database error\n"
-    "exit status: 0 no errors, 1 some error, 2 usage error\n";
+    "exit status: 0 no errors, 1 some error, 2 usage error (invoke: 4 needs approval; db: 3 database error)\n";
 
 int usage(std::string_view why)
 {
@@ -111,7 +113,7 @@ struct options
     std::size_t context_tokens = 0;      ///< index --context-tokens
     bool as_user = false;                ///< invoke --as user
     std::vector<std::string> allow, deny;
-    std::string substitution = "safe";
+    std::string substitution;            ///< invoke --substitution ("" : the preset's own)
     std::string new_dir = ".";           ///< new --dir
 };
 
@@ -370,9 +372,6 @@ struct preset_info
 {
     char const* const* tiers;
     std::size_t tier_count;
-    std::string_view index_format;   ///< the preset's own index format
-    std::string_view content_format; ///< and content format
-    bool sanitized_commands = false; ///< seed 004's TUI names
 };
 
 void print_diagnostics(skillmd::snapshot const& snap)
@@ -446,11 +445,13 @@ int cmd_show(skillmd::snapshot const& snap, options const& o, bool tree)
     return exit_ok;
 }
 
-int cmd_index(skillmd::snapshot const& snap, options const& o, preset_info const& p)
+template <class System>
+int cmd_index(System const& agent, skillmd::snapshot const& snap, options const& o)
 {
     namespace fmts = skillmd::index_formats;
-    std::string const format = o.format_given && !o.json ? o.format : std::string(p.index_format);
-    auto policy = *fmts::policy_for(format);
+    bool const own = !o.format_given || o.json;
+    std::string const format = own ? std::string(System::index_format_type::name) : o.format;
+    auto policy = own ? agent.settings().listing : *fmts::policy_for(format);
     policy.budget.context_tokens = o.context_tokens;
     if (o.budget) { // the command line beats the environment
         policy.budget.chars = *o.budget;
@@ -461,19 +462,7 @@ int cmd_index(skillmd::snapshot const& snap, options const& o, preset_info const
     fmts::visit(format, [&](auto const& f) { r = skillmd::render_index(snap, f, policy); });
     std::string out;
     if (o.json) {
-        out += "{\"format\": ";
-        skillmd::detail::json_quote(out, format);
-        out += ", \"budget\": ";
-        out += r.budget == skillmd::index_summary::unlimited ? "null" : std::to_string(r.budget);
-        out += ", \"used\": " + std::to_string(r.used) + ", \"listed\": ";
-        json_list(out, r.listed);
-        out += ", \"shortened\": ";
-        json_list(out, r.shortened);
-        out += ", \"omitted\": ";
-        json_list(out, r.omitted);
-        out += ", \"text\": ";
-        skillmd::detail::json_quote(out, r.text);
-        out += "}\n";
+        out = boost::json::serialize(skillmd::to_json(r, format)) + "\n";
     } else {
         out = r.text;
         if (!out.empty() && out.back() != '\n') out += '\n';
@@ -488,61 +477,42 @@ int cmd_index(skillmd::snapshot const& snap, options const& o, preset_info const
     return exit_ok;
 }
 
-template <class Registry>
-int cmd_invoke(Registry const& reg, options const& o, preset_info const& p)
+constexpr int exit_needs_approval = 4;
+
+template <class System>
+int cmd_invoke(System const& agent, options const& o)
 {
-    skillmd::invoke_options io;
-    io.permissions.allow = o.allow;
-    io.permissions.deny = o.deny;
-    io.match_sanitized = p.sanitized_commands;
-    io.substitution = o.substitution == "seed001"       ? skillmd::substitution::seed001()
-                      : o.substitution == "claude-code" ? skillmd::substitution::claude_code()
-                                                        : skillmd::substitution::safe();
-    std::string const format = o.format_given && !o.json ? o.format : std::string(p.content_format);
+    skillmd::invoke_options io = agent.settings().invoke; // the preset's own, then what the command line adds
+    io.permissions.allow.insert(io.permissions.allow.end(), o.allow.begin(), o.allow.end());
+    io.permissions.deny.insert(io.permissions.deny.end(), o.deny.begin(), o.deny.end());
+    if (o.substitution == "seed001") io.substitution = skillmd::substitution::seed001();
+    else if (o.substitution == "claude-code") io.substitution = skillmd::substitution::claude_code();
+    else if (o.substitution == "safe") io.substitution = skillmd::substitution::safe();
+    std::string const format = o.format_given && !o.json ? o.format : std::string(System::content_format_type::name);
     auto const who = o.as_user ? skillmd::caller::user : skillmd::caller::model;
     skillmd::invocation inv;
-    if (!skillmd::content_formats::visit(format, [&](auto const& f) { inv = skillmd::invoke(reg, o.paths.front(), "", who, io, f); }))
+    if (!skillmd::content_formats::visit(format, [&](auto const& f) { inv = skillmd::invoke(agent.registry(), o.paths.front(), "", who, io, f); }))
         return usage("unknown content format " + format);
-    std::string out;
+    auto const status = inv.status();
+    int const code = status == skillmd::invoke_status::run              ? exit_ok
+                     : status == skillmd::invoke_status::needs_approval ? exit_needs_approval
+                                                                        : exit_errors;
     if (o.json) {
-        out += "{\"ok\": ";
-        out += inv.ok() ? "true" : "false";
-        out += ", \"error_code\": " + std::to_string(static_cast<int>(inv.error)) + ", \"message\": ";
-        skillmd::detail::json_quote(out, inv.message);
-        out += ", \"not_a_skill\": ";
-        out += inv.not_a_skill ? "true" : "false";
-        out += ", \"command\": ";
-        skillmd::detail::json_quote(out, inv.command);
-        out += ", \"caller\": ";
-        skillmd::detail::json_quote(out, to_string(inv.who));
-        out += ", \"mode\": ";
-        skillmd::detail::json_quote(out, to_string(inv.mode));
-        out += ", \"agent\": ";
-        if (inv.agent) skillmd::detail::json_quote(out, *inv.agent);
-        else out += "null";
-        out += ", \"model\": ";
-        if (inv.model) skillmd::detail::json_quote(out, *inv.model);
-        else out += "null";
-        out += ", \"allowed_tools\": ";
-        json_list(out, inv.allowed_tools);
-        out += ", \"permission\": "; // null when validation failed before the rules were asked
-        bool const decided = inv.error == skillmd::invoke_error::none || inv.error == skillmd::invoke_error::permission_denied;
-        if (decided) skillmd::detail::json_quote(out, to_string(inv.permission.behavior));
-        else out += "null";
-        out += ", \"arguments\": ";
-        skillmd::detail::json_quote(out, inv.loaded.arguments);
-        out += ", \"content\": ";
-        skillmd::detail::json_quote(out, inv.content);
-        out += "}\n";
-        print(out);
-        return inv.ok() ? exit_ok : exit_errors;
+        print(boost::json::serialize(skillmd::to_json(inv)) + "\n");
+        return code;
     }
-    if (!inv.ok()) {
+    if (status == skillmd::invoke_status::failed || status == skillmd::invoke_status::denied) {
         std::cerr << "skillmd: error " << static_cast<int>(inv.error) << ": " << inv.message << "\n";
         if (inv.not_a_skill) std::cerr << "skillmd: not a skill; an agent would send the text as an ordinary message\n";
-        return exit_errors;
+        return code;
     }
-    out = inv.content;
+    if (status == skillmd::invoke_status::needs_approval) {
+        // The content is not printed: nothing runs before the user says yes.
+        std::cerr << "skillmd: needs approval: " << inv.permission.message << " (from tier " << inv.record->tier
+                  << "); an agent asks the user first; --allow " << inv.command << " approves it\n";
+        return code;
+    }
+    std::string out = inv.content;
     if (!out.empty() && out.back() != '\n') out += '\n';
     print(out);
     std::fflush(stdout);
@@ -550,7 +520,7 @@ int cmd_invoke(Registry const& reg, options const& o, preset_info const& p)
     if (inv.agent) std::cerr << ", agent " << *inv.agent;
     if (inv.model) std::cerr << ", model " << *inv.model;
     std::cerr << ", permission " << to_string(inv.permission.behavior);
-    if (!inv.permission.message.empty()) std::cerr << " (" << inv.permission.message << ")";
+    if (!inv.permission.rule.empty()) std::cerr << " (rule " << inv.permission.rule << ")";
     if (!inv.allowed_tools.empty()) {
         std::cerr << ", allowed tools:";
         for (auto const& t : inv.allowed_tools) std::cerr << " " << t;
@@ -589,8 +559,8 @@ int cmd_new(options const& o)
     return exit_ok;
 }
 
-template <class Registry>
-int run(Registry& reg, options const& o, std::string_view command, preset_info const& p)
+template <class System>
+int run(System& agent, options const& o, std::string_view command, preset_info const& p)
 {
     for (auto const& entry : o.dirs) {
         std::string const& label = entry.first; // not a structured binding: clang 14 cannot capture one
@@ -600,12 +570,12 @@ int run(Registry& reg, options const& o, std::string_view command, preset_info c
             return usage("the " + o.preset + " preset has no tier " + label + " (it has " + known + ")");
         }
     }
-    reg.load();
-    auto const snap = reg.snapshot();
-    if (command == "index") return cmd_index(*snap, o, p);
+    agent.load();
+    auto const snap = agent.snapshot();
+    if (command == "index") return cmd_index(agent, *snap, o);
     if (command == "invoke") {
         print_diagnostics(*snap);
-        return cmd_invoke(reg, o, p);
+        return cmd_invoke(agent, o);
     }
     if (command == "match") return cmd_match(snap, o);
     return cmd_show(*snap, o, command == "tree");
@@ -616,23 +586,16 @@ int cmd_registry(options const& o, std::string_view command)
     namespace presets = skillmd::presets;
     presets::locations at;
     at.overrides = o.dirs;
-    auto go = [&](auto make, auto const& tiers, std::string_view index_format, std::string_view content_format,
-                  bool sanitized = false) {
-        auto reg = make(at);
-        return run(reg, o, command, {std::data(tiers), std::size(tiers), index_format, content_format, sanitized});
+    auto go = [&](auto make, auto const& tiers) {
+        auto agent = make(at);
+        return run(agent, o, command, {std::data(tiers), std::size(tiers)});
     };
-    if (o.preset == "agent-skills")
-        return go([](auto const& a) { return presets::make_agent_skills(a); }, presets::agent_skills_tiers, "agent-skills", "agent-skills");
-    if (o.preset == "pegasus")
-        return go([](auto const& a) { return presets::make_pegasus(a); }, presets::pegasus_tiers, "pegasus", "pegasus");
-    if (o.preset == "claude-code")
-        return go([](auto const& a) { return presets::make_claude_code(a); }, presets::claude_code_tiers, "claude-code", "claude-code");
-    if (o.preset == "mycode")
-        return go([](auto const& a) { return presets::make_mycode(a); }, presets::mycode_tiers, "claude-code", "mycode");
-    if (o.preset == "sven")
-        return go([](auto const& a) { return presets::make_sven(a); }, presets::sven_tiers, "sven", "sven", true);
-    if (o.preset == "koshi")
-        return go([](auto const& a) { return presets::make_koshi(a); }, presets::koshi_tiers, "koshi", "koshi");
+    if (o.preset == "agent-skills") return go([](auto const& a) { return presets::make_agent_skills(a); }, presets::agent_skills_tiers);
+    if (o.preset == "pegasus") return go([](auto const& a) { return presets::make_pegasus(a); }, presets::pegasus_tiers);
+    if (o.preset == "claude-code") return go([](auto const& a) { return presets::make_claude_code(a); }, presets::claude_code_tiers);
+    if (o.preset == "mycode") return go([](auto const& a) { return presets::make_mycode(a); }, presets::mycode_tiers);
+    if (o.preset == "sven") return go([](auto const& a) { return presets::make_sven(a); }, presets::sven_tiers);
+    if (o.preset == "koshi") return go([](auto const& a) { return presets::make_koshi(a); }, presets::koshi_tiers);
     return usage("unknown preset " + o.preset + " (agent-skills, pegasus, claude-code, mycode, sven, koshi)");
 }
 

@@ -93,6 +93,26 @@ inline void attribute(std::string& out, std::string_view key, std::string_view v
 
 inline std::string one_line(std::string_view s) { return clean_line(s); }
 
+/// How many bytes of `s` JavaScript's `\s*` matches at its start (ASCII white space,
+/// U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF).
+inline std::size_t js_space_prefix(std::string_view s) noexcept
+{
+    std::size_t i = 0;
+    while (i < s.size()) {
+        auto const c = static_cast<unsigned char>(s[i]);
+        if (c == ' ' || (c >= 0x09 && c <= 0x0d)) { ++i; continue; }
+        auto const at = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+        if (c == 0xc2 && at(1) == 0xa0) { i += 2; continue; }
+        if (c == 0xe1 && at(1) == 0x9a && at(2) == 0x80) { i += 3; continue; }
+        if (c == 0xe2 && at(1) == 0x80 && ((at(2) >= 0x80 && at(2) <= 0x8a) || at(2) == 0xa8 || at(2) == 0xa9 || at(2) == 0xaf)) { i += 3; continue; }
+        if (c == 0xe2 && at(1) == 0x81 && at(2) == 0x9f) { i += 3; continue; }
+        if (c == 0xe3 && at(1) == 0x80 && at(2) == 0x80) { i += 3; continue; }
+        if (c == 0xef && at(1) == 0xbb && at(2) == 0xbf) { i += 3; continue; }
+        break;
+    }
+    return i;
+}
+
 /// `<wrapper>` with one `  <file>path</file>` line per file (at most `limit`), or nothing.
 inline void file_list(std::string& out, std::string_view wrapper, std::vector<std::string> const& files,
                       std::size_t limit = std::string::npos)
@@ -128,6 +148,7 @@ namespace content_formats {
 /// the content as its task.
 struct pegasus
 {
+    static constexpr std::string_view name = "pegasus";
     std::string render(loaded_skill const& s) const
     {
         if (s.mode == context_mode::inline_ && s.who == caller::user)
@@ -140,14 +161,19 @@ struct pegasus
 /// content (arguments substituted or appended).
 struct claude_code
 {
+    static constexpr std::string_view name = "claude-code";
     std::string render(loaded_skill const& s) const
     {
-        return "Base directory for this skill: " + detail::one_line(s.base_directory) + "\n\n" + s.content;
+        // The seed's fence expression `^---\s*\n([\s\S]*?)---\s*\n?` ends with a greedy `\s*`:
+        // blank lines and indentation after the closing fence are not part of the body.
+        std::string_view content = s.content;
+        if (s.file_text.starts_with("---")) content.remove_prefix(detail::js_space_prefix(content));
+        return "Base directory for this skill: " + detail::one_line(s.base_directory) + "\n\n" + std::string(content);
     }
     /// The command-message metadata shown while the skill loads (never sent to the model).
     std::string metadata(loaded_skill const& s, std::string_view progress = "loading") const
     {
-        std::string const n = detail::one_line(s.command);
+        std::string const n = detail::one_line(s.name.empty() ? s.command : s.name); // the label the user sees
         return "<command-message>The \"" + n + "\" skill is " + std::string(progress) +
                "</command-message>\n<command-name>" + n + "</command-name>";
     }
@@ -157,6 +183,7 @@ struct claude_code
 /// the Skill tool returns.
 struct mycode
 {
+    static constexpr std::string_view name = "mycode";
     std::string render(loaded_skill const& s) const
     {
         std::string const args = detail::one_line(s.arguments);
@@ -175,6 +202,7 @@ struct mycode
 /// into an `## Active Skills` section, or a `## Skill Hint` when they cannot be loaded.
 struct koshi
 {
+    static constexpr std::string_view name = "koshi";
     std::string render(loaded_skill const& s) const { return s.content; }
 
     std::string active_skills(std::vector<loaded_skill> const& skills) const
@@ -214,6 +242,7 @@ private:
 /// hints; a user's `/command` sends the body and the task.
 struct sven
 {
+    static constexpr std::string_view name = "sven";
     std::size_t max_files = 20;
     std::string knowledge_directory = ".sven/knowledge";
 
@@ -258,6 +287,7 @@ struct sven
 /// directory and `<skill_resources>`.
 struct agent_skills
 {
+    static constexpr std::string_view name = "agent-skills";
     std::string render(loaded_skill const& s) const
     {
         std::string out = "<skill_content";
@@ -275,6 +305,7 @@ struct agent_skills
 /// Codex: the whole SKILL.md in a `<skill>` element, as a user message.
 struct codex
 {
+    static constexpr std::string_view name = "codex";
     std::string render(loaded_skill const& s) const
     {
         std::string out = "<skill>\n<name>";
@@ -292,6 +323,7 @@ struct codex
 /// Gemini CLI: the `activate_skill` result, body and resources in `<activated_skill>`.
 struct gemini
 {
+    static constexpr std::string_view name = "gemini";
     std::string render(loaded_skill const& s) const
     {
         std::string out = "<activated_skill";

@@ -72,6 +72,7 @@ struct dialect
     std::size_t max_name = 64;
     std::size_t max_description = 1024;
     std::size_t max_compatibility = 500;
+    bool find_by_label = false;                 ///< a lookup by the label finds the skill (seed 001's user-facing name)
 
     std::optional<skillmd::field> field_of(std::string_view key) const
     {
@@ -128,7 +129,8 @@ inline dialect claude_code()
              {"argument-hint", field::argument_hint}, {"arguments", field::arguments},
              {"version", field::version}, {"context", field::context}, {"agent", field::agent},
              {"license", field::license}, {"compatibility", field::compatibility}, {"metadata", field::metadata}},
-            {}, unknown_keys::ignore, description_default::first_heading, name_rule::none, true};
+            {}, unknown_keys::ignore, description_default::first_heading, name_rule::none, true,
+            false, false, false, false, false, frontmatter::missing_policy::empty_metadata, 64, 1024, 500, true};
 }
 
 /// Seed 002 ("mycode"): name, description, allowed-tools, and version/author/tags metadata.

@@ -97,7 +97,7 @@ struct pegasus
 };
 
 /// Seed 001 (Claude Code as reverse-engineered): one line per skill,
-/// `- /name hint: description - when_to_use`, trailing spaces trimmed, no frame.
+/// `- /name hint: description (tier) - when_to_use`, trailing spaces trimmed, no frame.
 struct claude_code
 {
     static constexpr std::size_t description_overhead = 1;
@@ -106,6 +106,11 @@ struct claude_code
     void describe(std::string& out, index_entry const& e) const
     {
         detail::append_clean_line(out, e.description);
+        if (!e.tier.empty()) { // seed 001 shows where a skill came from: `description (user)`
+            out += " ("sv;
+            detail::append_clean_line(out, e.tier);
+            out += ')';
+        }
         if (!e.when_to_use.empty()) {
             out += " - "sv;
             detail::append_clean_line(out, e.when_to_use);

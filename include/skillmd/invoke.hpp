@@ -15,6 +15,7 @@
 #include <skillmd/registry.hpp>
 #include <skillmd/slash.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -36,6 +37,7 @@ enum class invoke_error : int {
     user_invocation_disabled = 6,  ///< `user-invocable: false`, and the user asked
     permission_denied = 7,         ///< a deny rule matched
     arguments_too_long = 8,        ///< the arguments exceed `max_argument_bytes`
+    bad_tool_call = 9,             ///< a model's tool call that is not JSON or not the tool's schema
 };
 
 struct invoke_options
@@ -48,7 +50,31 @@ struct invoke_options
     bool match_sanitized = false; ///< seed 004: `/sven_plan` finds `sven/plan` by its sanitised name
     std::string tool_name = "Skill"; ///< named in the code 4 message
     std::string working_directory;   ///< seed 002's context ("" = the current directory)
+    /// Error 2's message; `{}` stands for the name. Seed 001's by default; seed 000 says
+    /// `Skill "{}" not found`, seed 002 `Skill not found: {}`.
+    std::string unknown_skill_message = "Unknown skill: {}";
+    /// The sub-agent of a `context: fork` skill that names none (seed 000: `general`).
+    std::optional<std::string> default_fork_agent;
 };
+
+/// What the agent must do with an invocation. Only `run` means go.
+enum class invoke_status : std::uint8_t {
+    run,            ///< allowed (a rule, or the user's own typed command): deliver the content now
+    needs_approval, ///< valid, but no rule decided: ask the user (`permission.message`), then `approve()`
+    denied,         ///< a deny rule matched (error 7)
+    failed,         ///< any other error (`error`, `message`)
+};
+
+inline constexpr std::string_view to_string(invoke_status s) noexcept
+{
+    switch (s) {
+    case invoke_status::run: return "run";
+    case invoke_status::needs_approval: return "needs_approval";
+    case invoke_status::denied: return "denied";
+    case invoke_status::failed: return "failed";
+    }
+    return "failed";
+}
 
 /// The outcome of one invocation.
 struct invocation
@@ -69,7 +95,21 @@ struct invocation
     substitution_result substitution;
     std::string content;                             ///< rendered by the content format
 
-    bool ok() const noexcept { return error == invoke_error::none && permission.behavior != permission::deny; }
+    /// Run, ask, denied or failed: the one answer to "may this skill run now?".
+    invoke_status status() const noexcept
+    {
+        if (error == invoke_error::permission_denied) return invoke_status::denied;
+        if (error != invoke_error::none) return invoke_status::failed;
+        if (permission.behavior == permission::allow) return invoke_status::run;
+        if (permission.behavior == permission::deny) return invoke_status::denied;
+        return invoke_status::needs_approval;
+    }
+    bool may_run() const noexcept { return status() == invoke_status::run; }
+    /// The user approved a `needs_approval` call: it may run now. Nothing else changes.
+    void approve() noexcept
+    {
+        if (status() == invoke_status::needs_approval) permission = {permission::allow, "approved by the user", ""};
+    }
 };
 
 namespace detail {
@@ -85,7 +125,16 @@ inline std::string absolute_path(std::string const& p)
 {
     if (p.empty() || p.front() == '/') return p;
     std::error_code ec;
-    return (std::filesystem::current_path(ec) / p).lexically_normal().string();
+    std::string out = (std::filesystem::current_path(ec) / p).lexically_normal().string();
+    if (out.size() > 1 && out.back() == '/') out.pop_back(); // `cwd/.` is `cwd`, as getcwd() says
+    return out;
+}
+
+inline std::string with_name(std::string_view pattern, std::string_view name)
+{
+    std::string out(pattern);
+    if (auto const at = out.find("{}"); at != std::string::npos) out.replace(at, 2, name);
+    return out;
 }
 
 } // namespace detail
@@ -116,7 +165,17 @@ invocation invoke(Registry const& reg, std::string_view name_or_command, std::st
         if (!cmd->arguments.empty()) all_args = all_args.empty() ? cmd->arguments : cmd->arguments + " " + all_args;
     }
     std::string const shown = skillmd::detail::clean_line(name);
-    if (name.empty()) return detail::fail(std::move(inv), invoke_error::invalid_format, "Invalid skill format: " + skillmd::detail::clean_line(raw));
+    // Seed 001: only an input that is empty once trimmed is malformed (its message keeps
+    // the input as given); `/` alone names the empty skill, which does not exist.
+    if (detail::trim_spaces(raw).empty()) {
+        std::string as_given;
+        for (char c : raw) as_given += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+        return detail::fail(std::move(inv), invoke_error::invalid_format, "Invalid skill format: " + as_given);
+    }
+    if (name.empty() || name == "/") {
+        inv.not_a_skill = typed || who == caller::user;
+        return detail::fail(std::move(inv), invoke_error::unknown_skill, detail::with_name(opts.unknown_skill_message, ""));
+    }
     if (!valid_command_name(name) || detail::find_invalid_utf8(name) != std::string::npos)
         return detail::fail(std::move(inv), invoke_error::invalid_format, "Invalid skill format: " + shown);
     inv.command = name;
@@ -135,7 +194,7 @@ invocation invoke(Registry const& reg, std::string_view name_or_command, std::st
     }
     if (!r) {
         inv.not_a_skill = typed || who == caller::user;
-        return detail::fail(std::move(inv), invoke_error::unknown_skill, "Unknown skill: " + shown);
+        return detail::fail(std::move(inv), invoke_error::unknown_skill, detail::with_name(opts.unknown_skill_message, shown));
     }
     inv.record = r;
     inv.command = r->command;
@@ -191,7 +250,7 @@ invocation invoke(Registry const& reg, std::string_view name_or_command, std::st
     ls.content = inv.substitution.text;
 
     inv.mode = r->meta.context;
-    if (inv.mode == context_mode::fork) inv.agent = r->meta.agent;
+    if (inv.mode == context_mode::fork) inv.agent = r->meta.agent ? r->meta.agent : opts.default_fork_agent;
     if (r->meta.model && *r->meta.model != "inherit") inv.model = r->meta.model;
     inv.allowed_tools = r->meta.allowed_tools;
     inv.content = fmt.render(ls);

@@ -3,9 +3,10 @@
 #ifndef SKILLMD_PRESETS_HPP
 #define SKILLMD_PRESETS_HPP
 
-// Presets: each seed system as a ready registry type with its documented tiers,
-// layout, dialect and collision rule. They use the X3 parser, so this header pulls
-// in the grammar; code that only reads snapshots can include registry.hpp alone.
+// Presets: each system skillmd reproduces as one `basic_system` type: its tiers and
+// layout, dialect and mode, collision rule, index format and budget, content format,
+// substitution and tool. They use the X3 parser, so this header pulls in the grammar;
+// code that only reads snapshots can include registry.hpp alone.
 
 #include <skillmd/dedup.hpp>
 #include <skillmd/dialect.hpp>
@@ -13,10 +14,12 @@
 #include <skillmd/registry.hpp>
 #include <skillmd/sources/directory_source.hpp>
 #include <skillmd/sources/plugin_source.hpp>
+#include <skillmd/system.hpp>
 
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 
 namespace skillmd::presets {
@@ -55,58 +58,92 @@ inline registry_options options_for(dialect d, validation_mode mode = validation
 
 using parser = frontmatter::x3_parser;
 
+/// The settings a preset starts from: its listing policy, its tool, the tool's name in
+/// error 4's message.
+inline system_settings settings_for(index_formats::index_policy listing, skill_tool tool)
+{
+    system_settings s;
+    s.listing = std::move(listing);
+    s.tool = tool;
+    s.invoke.tool_name = std::string(tool_name(tool));
+    return s;
+}
+
 //------------------------------------------------------------------------------
-/// Seed 000 ("pegasus"): builtin `skills/` and user `data/skills/`; the user tier wins.
-using pegasus = basic_registry<parser, highest_tier_wins, directory_source, directory_source>;
+/// Pegasus (seed 000, a design document): builtin `skills/` and user `data/skills/`, the
+/// user tier wins; listed as `- name: description` within 2 % of the context window;
+/// the model calls `use_skill`; content as `[Skill: name]`.
+using pegasus_registry = basic_registry<parser, highest_tier_wins, directory_source, directory_source>;
+using pegasus = basic_system<pegasus_registry, index_formats::pegasus, content_formats::pegasus>;
 inline constexpr char const* pegasus_tiers[] = {"builtin", "user"};
 
 inline pegasus make_pegasus(locations const& at = {}, validation_mode mode = validation_mode::lenient)
 {
     auto const p = at.project_dir();
-    return pegasus(parser{parse_options_for(dialects::pegasus(), mode)}, options_for(dialects::pegasus(), mode),
-                   directory_source("builtin", at.tier("builtin", p / "skills")),
-                   directory_source("user", at.tier("user", p / "data" / "skills")));
+    auto settings = settings_for(index_formats::policies::pegasus(), skill_tool::use_skill);
+    settings.invoke.unknown_skill_message = "Skill \"{}\" not found";
+    settings.invoke.default_fork_agent = "general"; // the field table's default for `agent`
+    return pegasus(std::make_unique<pegasus_registry>(options_for(dialects::pegasus(), mode),
+                                                      directory_source("builtin", at.tier("builtin", p / "skills")),
+                                                      directory_source("user", at.tier("user", p / "data" / "skills"))),
+                   std::move(settings));
 }
 
 //------------------------------------------------------------------------------
-/// Seed 001 (Claude Code as reverse-engineered): managed > user > project, the first
-/// tier wins, and the same file reached twice (a symlink) collapses silently.
-using claude_code = basic_registry<parser, first_tier_wins, directory_source, directory_source, directory_source>;
+/// Claude Code as reverse-engineered (seed 001): managed > user > project, the first tier
+/// wins, the same file reached twice (a symlink) collapses silently; `- /name: description`
+/// lines within 15,000 characters, stopping at the first that does not fit; the `Skill`
+/// tool; content starting `Base directory for this skill: DIR`.
+using claude_code_registry = basic_registry<parser, first_tier_wins, directory_source, directory_source, directory_source>;
+using claude_code = basic_system<claude_code_registry, index_formats::claude_code, content_formats::claude_code>;
 inline constexpr char const* claude_code_tiers[] = {"managed", "user", "project"};
 
 inline claude_code make_claude_code(locations const& at = {}, validation_mode mode = validation_mode::lenient)
 {
     auto const managed = at.managed.empty() ? std::filesystem::path("/etc/claude-code") : at.managed;
-    return claude_code(parser{parse_options_for(dialects::claude_code(), mode)},
-                       options_for(dialects::claude_code(), mode),
-                       directory_source("managed", at.tier("managed", managed / ".claude" / "skills")),
-                       directory_source("user", at.tier("user", at.home_dir() / ".claude" / "skills")),
-                       directory_source("project", at.tier("project", at.project_dir() / ".claude" / "skills")));
+    return claude_code(
+        std::make_unique<claude_code_registry>(
+            options_for(dialects::claude_code(), mode),
+            directory_source("managed", at.tier("managed", managed / ".claude" / "skills")),
+            directory_source("user", at.tier("user", at.home_dir() / ".claude" / "skills")),
+            directory_source("project", at.tier("project", at.project_dir() / ".claude" / "skills"))),
+        settings_for(index_formats::policies::claude_code(), skill_tool::skill));
 }
 
 //------------------------------------------------------------------------------
-/// Seed 002 ("mycode"): user, project, then plugins; a later source replaces an earlier
-/// skill of the same name. Plugin skills are named `plugin:name`.
-using mycode = basic_registry<parser, highest_tier_wins, directory_source, directory_source,
-                              plugin_source<directory_source>>;
+/// mycode (seed 002, a proposal for a coding agent): user, project, then plugins; a later
+/// source replaces an earlier skill of the same name; plugin skills are `plugin:name`.
+/// Listed like Claude Code; the `Skill` tool with `args`; a "Skill Activated" message.
+using mycode_registry = basic_registry<parser, highest_tier_wins, directory_source, directory_source,
+                                       plugin_source<directory_source>>;
+using mycode = basic_system<mycode_registry, index_formats::claude_code, content_formats::mycode>;
 inline constexpr char const* mycode_tiers[] = {"user", "project", "plugin"};
 
 inline mycode make_mycode(locations const& at = {}, std::string plugin_name = "plugin",
                           validation_mode mode = validation_mode::lenient)
 {
-    return mycode(parser{parse_options_for(dialects::mycode(), mode)}, options_for(dialects::mycode(), mode),
-                  directory_source("user", at.tier("user", at.home_dir() / ".mycode" / "skills")),
-                  directory_source("project", at.tier("project", at.project_dir() / ".mycode" / "skills")),
-                  plugin_source<directory_source>(
-                      std::move(plugin_name),
-                      directory_source("plugin", at.tier("plugin", at.home_dir() / ".mycode" / "plugins" / "skills"))));
+    return mycode(std::make_unique<mycode_registry>(
+                      options_for(dialects::mycode(), mode),
+                      directory_source("user", at.tier("user", at.home_dir() / ".mycode" / "skills")),
+                      directory_source("project", at.tier("project", at.project_dir() / ".mycode" / "skills")),
+                      plugin_source<directory_source>(
+                          std::move(plugin_name),
+                          directory_source("plugin", at.tier("plugin", at.home_dir() / ".mycode" / "plugins" / "skills")))),
+                  [] {
+                      auto s = settings_for(index_formats::policies::claude_code(), skill_tool::skill_with_args);
+                      s.invoke.unknown_skill_message = "Skill not found: {}";
+                      return s;
+                  }());
 }
 
 //------------------------------------------------------------------------------
-/// Seed 004 ("sven"): six nested roots by increasing precedence; the command is the
-/// path; no depth limit to speak of; 256 KB per file.
-using sven = basic_registry<parser, highest_tier_wins, directory_source, directory_source, directory_source,
-                            directory_source, directory_source, directory_source>;
+/// sven (seed 004, a design document): six nested roots by increasing precedence, the
+/// command is the path, 256 KB per file; an `<available_skills>` XML index within 30,000
+/// characters (`always` skills bypass it); `load_skill`; content with the base
+/// directory, bundled files and sub-skills. `/sven_plan` finds `sven/plan`.
+using sven_registry = basic_registry<parser, highest_tier_wins, directory_source, directory_source, directory_source,
+                                     directory_source, directory_source, directory_source>;
+using sven = basic_system<sven_registry, index_formats::sven, content_formats::sven>;
 inline constexpr char const* sven_tiers[] = {"user-sven", "user-agents", "user-claude",
                                              "project-agents", "project-claude", "project-sven"};
 
@@ -123,30 +160,38 @@ inline sven make_sven(locations const& at = {}, validation_mode mode = validatio
 {
     auto const h = at.home_dir(), p = at.project_dir();
     auto const o = sven_layout();
-    return sven(parser{parse_options_for(dialects::sven(), mode)}, options_for(dialects::sven(), mode),
-                directory_source("user-sven", at.tier("user-sven", h / ".sven" / "skills"), o),
-                directory_source("user-agents", at.tier("user-agents", h / ".agents" / "skills"), o),
-                directory_source("user-claude", at.tier("user-claude", h / ".claude" / "skills"), o),
-                directory_source("project-agents", at.tier("project-agents", p / ".agents" / "skills"), o),
-                directory_source("project-claude", at.tier("project-claude", p / ".claude" / "skills"), o),
-                directory_source("project-sven", at.tier("project-sven", p / ".sven" / "skills"), o));
+    auto settings = settings_for(index_formats::policies::sven(), skill_tool::load_skill);
+    settings.invoke.match_sanitized = true;
+    return sven(std::make_unique<sven_registry>(
+                    options_for(dialects::sven(), mode),
+                    directory_source("user-sven", at.tier("user-sven", h / ".sven" / "skills"), o),
+                    directory_source("user-agents", at.tier("user-agents", h / ".agents" / "skills"), o),
+                    directory_source("user-claude", at.tier("user-claude", h / ".claude" / "skills"), o),
+                    directory_source("project-agents", at.tier("project-agents", p / ".agents" / "skills"), o),
+                    directory_source("project-claude", at.tier("project-claude", p / ".claude" / "skills"), o),
+                    directory_source("project-sven", at.tier("project-sven", p / ".sven" / "skills"), o)),
+                std::move(settings));
 }
 
 //------------------------------------------------------------------------------
 /// The Agent Skills specification's client guide: user `~/.agents/skills` and project
-/// `.agents/skills`, project overriding user; directories searched like Codex (depth
-/// 6, 2,000 directories per root); lenient loading.
-using agent_skills = basic_registry<parser, highest_tier_wins, directory_source, directory_source>;
+/// `.agents/skills`, project overriding user; directories searched like Codex (depth 6,
+/// 2,000 directories per root); lenient loading; the reference tool's
+/// `<available_skills>` XML; skills loaded with `load_skill`.
+using agent_skills_registry = basic_registry<parser, highest_tier_wins, directory_source, directory_source>;
+using agent_skills = basic_system<agent_skills_registry, index_formats::agent_skills, content_formats::agent_skills>;
 inline constexpr char const* agent_skills_tiers[] = {"user", "project"};
 
 inline agent_skills make_agent_skills(locations const& at = {}, validation_mode mode = validation_mode::lenient)
 {
     directory_options o;
     o.layout = layout::nested;
-    return agent_skills(parser{parse_options_for(dialects::agent_skills(), mode)},
-                        options_for(dialects::agent_skills(), mode),
-                        directory_source("user", at.tier("user", at.home_dir() / ".agents" / "skills"), o),
-                        directory_source("project", at.tier("project", at.project_dir() / ".agents" / "skills"), o));
+    return agent_skills(
+        std::make_unique<agent_skills_registry>(
+            options_for(dialects::agent_skills(), mode),
+            directory_source("user", at.tier("user", at.home_dir() / ".agents" / "skills"), o),
+            directory_source("project", at.tier("project", at.project_dir() / ".agents" / "skills"), o)),
+        settings_for(index_formats::policies::agent_skills(), skill_tool::load_skill));
 }
 
 } // namespace skillmd::presets

@@ -401,8 +401,10 @@ private:
     {
         std::string_view const command = !origin_.command.empty() ? origin_.command : origin_.directory_name;
         if (d_.name_is_label) {
+            // The name is the folder's (seed 004: `sven/plan` is named `plan`); the command,
+            // kept by the source, is the path.
             if (s.name_given) s.label = s.name;
-            s.name = std::string(command);
+            s.name = std::string(origin_.directory_name.empty() ? command : origin_.directory_name);
         } else if (!given(field::name)) {
             s.name = std::string(command);
         }

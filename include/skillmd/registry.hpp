@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <concepts>
 #include <cstdint>
 #include <iterator>
 #include <map>
@@ -199,6 +200,16 @@ public:
     explicit basic_registry(Parser parser, registry_options opts, Sources... sources)
         : parser_(std::move(parser)), opts_(std::move(opts)), sources_(std::move(sources)...),
           current_(std::make_shared<skillmd::snapshot const>())
+    {
+        // The mode is given once, here: a parser that can recover `key: a: b` does so
+        // exactly when the registry reads leniently.
+        if constexpr (requires(Parser& p) { p.options().recover_colon_in_plain = true; })
+            parser_.options().recover_colon_in_plain = parse_options_for(opts_.dialect, opts_.mode).recover_colon_in_plain;
+    }
+    /// The parser built from the options' dialect and mode.
+    explicit basic_registry(registry_options opts, Sources... sources)
+        requires std::constructible_from<Parser, frontmatter::parse_options>
+        : basic_registry(Parser(parse_options_for(opts.dialect, opts.mode)), opts, std::move(sources)...)
     {
     }
 
@@ -454,28 +465,28 @@ private:
         }
         std::sort(skills.begin(), skills.end(), [](auto const& a, auto const& b) { return a->command < b->command; });
         for (std::size_t i = 0; i < skills.size(); ++i) next.index_.emplace(skills[i]->command, i);
-        // Sub-skills: a skill's parent is the nearest skill above it in the command path.
+        // Sub-skills (seed 004): exactly the skills whose command is a skill's plus one more
+        // segment. A skill two folders below another, with none between, is nobody's child.
         std::map<std::size_t, std::vector<std::string>> children;
         for (auto const& r : skills) {
-            std::string_view parent = r->command;
-            while (true) {
-                auto const slash = parent.rfind('/');
-                if (slash == std::string_view::npos) break;
-                parent = parent.substr(0, slash);
-                if (auto const it = next.index_.find(std::string(parent)); it != next.index_.end()) {
-                    children[it->second].push_back(r->command);
-                    break;
-                }
-            }
+            std::string_view const command = r->command;
+            auto const slash = command.rfind('/');
+            if (slash == std::string_view::npos) continue;
+            if (auto const it = next.index_.find(std::string(command.substr(0, slash))); it != next.index_.end())
+                children[it->second].push_back(r->command);
         }
         for (std::size_t i = 0; i < skills.size(); ++i) {
             auto const it = children.find(i);
             std::vector<std::string> wanted = it == children.end() ? std::vector<std::string>{} : std::move(it->second);
             if (skills[i]->children != wanted) edit(skills[i]).children = std::move(wanted);
         }
-        for (std::size_t i = 0; i < skills.size(); ++i) // a name lookup also finds a skill whose `name:` differs
-            if (!skills[i]->meta.name.empty() && !next.index_.count(skills[i]->meta.name))
-                next.index_.emplace(skills[i]->meta.name, i);
+        // A name lookup also finds a skill whose `name:` differs from its command, and
+        // (seed 001) the label the user sees; a real command always wins over a name.
+        for (std::size_t i = 0; i < skills.size(); ++i) {
+            if (!skills[i]->meta.name.empty()) next.index_.emplace(skills[i]->meta.name, i);
+            if (opts_.dialect.find_by_label && skills[i]->meta.label && !skills[i]->meta.label->empty())
+                next.index_.emplace(*skills[i]->meta.label, i);
+        }
     }
 
     Parser parser_;

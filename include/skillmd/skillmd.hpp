@@ -29,10 +29,12 @@
 #include <skillmd/seeding.hpp>
 #include <skillmd/skill.hpp>
 #include <skillmd/slash.hpp>
+#include <skillmd/system.hpp>
 #include <skillmd/source.hpp>
 #include <skillmd/sources/directory_source.hpp>
 #include <skillmd/sources/memory_source.hpp>
 #include <skillmd/sources/plugin_source.hpp>
+#include <skillmd/tool_calls.hpp>
 #include <skillmd/tools.hpp>
 #include <skillmd/trigger_index.hpp>
 #include <skillmd/triggers.hpp>

@@ -23,8 +23,21 @@ namespace skillmd {
 enum class skill_tool : std::uint8_t {
     use_skill,  ///< seed 000: `use_skill({skill, args?})`
     load_skill, ///< seeds 003 and 004: `load_skill({name})`
-    skill,      ///< seeds 001 and 002: `Skill({skill, args?})`
+    skill,      ///< seed 001: `Skill({skill})`, the name alone
+    skill_with_args, ///< seed 002: `Skill({skill, args?})`, with the document's whole description
 };
+
+/// The name the model calls the tool by.
+inline constexpr std::string_view tool_name(skill_tool kind) noexcept
+{
+    switch (kind) {
+    case skill_tool::use_skill: return "use_skill";
+    case skill_tool::load_skill: return "load_skill";
+    case skill_tool::skill:
+    case skill_tool::skill_with_args: return "Skill";
+    }
+    return "Skill";
+}
 
 /// The commands the model may invoke in `snap`, in order.
 inline std::vector<std::string> invocable_names(snapshot const& snap)
@@ -61,10 +74,27 @@ inline boost::json::object tool_definition(skill_tool kind, std::vector<std::str
         key = "skill";
         key_description = "The skill name (no arguments). E.g., \"pdf\" or \"xlsx\"";
         break;
+    case skill_tool::skill_with_args:
+        tool = "Skill";
+        description = "Execute a skill within the main conversation.\n\n"
+                      "Skills are specialized capabilities that provide domain expertise.\n"
+                      "When the task matches a skill's purpose, invoke it to leverage\n"
+                      "specialized knowledge and workflows.\n\n"
+                      "Parameters:\n"
+                      "- skill: The skill name (e.g., \"test-plan-generator\")\n"
+                      "- args: Optional arguments (e.g., \"--release 2.0.0\")\n\n"
+                      "Available skills are loaded from:\n"
+                      "- ~/.mycode/skills/\n"
+                      "- Project .mycode/skills/\n"
+                      "- Installed plugins\n\n"
+                      "Use this when the current task aligns with an available skill.\n";
+        key = "skill";
+        key_description = "The skill name";
+        break;
     }
     boost::json::object properties;
     properties[key] = boost::json::object{{"type", "string"}, {"description", key_description}, {"enum", std::move(allowed)}};
-    if (kind != skill_tool::load_skill)
+    if (kind == skill_tool::use_skill || kind == skill_tool::skill_with_args)
         properties["args"] = boost::json::object{{"type", "string"}, {"description", "Arguments to pass to the skill"}};
     boost::json::object schema{{"type", "object"},
                                {"properties", std::move(properties)},

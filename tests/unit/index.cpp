@@ -201,7 +201,7 @@ BOOST_AUTO_TEST_CASE(entries_from_a_snapshot_follow_visibility)
     BOOST_TEST(documented == (std::vector<std::string>{"hidden-menu", "open"}), boost::test_tools::per_element());
     BOOST_TEST(all.size() == 4u);
     auto const text = render_index(*snap, fmts::claude_code{}, fmts::policies::claude_code()).text;
-    BOOST_TEST(text == "- /hidden-menu: Only the model\n- /open: Anyone\n");
+    BOOST_TEST(text == "- /hidden-menu: Only the model (m)\n- /open: Anyone (m)\n"); // seed 001: the tier follows
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -211,11 +211,13 @@ BOOST_AUTO_TEST_CASE(seed001_error_codes)
         auto const inv = invoke(reg, name, "", who, o);
         BOOST_TEST((inv.error == code), name);
         BOOST_TEST(inv.message == message);
-        BOOST_TEST(!inv.ok());
+        BOOST_TEST((inv.status() == (code == invoke_error::permission_denied ? invoke_status::denied : invoke_status::failed)));
+        BOOST_TEST(!inv.may_run());
         return inv;
     };
     check("", caller::model, invoke_error::invalid_format, "Invalid skill format: ");
-    check("   ", caller::model, invoke_error::invalid_format, "Invalid skill format: ");
+    check("   ", caller::model, invoke_error::invalid_format, "Invalid skill format:    "); // the input as given
+    check("/", caller::model, invoke_error::unknown_skill, "Unknown skill: ");              // names the empty skill
     check("/../etc/passwd", caller::model, invoke_error::invalid_format, "Invalid skill format: ../etc/passwd");
     check("a//b", caller::model, invoke_error::invalid_format, "Invalid skill format: a//b");
     auto const unknown = check("nope", caller::model, invoke_error::unknown_skill, "Unknown skill: nope");
@@ -250,10 +252,10 @@ BOOST_AUTO_TEST_CASE(caller_rules_follow_the_trigger_control_matrix)
     auto m = claude_skills();
     memory_registry reg(test::compiled_parser{}, with(dialects::claude_code()), m);
     reg.load();
-    BOOST_TEST(invoke(reg, "manual", "", caller::user).ok());      // disable-model-invocation: the user may
-    BOOST_TEST(invoke(reg, "background", "", caller::model).ok()); // user-invocable: false: the model may
-    BOOST_TEST(!invoke(reg, "manual", "", caller::model).ok());
-    BOOST_TEST(!invoke(reg, "background", "", caller::user).ok());
+    BOOST_TEST((invoke(reg, "manual", "", caller::user).status() == invoke_status::run));      // disable-model-invocation: the user may
+    BOOST_TEST((invoke(reg, "background", "", caller::model).status() == invoke_status::needs_approval)); // user-invocable: false: the model may
+    BOOST_TEST((invoke(reg, "manual", "", caller::model).status() == invoke_status::failed));
+    BOOST_TEST((invoke(reg, "background", "", caller::user).status() == invoke_status::failed));
 }
 
 BOOST_AUTO_TEST_CASE(permission_decisions)
@@ -283,14 +285,14 @@ BOOST_AUTO_TEST_CASE(inline_and_fork_results)
     memory_registry reg(test::compiled_parser{}, with(dialects::claude_code()), m);
     reg.load();
     auto const c = invoke(reg, "/commit fix the build", "", caller::user);
-    BOOST_TEST_REQUIRE(c.ok());
+    BOOST_TEST_REQUIRE((c.status() == invoke_status::run));
     BOOST_TEST((c.mode == context_mode::inline_));
     BOOST_TEST(c.content == "[Skill: commit]\n\nCommit with this hint: fix the build\n");
     BOOST_TEST(c.allowed_tools == (std::vector<std::string>{"Bash(git:*)", "Read"}), boost::test_tools::per_element());
     BOOST_TEST(!c.model.has_value());
 
     auto const r = invoke(reg, "review", "main feature", caller::model);
-    BOOST_TEST_REQUIRE(r.ok());
+    BOOST_TEST_REQUIRE((r.status() == invoke_status::needs_approval));
     BOOST_TEST((r.mode == context_mode::fork));
     BOOST_TEST(r.agent.value_or("") == "Explore");
     BOOST_TEST(r.model.value_or("") == "opus");
@@ -327,7 +329,7 @@ BOOST_AUTO_TEST_CASE(sven_packages_from_disk)
         test::compiled_parser{}, with(dialects::sven()), directory_source("project-sven", t.path.string(), o));
     reg.load();
     auto const inv = invoke(reg, "pdf", "", caller::model, {}, content_formats::sven{});
-    BOOST_TEST_REQUIRE(inv.ok());
+    BOOST_TEST_REQUIRE((inv.status() == invoke_status::needs_approval));
     std::string const dir = (t / "pdf").string();
     std::string const expected = "<skill_content command=\"pdf\" name=\"PDF Tools\">\n# Skill: PDF Tools\n\n# PDF\n\n"
                                  "Use scripts/extract.py.\n\nBase directory: " + dir +
@@ -342,7 +344,7 @@ BOOST_AUTO_TEST_CASE(sven_packages_from_disk)
     invoke_options sane;
     sane.match_sanitized = true;
     auto const typed = invoke(reg, "/code_review look at auth", "", caller::user, sane, content_formats::sven{});
-    BOOST_TEST_REQUIRE(typed.ok());
+    BOOST_TEST_REQUIRE((typed.status() == invoke_status::run));
     BOOST_TEST(typed.command == "code-review");
     BOOST_TEST(typed.content == "Review.\n\nTask: look at auth");
 }

@@ -32,6 +32,7 @@ public:
     explicit x3_parser(parse_options opts) : options_(opts) {}
 
     parse_options const& options() const noexcept { return options_; }
+    parse_options& options() noexcept { return options_; }
 
     parse_result parse(std::string_view yaml, std::string_view origin, std::uint32_t first_line = 1) const
     {

@@ -22,7 +22,10 @@
 
 namespace skillmd::presets {
 
-using koshi = basic_registry<parser, files_win_over_database<first_tier_wins>, directory_source, sqlite_source>;
+using koshi_registry = basic_registry<parser, files_win_over_database<first_tier_wins>, directory_source, sqlite_source>;
+/// koshi (seed 003, an agent's skill notes): a Markdown `## Available Skills` index with no
+/// budget, `load_skill`, and Active Skills pulled in by trigger phrases.
+using koshi = basic_system<koshi_registry, index_formats::koshi, content_formats::koshi>;
 inline constexpr char const* koshi_tiers[] = {"user", "db"};
 
 /// `~/.config/koshi/skills` ($XDG_CONFIG_HOME honoured), or the `user` override.
@@ -70,8 +73,10 @@ inline koshi make_koshi(locations const& at = {}, std::filesystem::path const& s
     auto store = open_koshi_database(at, error);
     directory_options files;
     files.layout = layout::files;
-    return koshi(parser{parse_options_for(dialects::koshi(), mode)}, options_for(dialects::koshi(), mode),
-                 directory_source("user", dir.string(), files), sqlite_source("db", std::move(store), error));
+    return koshi(std::make_unique<koshi_registry>(options_for(dialects::koshi(), mode),
+                                                  directory_source("user", dir.string(), files),
+                                                  sqlite_source("db", std::move(store), error)),
+                 settings_for(index_formats::policies::koshi(), skill_tool::load_skill));
 }
 
 /// Agent-written skills are checked like file skills, under koshi's rules, strictly.

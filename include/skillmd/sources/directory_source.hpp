@@ -16,6 +16,7 @@
 #include <thread>
 #include <optional>
 #include <cstring>
+#include <filesystem>
 #include <set>
 #include <string>
 #include <string_view>
@@ -226,7 +227,19 @@ public:
                 added = true; // vanished or unreadable: not watched, so the watch stays incomplete
             }
         };
-        add(root_, false);
+        add(root_, true);
+        if (!w.watched.count(root_)) {
+            // A tier whose folder does not exist yet (a project without skills): its nearest
+            // existing ancestor sees it appear, so the tier can still vouch for itself.
+            std::filesystem::path p(root_);
+            while (p.has_relative_path() && p.has_parent_path() && p != p.parent_path()) {
+                p = p.parent_path();
+                if (::access(p.c_str(), F_OK) == 0) {
+                    add(p.string(), false);
+                    break;
+                }
+            }
+        }
         for (auto const& dir : d.directories) add(dir, false);
         for (auto const& c : d.skills) {
             add(c.directory, false);

@@ -43,6 +43,18 @@ public:
     {
         return inner_.bundled_files(unprefixed(c));
     }
+    // Change watches: forwarded as they are, so a quiet plugin tier costs no I/O on refresh.
+    // Watches go by path, which the prefix does not touch.
+    bool watch(discovery const& d) const
+        requires requires(Inner const& i) { i.watch(d); }
+    {
+        return inner_.watch(d);
+    }
+    bool unchanged() const
+        requires requires(Inner const& i) { i.unchanged(); }
+    {
+        return inner_.unchanged();
+    }
 
 private:
     candidate unprefixed(candidate c) const

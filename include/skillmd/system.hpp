@@ -1,0 +1,142 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_SYSTEM_HPP
+#define SKILLMD_SYSTEM_HPP
+
+// A whole skill system in one type: a registry (tiers, dedup, parser, dialect and mode)
+// plus the prompt formatter policies (index format, content format) and the settings
+// that go with them (listing and budget, invocation options, the tool the model calls).
+// Each preset is one of these, so a user gets one system's behaviour from one name.
+// No X3 here: the parser is the registry's template parameter.
+
+#include <skillmd/index.hpp>
+#include <skillmd/index_formats.hpp>
+#include <skillmd/invoke.hpp>
+#include <skillmd/tool_calls.hpp>
+#include <skillmd/tools.hpp>
+
+#include <boost/json/object.hpp>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace skillmd {
+
+/// The run-time half of a system: everything that is a value rather than a policy type.
+struct system_settings
+{
+    index_formats::index_policy listing; ///< which skills the index lists, within what budget
+    invoke_options invoke;               ///< permissions, substitution, built-in commands, limits
+    skill_tool tool = skill_tool::load_skill; ///< the tool through which the model asks for a skill
+};
+
+/** A skill system: `Registry` (a `basic_registry`) with the index format `Index` and the
+    content format `Content` as policies, and the settings that belong with them.
+
+    @code
+    auto agent = skillmd::presets::make_claude_code(where);
+    agent.load();
+    std::string prompt = agent.index().text;                    // layer 1
+    auto run = agent.invoke("/commit fix it", skillmd::caller::user); // layer 2
+    @endcode
+
+    To replace one policy, name the new type with `with_index_format<F>` or
+    `with_content_format<F>` and construct it from a preset (`move` keeps the registry).
+*/
+template <class Registry, index_format Index, content_format Content>
+class basic_system
+{
+public:
+    using registry_type = Registry;
+    using index_format_type = Index;
+    using content_format_type = Content;
+    template <index_format F>
+    using with_index_format = basic_system<Registry, F, Content>;
+    template <content_format F>
+    using with_content_format = basic_system<Registry, Index, F>;
+
+    basic_system(std::unique_ptr<Registry> registry, system_settings settings, Index index = {}, Content content = {})
+        : registry_(std::move(registry)), settings_(std::move(settings)), index_(std::move(index)),
+          content_(std::move(content))
+    {
+    }
+
+    /// The same registry and settings under other formats.
+    template <index_format I, content_format C>
+    explicit basic_system(basic_system<Registry, I, C>&& other, Index index = {}, Content content = {})
+        : registry_(std::move(other.registry_)), settings_(std::move(other.settings_)), index_(std::move(index)),
+          content_(std::move(content))
+    {
+    }
+
+    void load() { registry_->load(); }
+    void refresh() { registry_->refresh(); }
+    std::shared_ptr<skillmd::snapshot const> snapshot() const { return registry_->snapshot(); }
+
+    /// Layer 1: the index for the system prompt, in this system's format and budget.
+    index_result index() const { return render_index(*snapshot(), index_, settings_.listing); }
+
+    /** Layer 2: a name or a typed command (`/commit fix it`), with `args` put after the
+        command's own. Check `status()`: only `run` means the content may be delivered now.
+    */
+    invocation invoke(std::string_view name_or_command, caller who, std::string_view args = {}) const
+    {
+        return skillmd::invoke(*registry_, name_or_command, args, who, settings_.invoke, content_);
+    }
+
+    /// The definition of this system's skill tool, its parameter limited to what the model may invoke now.
+    boost::json::object tool_definition() const { return skillmd::tool_definition(settings_.tool, *snapshot()); }
+
+    /** A model's call of this system's skill tool, as JSON. A call that is not valid JSON,
+        names another tool or has missing, unknown or mistyped parameters gives a
+        `failed` invocation with error 9 (`bad_tool_call`); nothing throws.
+    */
+    invocation call_tool(std::string_view json) const
+    {
+        return call_tool(parse_tool_call(json, settings_.tool));
+    }
+    invocation call_tool(tool_call_result const& parsed) const
+    {
+        auto bad = [&](std::string why) {
+            invocation inv;
+            inv.snapshot = snapshot();
+            inv.error = invoke_error::bad_tool_call;
+            inv.message = std::move(why);
+            return inv;
+        };
+        if (!parsed.ok()) return bad(parsed.error);
+        auto const& call = *parsed.call;
+        if (!call.skill_kind || tool_name(*call.skill_kind) != tool_name(settings_.tool))
+            return bad("this agent has no tool \"" + detail::shown_in_error(call.tool) + "\"; its skill tool is " +
+                       std::string(tool_name(settings_.tool)));
+        return invoke(call.skill, caller::model, call.args);
+    }
+
+    Registry& registry() noexcept { return *registry_; }
+    Registry const& registry() const noexcept { return *registry_; }
+    system_settings& settings() noexcept { return settings_; }
+    system_settings const& settings() const noexcept { return settings_; }
+    Index const& index_formatter() const noexcept { return index_; }
+    Content const& content_formatter() const noexcept { return content_; }
+
+    // What free functions written for registries use (`invoke`, `active_skills_for`).
+    std::optional<std::string> body(skill_record const& r, std::string* error = nullptr) const { return registry_->body(r, error); }
+    std::vector<std::string> bundled_files(skill_record const& r) const { return registry_->bundled_files(r); }
+    template <std::size_t I>
+    auto const& source() const noexcept { return registry_->template source<I>(); }
+
+private:
+    template <class, skillmd::index_format, skillmd::content_format>
+    friend class basic_system;
+
+    std::unique_ptr<Registry> registry_; // on the heap: a registry holds mutexes, a system moves
+    system_settings settings_;
+    Index index_;
+    Content content_;
+};
+
+} // namespace skillmd
+
+#endif

@@ -1,0 +1,271 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_TOOL_CALLS_HPP
+#define SKILLMD_TOOL_CALLS_HPP
+
+// Tool-call routing: a model's tool call (JSON) in, a checked request out; invocations
+// and index results out as JSON. Boost.JSON does the parsing and the quoting. Nothing
+// here throws: a bad call is an error string, and model text is hostile input.
+
+#include <skillmd/index.hpp>
+#include <skillmd/invoke.hpp>
+#include <skillmd/tools.hpp>
+
+#include <boost/json/object.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+namespace skillmd {
+
+/// One tool call, checked against the tool's schema.
+struct tool_call
+{
+    std::string tool;                    ///< as the model named it: `Skill`, `use_skill`, `load_skill`, `create_skill` ...
+    std::optional<skill_tool> skill_kind; ///< set for the skill tools
+    std::optional<db_tool> db_kind;       ///< set for seed 003's database tools
+    std::string skill;                   ///< the skill asked for (`skill` or `name`)
+    std::string args;                    ///< `args`, when the tool has it
+    std::optional<std::string> description, content; ///< database tools
+    std::optional<std::vector<std::string>> triggers; ///< database tools
+};
+
+struct tool_call_result
+{
+    std::optional<tool_call> call;
+    std::string error; ///< why the call was refused; "" when `call` is set
+    bool ok() const noexcept { return call.has_value(); }
+};
+
+/// Bounds on what a model may send.
+struct tool_call_limits
+{
+    std::size_t max_bytes = 8 * 1024 * 1024; ///< the whole call's JSON text
+    std::size_t max_name_bytes = 1024;       ///< a skill name
+    std::size_t max_depth = 16;              ///< JSON nesting
+};
+
+namespace detail {
+
+inline tool_call_result refuse(std::string why) { return {std::nullopt, std::move(why)}; }
+
+/// A model-supplied string, shortened and cleaned so an error message stays one safe line.
+inline std::string shown_in_error(std::string_view s)
+{
+    std::string out;
+    for (char c : s.substr(0, 64)) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+    if (s.size() > 64) out += "...";
+    return out;
+}
+
+struct tool_shape
+{
+    std::string_view name;
+    std::optional<skill_tool> skill_kind;
+    std::optional<db_tool> db_kind;
+    std::string_view key; ///< the skill parameter
+    bool args = false;
+    bool fields = false;  ///< description, triggers, content
+    bool key_required = true;
+};
+
+inline std::optional<tool_shape> shape_of(std::string_view tool, skill_tool skill_variant)
+{
+    if (tool == "use_skill") return tool_shape{tool, skill_tool::use_skill, {}, "skill", true};
+    if (tool == "load_skill") return tool_shape{tool, skill_tool::load_skill, {}, "name"};
+    if (tool == "Skill") {
+        bool const args = skill_variant == skill_tool::skill_with_args;
+        return tool_shape{tool, args ? skill_tool::skill_with_args : skill_tool::skill, {}, "skill", args};
+    }
+    if (tool == "create_skill") return tool_shape{tool, {}, db_tool::create_skill, "name", false, true};
+    if (tool == "update_skill") return tool_shape{tool, {}, db_tool::update_skill, "name", false, true};
+    if (tool == "delete_skill") return tool_shape{tool, {}, db_tool::delete_skill, "name"};
+    if (tool == "list_skills") return tool_shape{tool, {}, db_tool::list_skills, "", false, false, false};
+    return std::nullopt;
+}
+
+} // namespace detail
+
+/** Reads a tool call that is already JSON. Accepted envelopes: `{"name", "input"}`
+    (Anthropic's tool_use block), `{"name", "arguments"}` with `arguments` an object or
+    a JSON string (OpenAI function calls, MCP `tools/call`), and `{"function": {...}}`.
+    `Skill` takes `args` only when `skill_variant` is `skill_with_args` (seed 002);
+    seed 001's has `skill` alone. Unknown parameters, missing or mistyped ones, unknown
+    tools and over-long names are refused.
+*/
+inline tool_call_result parse_tool_call(boost::json::value const& v, skill_tool skill_variant = skill_tool::skill,
+                                        tool_call_limits const& limits = {})
+{
+    auto const* env = v.if_object();
+    if (!env) return detail::refuse("a tool call must be a JSON object");
+    if (auto const* f = env->if_contains("function"); f && f->is_object() && !env->contains("name"))
+        return parse_tool_call(*f, skill_variant, limits);
+    auto const* name = env->if_contains("name");
+    if (!name || !name->is_string()) return detail::refuse("a tool call needs the tool's \"name\" as a string");
+    std::string_view const tool(name->get_string());
+    auto const shape = detail::shape_of(tool, skill_variant);
+    if (!shape) return detail::refuse("unknown tool \"" + detail::shown_in_error(tool) + "\"");
+
+    boost::json::value parsed_arguments; // when `arguments` is a JSON string
+    boost::json::object const* input = nullptr;
+    static boost::json::object const empty;
+    if (auto const* in = env->if_contains("input")) input = in->if_object();
+    else if (auto const* a = env->if_contains("arguments")) {
+        if (auto const* text = a->if_string()) {
+            if (text->size() > limits.max_bytes) return detail::refuse("the tool call's arguments are too long");
+            std::error_code ec;
+            boost::json::parse_options po;
+            po.max_depth = limits.max_depth;
+            parsed_arguments = boost::json::parse(std::string_view(*text), ec, {}, po);
+            if (ec) return detail::refuse("the tool call's arguments are not valid JSON: " + ec.message());
+            input = parsed_arguments.if_object();
+        } else {
+            input = a->if_object();
+        }
+    } else {
+        input = &empty;
+    }
+    if (!input) return detail::refuse("the input of " + std::string(tool) + " must be a JSON object");
+
+    tool_call call;
+    call.tool = std::string(tool);
+    call.skill_kind = shape->skill_kind;
+    call.db_kind = shape->db_kind;
+    auto text = [&](std::string_view key, std::string& out) -> std::optional<std::string> {
+        auto const& s = input->at(key);
+        if (!s.is_string()) return "parameter \"" + std::string(key) + "\" of " + call.tool + " must be a string";
+        out.assign(s.get_string().begin(), s.get_string().end());
+        return std::nullopt;
+    };
+    for (auto const& kv : *input) {
+        std::string_view const key = kv.key();
+        std::optional<std::string> bad;
+        if (!shape->key.empty() && key == shape->key) {
+            bad = text(key, call.skill);
+            if (!bad && call.skill.size() > limits.max_name_bytes)
+                bad = "parameter \"" + std::string(key) + "\" is longer than " + std::to_string(limits.max_name_bytes) + " bytes";
+        } else if (shape->args && key == "args") {
+            bad = text(key, call.args);
+        } else if (shape->fields && (key == "description" || key == "content")) {
+            std::string s;
+            bad = text(key, s);
+            (key == "description" ? call.description : call.content) = std::move(s);
+        } else if (shape->fields && key == "triggers") {
+            auto const* arr = kv.value().if_array();
+            if (!arr) bad = "parameter \"triggers\" of " + call.tool + " must be an array of strings";
+            else {
+                call.triggers.emplace();
+                for (auto const& t : *arr) {
+                    if (!t.is_string()) {
+                        bad = "parameter \"triggers\" of " + call.tool + " must be an array of strings";
+                        break;
+                    }
+                    call.triggers->emplace_back(t.get_string().begin(), t.get_string().end());
+                }
+            }
+        } else {
+            bad = call.tool + " has no parameter \"" + detail::shown_in_error(key) + "\"";
+        }
+        if (bad) return detail::refuse(std::move(*bad));
+    }
+    if (shape->key_required && !input->contains(shape->key))
+        return detail::refuse(call.tool + " needs the parameter \"" + std::string(shape->key) + "\"");
+    if (call.db_kind == db_tool::create_skill && (!call.description || !call.content || !call.triggers))
+        return detail::refuse("create_skill needs \"description\", \"triggers\" and \"content\"");
+    return {std::move(call), {}};
+}
+
+/// Reads a tool call from its JSON text (at most `limits.max_bytes`).
+inline tool_call_result parse_tool_call(std::string_view json, skill_tool skill_variant = skill_tool::skill,
+                                        tool_call_limits const& limits = {})
+{
+    if (json.size() > limits.max_bytes)
+        return detail::refuse("the tool call is " + std::to_string(json.size()) + " bytes; the limit is " +
+                              std::to_string(limits.max_bytes));
+    std::error_code ec;
+    boost::json::parse_options po;
+    po.max_depth = limits.max_depth;
+    auto const v = boost::json::parse(json, ec, {}, po);
+    if (ec) return detail::refuse("the tool call is not valid JSON: " + ec.message());
+    return parse_tool_call(v, skill_variant, limits);
+}
+
+inline tool_call_result parse_tool_call(char const* json, skill_tool skill_variant = skill_tool::skill,
+                                        tool_call_limits const& limits = {})
+{
+    return parse_tool_call(std::string_view(json), skill_variant, limits);
+}
+
+/** An invocation as JSON: `status` (run, needs_approval, denied, failed), `error_code`,
+    `message`, `not_a_skill`, `command`, `tier`, `caller`, `mode`, `agent`, `model`,
+    `allowed_tools`, `permission` (null when validation failed before the rules were
+    asked), `permission_message`, `arguments`, `content`.
+*/
+inline boost::json::object to_json(invocation const& inv)
+{
+    boost::json::object o;
+    o["status"] = to_string(inv.status());
+    o["error_code"] = static_cast<int>(inv.error);
+    o["message"] = inv.message;
+    o["not_a_skill"] = inv.not_a_skill;
+    o["command"] = inv.command;
+    o["tier"] = inv.record ? boost::json::value(inv.record->tier) : boost::json::value(nullptr);
+    o["caller"] = to_string(inv.who);
+    o["mode"] = to_string(inv.mode);
+    o["agent"] = inv.agent ? boost::json::value(*inv.agent) : boost::json::value(nullptr);
+    o["model"] = inv.model ? boost::json::value(*inv.model) : boost::json::value(nullptr);
+    boost::json::array tools;
+    for (auto const& t : inv.allowed_tools) tools.emplace_back(t);
+    o["allowed_tools"] = std::move(tools);
+    bool const decided = inv.error == invoke_error::none || inv.error == invoke_error::permission_denied;
+    o["permission"] = decided ? boost::json::value(to_string(inv.permission.behavior)) : boost::json::value(nullptr);
+    o["permission_message"] = decided ? inv.permission.message : std::string();
+    o["arguments"] = inv.loaded.arguments;
+    o["content"] = inv.content;
+    return o;
+}
+
+/// An index result as JSON: `format`, `budget` (null: none), `used`, `listed`,
+/// `shortened`, `omitted`, `text`.
+inline boost::json::object to_json(index_result const& r, std::string_view format)
+{
+    auto list = [](std::vector<std::string> const& v) {
+        boost::json::array a;
+        for (auto const& s : v) a.emplace_back(s);
+        return a;
+    };
+    boost::json::object o;
+    o["format"] = format;
+    o["budget"] = r.budget == index_summary::unlimited ? boost::json::value(nullptr) : boost::json::value(r.budget);
+    o["used"] = r.used;
+    o["listed"] = list(r.listed);
+    o["shortened"] = list(r.shortened);
+    o["omitted"] = list(r.omitted);
+    o["text"] = r.text;
+    return o;
+}
+
+/// The result a model gets back for its call: the content to follow, or the error.
+inline boost::json::object tool_result_json(invocation const& inv)
+{
+    boost::json::object o;
+    o["status"] = to_string(inv.status());
+    if (inv.status() == invoke_status::run) o["content"] = inv.content;
+    else if (inv.status() == invoke_status::needs_approval) o["message"] = inv.permission.message;
+    else {
+        o["error_code"] = static_cast<int>(inv.error);
+        o["message"] = inv.message;
+    }
+    return o;
+}
+
+} // namespace skillmd
+
+#endif
