@@ -281,59 +281,70 @@ int cmd_parse(options const& o)
 }
 
 /// SKILL.md files named or found below the given paths, sorted, each once.
-std::vector<std::string> skill_files(std::vector<std::string> const& paths, std::vector<skillmd::diagnostic>& problems)
+/// What lint walks: any depth, generous counts; the per-file bounds are the loader's own.
+skillmd::directory_options lint_layout()
 {
-    std::vector<std::string> out;
-    for (auto const& p : paths) {
-        std::error_code ec;
-        auto const st = fs::status(p, ec);
-        if (ec || !fs::exists(st)) {
-            problems.push_back(io_error(p, ec ? ec.message() : "no such file or directory"));
-            continue;
-        }
-        if (!fs::is_directory(st)) {
-            out.push_back(p);
-            continue;
-        }
-        fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
-        for (; !ec && it != end; it.increment(ec)) {
-            auto const name = it->path().filename().string();
-            if (it->is_directory(ec) && (name == ".git" || name == "node_modules")) {
-                it.disable_recursion_pending();
-                continue;
-            }
-            if (name == "SKILL.md" && it->is_regular_file(ec)) out.push_back(it->path().string());
-        }
-        if (ec) problems.push_back(io_error(p, ec.message()));
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
+    skillmd::directory_options o;
+    o.layout = skillmd::layout::nested;
+    o.max_depth = 64;
+    o.max_directories = 1000000;
+    return o;
 }
 
 int cmd_lint(options const& o)
 {
     auto const dialect = *skillmd::dialects::find(o.dialect);
     auto const mode = o.strict ? skillmd::validation_mode::strict : skillmd::validation_mode::lenient;
+    skillmd::registry_options ro;
+    ro.dialect = dialect;
+    ro.mode = mode;
     skillmd::frontmatter::x3_parser const x3(skillmd::parse_options_for(dialect, mode));
     skillmd::frontmatter::line_parser const lines;
 
+    // The loader's path, file by file: the same discovery, bounds, reading and checks as a
+    // registry, so a file passes lint exactly when a registry loads it.
     std::vector<skillmd::diagnostic> all;
-    auto const files = skill_files(o.paths, all);
-    std::size_t loaded = 0;
-    for (auto const& file : files) {
-        std::string why;
-        auto const text = skillmd::detail::read_file(file, why);
-        if (!text) {
-            all.push_back(io_error(file, why));
-            continue;
-        }
-        std::string const dir = fs::path(file).parent_path().filename().string();
-        skillmd::skill_origin const origin{file, dir};
-        auto r = o.line_parser ? skillmd::read_skill(lines, dialect, mode, *text, origin)
-                               : skillmd::read_skill(x3, dialect, mode, *text, origin);
+    std::size_t checked = 0, loaded = 0;
+    auto check = [&](skillmd::directory_source const& src, skillmd::candidate const& c) {
+        auto r = o.line_parser ? skillmd::read_candidate(lines, ro, src, c) : skillmd::read_candidate(x3, ro, src, c);
+        if (r.absent) return;
+        ++checked;
         loaded += r.skill.has_value();
         all.insert(all.end(), std::make_move_iterator(r.diagnostics.begin()), std::make_move_iterator(r.diagnostics.end()));
+    };
+    auto file_candidate = [](fs::path const& file) {
+        skillmd::candidate c;
+        c.path = file.string();
+        c.directory = file.parent_path().empty() ? std::string(".") : file.parent_path().string();
+        c.directory_name = fs::path(c.directory).filename().string();
+        c.command = c.directory_name;
+        c.confirmed = true;
+        return c;
+    };
+    for (auto const& p : o.paths) {
+        std::error_code ec;
+        auto const st = fs::status(p, ec);
+        if (ec || !fs::exists(st)) {
+            auto const lst = fs::symlink_status(p, ec);
+            all.push_back(io_error(p, fs::is_symlink(lst) ? "broken symbolic link" : "no such file or directory"));
+            continue;
+        }
+        if (!fs::is_directory(st)) {
+            auto const c = file_candidate(p);
+            check(skillmd::directory_source("lint", c.directory, lint_layout()), c);
+            continue;
+        }
+        skillmd::directory_source const src("lint", p, lint_layout());
+        std::size_t const before = checked;
+        if (fs::exists(fs::path(p) / "SKILL.md", ec) || fs::is_symlink(fs::symlink_status(fs::path(p) / "SKILL.md", ec)))
+            check(src, file_candidate(fs::path(p) / "SKILL.md")); // the folder given is a skill itself
+        auto d = src.discover();
+        all.insert(all.end(), std::make_move_iterator(d.diagnostics.begin()), std::make_move_iterator(d.diagnostics.end()));
+        for (auto const& c : d.skills) check(src, c);
+        if (checked == before)
+            all.push_back({"lint-no-skills", skillmd::severity::warning, p, 0, 0,
+                           "no SKILL.md found here (" + std::to_string(d.directories.size()) +
+                               " folder(s) searched, .git and node_modules skipped)"});
     }
     std::stable_sort(all.begin(), all.end(), [](auto const& a, auto const& b) {
         if (a.file != b.file) return a.file < b.file;
@@ -354,7 +365,7 @@ int cmd_lint(options const& o)
     }
     print(out);
     std::fflush(stdout);
-    std::cerr << files.size() << " file(s) checked with the " << dialect.id << " dialect ("
+    std::cerr << checked << " file(s) checked with the " << dialect.id << " dialect ("
               << (o.strict ? "strict" : "lenient") << "): " << loaded << " loaded, " << errors << " error(s), "
               << warnings << " warning(s)\n";
     return errors ? exit_errors : exit_ok;
@@ -380,14 +391,11 @@ void print_diagnostics(skillmd::snapshot const& snap)
         if (d.severity != skillmd::severity::info) std::cerr << to_text(d) << "\n";
 }
 
-void json_list(std::string& out, std::vector<std::string> const& items)
+boost::json::array strings(std::vector<std::string> const& items)
 {
-    out += '[';
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i) out += ", ";
-        skillmd::detail::json_quote(out, items[i]);
-    }
-    out += ']';
+    boost::json::array a;
+    for (auto const& s : items) a.emplace_back(s);
+    return a;
 }
 
 int cmd_show(skillmd::snapshot const& snap, options const& o, bool tree)
@@ -409,27 +417,14 @@ int cmd_show(skillmd::snapshot const& snap, options const& o, bool tree)
     } else if (o.format == "table") {
         out = skillmd::skills_table(snap.list(skillmd::visibility::user));
     } else if (o.json) {
-        out += "[";
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            auto const& r = *rows[i];
-            out += i ? ",\n {" : "{";
-            out += "\"name\": ";
-            skillmd::detail::json_quote(out, r.meta.name);
-            out += ", \"command\": ";
-            skillmd::detail::json_quote(out, r.command);
-            out += ", \"tier\": ";
-            skillmd::detail::json_quote(out, r.tier);
-            out += ", \"path\": ";
-            skillmd::detail::json_quote(out, r.where.path);
-            out += ", \"visibility\": ";
-            skillmd::detail::json_quote(out, visibility_of(r));
-            if (!r.shadowed_by.empty()) {
-                out += ", \"shadowed_by\": ";
-                skillmd::detail::json_quote(out, r.shadowed_by);
-            }
-            out += "}";
+        boost::json::array list;
+        for (auto const* r : rows) {
+            boost::json::object row{{"name", r->meta.name}, {"command", r->command}, {"tier", r->tier},
+                                    {"path", r->where.path}, {"visibility", visibility_of(*r)}};
+            if (!r->shadowed_by.empty()) row["shadowed_by"] = r->shadowed_by;
+            list.emplace_back(std::move(row));
         }
-        out += "]\n";
+        out = boost::json::serialize(list) + "\n";
     } else {
         for (auto const* r : rows) {
             out += r->command + "\t" + r->tier + "\t" + r->where.path + "\t" + visibility_of(*r);
@@ -537,8 +532,7 @@ int cmd_match(std::shared_ptr<skillmd::snapshot const> const& snap, options cons
     for (auto const* r : idx.match(o.paths.front())) names.push_back(r->command);
     std::string out;
     if (o.json) {
-        json_list(out, names);
-        out += '\n';
+        out = boost::json::serialize(strings(names)) + "\n";
     } else {
         for (auto const& n : names) out += n + "\n";
     }
@@ -690,32 +684,22 @@ int cmd_db(std::span<char const* const> args)
         return exit_ok;
     }
     // list: every skill with its source (seed 003's list_skills), bodies left out
-    std::string out = json ? "[" : "";
-    bool first = true;
+    std::string out;
+    boost::json::array rows;
     for (auto const& r : snap->skills()) {
         auto const source = r.where.database ? "database" : "file";
         auto const trig = skillmd::triggers_of(r.meta);
         if (json) {
-            out += first ? "{" : ",\n {";
-            out += "\"name\": ";
-            skillmd::detail::json_quote(out, r.command);
-            out += ", \"description\": ";
-            skillmd::detail::json_quote(out, r.meta.description);
-            out += ", \"triggers\": ";
-            json_list(out, trig);
-            out += ", \"tools\": ";
-            json_list(out, r.meta.allowed_tools);
-            out += ", \"source\": ";
-            skillmd::detail::json_quote(out, source);
-            out += "}";
+            rows.emplace_back(boost::json::object{{"name", r.command}, {"description", r.meta.description},
+                                                  {"triggers", strings(trig)}, {"tools", strings(r.meta.allowed_tools)},
+                                                  {"source", source}});
         } else {
             std::string t;
             for (auto const& x : trig) t += (t.empty() ? "" : ",") + x;
             out += r.command + "\t" + source + "\t" + t + "\t" + r.meta.description + "\n";
         }
-        first = false;
     }
-    if (json) out += "]\n";
+    if (json) out = boost::json::serialize(rows) + "\n";
     print(out);
     print_diagnostics(*snap);
     return exit_ok;

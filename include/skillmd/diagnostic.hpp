@@ -32,6 +32,7 @@ inline constexpr std::string_view frontmatter_missing = "frontmatter-missing";
 inline constexpr std::string_view frontmatter_unclosed = "frontmatter-unclosed";
 inline constexpr std::string_view frontmatter_too_large = "frontmatter-too-large";
 inline constexpr std::string_view utf8_invalid = "utf8-invalid";
+inline constexpr std::string_view body_not_text = "body-not-text";
 inline constexpr std::string_view yaml_control_character = "yaml-control-character";
 inline constexpr std::string_view yaml_syntax = "yaml-syntax";
 inline constexpr std::string_view yaml_indentation = "yaml-indentation";

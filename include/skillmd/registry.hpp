@@ -182,6 +182,49 @@ struct registry_options
     unsigned threads = 0;          ///< parallel reads and parses; 0: one per core
 };
 
+/// What reading one candidate gave: the skill, or the diagnostics that say why not.
+struct candidate_result
+{
+    file_stamp stamp;
+    std::optional<skill_metadata> skill;
+    std::size_t body_offset = 0;
+    std::vector<diagnostic> diagnostics;
+    bool absent = false; ///< a folder without SKILL.md: no skill, nothing to say
+};
+
+/** Reads, parses and validates one candidate of `src` exactly as a registry loads it,
+    with the source's bounds (size, file type, links). `skillmd lint` uses this, so a
+    file passes lint exactly when it loads.
+*/
+template <frontmatter::frontmatter_parser Parser, skill_source Source>
+candidate_result read_candidate(Parser const& parser, registry_options const& opts, Source const& src, candidate const& c)
+{
+    candidate_result out;
+    read_outcome text = src.read_head(c);
+    out.stamp = text.stamp;
+    if (text.absent && !c.confirmed) {
+        out.absent = true;
+        return out;
+    }
+    if (text.text && !text.complete) {
+        // The body reaches prompts, so all of it is checked now (and a default description
+        // may come from it): a head read that stopped early is completed.
+        text = src.read_all(c);
+        out.stamp = text.stamp;
+    }
+    if (!text.text) {
+        out.diagnostics.push_back({"skill-unreadable", severity::error, c.path, 0, 0,
+                                   "cannot read the skill: " + text.error + "; skipped"});
+        return out;
+    }
+    skill_origin const origin{c.path, c.directory_name, c.command};
+    auto r = read_skill(parser, opts.dialect, opts.mode, *text.text, origin);
+    out.diagnostics = std::move(r.diagnostics);
+    out.skill = std::move(r.skill);
+    out.body_offset = r.body_offset;
+    return out;
+}
+
 /** The skill registry, assembled from policies at compile time.
 
     @tparam Parser  a @ref frontmatter_parser (e.g. `frontmatter::x3_parser`)
@@ -258,6 +301,12 @@ public:
             }
             auto const f = frontmatter::read_skill_file(parser_, *res.text, r.where.path,
                                                         split_options_for(opts_.dialect, opts_.mode));
+            // The file may have changed since it was loaded: what goes to the model is checked again.
+            for (auto const& d : f.diagnostics)
+                if (d.severity == severity::error && (d.code == codes::utf8_invalid || d.code == codes::body_not_text)) {
+                    if (error) *error = d.message + " (line " + std::to_string(d.line) + ")";
+                    return;
+                }
             out = res.text->substr(std::min(f.body_offset, res.text->size()));
         });
         return out;
@@ -373,23 +422,9 @@ private:
     std::shared_ptr<typename skillmd::snapshot::loaded const> read_one(work const& w) const
     {
         auto out = std::make_shared<typename skillmd::snapshot::loaded>();
-        read_outcome text;
-        visit_source(w.tier, [&](auto const& src) { text = src.read_head(w.where); });
-        out->stamp = text.stamp;
-        if (text.absent && !w.where.confirmed) return out; // a folder without SKILL.md: no skill
-        if (!text.text) {
-            out->diagnostics.push_back({"skill-unreadable", severity::warning, w.where.path, 0, 0,
-                                        "cannot read the skill: " + text.error + "; skipped"});
-            return out;
-        }
-        skill_origin origin{w.where.path, w.where.directory_name, w.where.command};
-        auto r = read_skill(parser_, opts_.dialect, opts_.mode, *text.text, origin);
-        if (r.skill && !r.skill->description_given && opts_.dialect.description_from != description_default::none &&
-            !text.complete) {
-            // The default description comes from the body: read the rest of the file.
-            visit_source(w.tier, [&](auto const& src) { text = src.read_all(w.where); });
-            if (text.text) r = read_skill(parser_, opts_.dialect, opts_.mode, *text.text, origin);
-        }
+        candidate_result r;
+        visit_source(w.tier, [&](auto const& src) { r = read_candidate(parser_, opts_, src, w.where); });
+        out->stamp = r.stamp;
         out->diagnostics = std::move(r.diagnostics);
         if (r.skill) {
             skill_record rec;
@@ -397,7 +432,7 @@ private:
             rec.tier = w.tier_label;
             rec.tier_index = w.tier;
             rec.where = w.where;
-            rec.where.stamp = text.stamp;
+            rec.where.stamp = r.stamp;
             rec.meta = std::move(*r.skill);
             rec.body_offset = r.body_offset;
             out->record = std::make_shared<skill_record const>(std::move(rec));

@@ -857,6 +857,31 @@ BOOST_AUTO_TEST_CASE(dialect_and_mode_are_given_once)
     }
 }
 
+BOOST_AUTO_TEST_CASE(bytes_that_are_not_text_never_reach_the_model)
+{
+    using namespace std::string_literals;
+    temp_dir t;
+    presets::locations at;
+    at.overrides = {{"user", t / "user"}, {"managed", t / "m"}, {"project", t / "p"}};
+    write(t / "user/elf/SKILL.md", "\x7f" "ELF\x02\x01\x01\0\0\0"s);
+    write(t / "user/latin/SKILL.md", "# Caf\xe9\n"s);
+    write(t / "user/fine/SKILL.md", skill("fine", "Fine"));
+    auto agent = presets::make_claude_code(at);
+    agent.load();
+    auto const snap = agent.snapshot();
+    BOOST_TEST(snap->find("elf") == nullptr);
+    BOOST_TEST(snap->find("latin") == nullptr);
+    BOOST_TEST(has(snap->diagnostics(), "body-not-text"));
+    BOOST_TEST(has(snap->diagnostics(), "utf8-invalid"));
+    BOOST_TEST(agent.index().text.find("Caf") == std::string::npos);
+    // Loaded as text, then swapped for bytes: the invocation re-checks what it reads.
+    write(t / "user/fine/SKILL.md", "---\nname: fine\ndescription: Fine\n---\nrun \0 this\n"s);
+    auto const inv = agent.invoke("fine", caller::user);
+    BOOST_TEST((inv.error == invoke_error::load_failed));
+    BOOST_TEST(inv.content.empty());
+    BOOST_TEST(inv.message.find("control character") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(mycode_quiet_refresh_takes_the_zero_io_path)
 {
     temp_dir t;

@@ -5,6 +5,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <string>
+#include <vector>
+
 namespace fm = skillmd::frontmatter;
 
 BOOST_AUTO_TEST_SUITE(split)
@@ -97,6 +100,39 @@ BOOST_AUTO_TEST_CASE(non_utf8_body_is_reported_with_its_position)
     BOOST_TEST(r.diagnostics[0].code == "utf8-invalid");
     BOOST_TEST(r.diagnostics[0].line == 5u);
     BOOST_TEST(r.diagnostics[0].column == 5u);
+    BOOST_TEST((r.diagnostics[0].severity == skillmd::severity::error)); // such bytes must not reach a prompt
+}
+
+BOOST_AUTO_TEST_CASE(bodies_that_are_not_text_are_errors_with_or_without_frontmatter)
+{
+    using namespace std::string_literals;
+    struct bad_case
+    {
+        std::string file;
+        std::string code;
+        std::uint32_t line, column;
+    };
+    std::vector<bad_case> const cases = {
+        {"---\na: b\n---\nELF\0\0\x01"s, "body-not-text", 4, 4},        // a binary named SKILL.md
+        {"---\na: b\n---\nsay \x1b]0;owned\x07\n"s, "body-not-text", 4, 5}, // a terminal escape
+        {"# Notes\ncaf\xe9 au lait\n"s, "utf8-invalid", 2, 4},              // Latin-1, no frontmatter
+        {"\xff\xfe#\0 \0"s, "utf8-invalid", 1, 1},                          // UTF-16
+        {"plain text, then NUL \0"s, "body-not-text", 1, 22},
+    };
+    for (auto const& c : cases) {
+        auto const r = fm::split(c.file, "f");
+        bool found = false;
+        for (auto const& d : r.diagnostics)
+            if (d.code == c.code) {
+                found = true;
+                BOOST_TEST(d.line == c.line);
+                BOOST_TEST(d.column == c.column);
+                BOOST_TEST((d.severity == skillmd::severity::error));
+            }
+        BOOST_TEST(found, "no " << c.code << " for case at line " << c.line);
+    }
+    // Tabs, form feeds, CRLF and every well-formed code point are text.
+    BOOST_TEST(fm::split("---\na: b\n---\n\tx\f\r\n\xe2\x82\xac \xf0\x9f\x98\x80\n", "f").diagnostics.empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

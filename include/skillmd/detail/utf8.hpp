@@ -96,6 +96,44 @@ inline std::size_t find_invalid_utf8(std::string_view s) noexcept
     return std::string_view::npos;
 }
 
+/// A control character that must not reach a prompt or a terminal: every C0 byte but
+/// tab, line feed, carriage return and form feed.
+inline constexpr bool forbidden_control(unsigned char c) noexcept
+{
+    return c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f';
+}
+
+/** Offset of the first byte of `s` that keeps it from being text: not well-formed UTF-8,
+    NUL or another forbidden control character; npos when there is none. ASCII runs
+    without controls are skipped eight bytes at a time.
+*/
+inline std::size_t find_non_text(std::string_view s) noexcept
+{
+    constexpr std::uint64_t high = 0x8080808080808080ull, spaces = 0x2020202020202020ull;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        if (i + 8 <= s.size()) {
+            std::uint64_t w;
+            std::memcpy(&w, s.data() + i, 8);
+            // No byte at or above 0x80, none below 0x20 (a borrow sets a high bit).
+            if ((w & high) == 0 && ((w - spaces) & high) == 0) {
+                i += 8;
+                continue;
+            }
+        }
+        auto const c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            if (forbidden_control(c)) return i;
+            ++i;
+            continue;
+        }
+        std::size_t const n = utf8_sequence_length(s, i);
+        if (n == 0) return i;
+        i += n;
+    }
+    return std::string_view::npos;
+}
+
 /// Number of code points in s (s assumed well-formed; stray bytes count one each).
 inline std::size_t utf8_length(std::string_view s) noexcept
 {

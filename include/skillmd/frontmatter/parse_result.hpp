@@ -74,8 +74,14 @@ skill_file read_skill_file(Parser const& parser, std::string_view text, std::str
     // A parser that finds its block its own way (seed 001's line parser) says so with a
     // `split` member; the others share SPEC 3.1's splitter.
     split_result s;
-    if constexpr (requires { parser.split(text, origin, opts); }) s = parser.split(text, origin, opts);
-    else s = split(text, origin, opts);
+    if constexpr (requires { parser.split(text, origin, opts); }) {
+        s = parser.split(text, origin, opts);
+        // Whatever finds the block, the body must be text (the shared splitter checks its own).
+        if (auto d = detail::body_problem(text, s.has_frontmatter ? s.body_offset : 0, origin))
+            s.diagnostics.push_back(std::move(*d));
+    } else {
+        s = split(text, origin, opts);
+    }
     out.body_offset = s.body_offset;
     out.diagnostics = std::move(s.diagnostics);
     if (s.has_frontmatter) {

@@ -9,6 +9,7 @@
 #include <skillmd/detail/utf8.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,6 +68,27 @@ inline bool is_fence(std::string_view line) noexcept
     return true;
 }
 
+/** The body is not parsed, but it reaches the prompt as it is: it must be text. A file in
+    another encoding (UTF-16, Latin-1), or with NUL or control bytes (a binary named
+    SKILL.md), is refused at its first such byte, with line and column.
+*/
+inline std::optional<diagnostic> body_problem(std::string_view file, std::size_t from, std::string_view origin)
+{
+    std::size_t const bad = skillmd::detail::find_non_text(file.substr(std::min(from, file.size())));
+    if (bad == std::string_view::npos) return std::nullopt;
+    std::size_t const at = from + bad;
+    auto const pos = skillmd::detail::position_cursor(file).at(at);
+    auto const b = static_cast<unsigned char>(file[at]);
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string const byte = std::string("0x") + hex[b >> 4] + hex[b & 15];
+    bool const utf16 = file.size() >= 2 && ((file[0] == '\xFF' && file[1] == '\xFE') || (file[0] == '\xFE' && file[1] == '\xFF'));
+    std::string msg = utf16     ? "the file is UTF-16; save it as UTF-8"
+                      : b >= 0x80 ? "the body has a byte that is not UTF-8 (" + byte + "); save the file as UTF-8"
+                                  : "the body has a control character (" + byte + "); a SKILL.md must be text";
+    return diagnostic{std::string(b >= 0x80 || utf16 ? codes::utf8_invalid : codes::body_not_text), severity::error,
+                      std::string(origin), pos.line, pos.column, std::move(msg)};
+}
+
 } // namespace detail
 
 /** Finds the frontmatter block of a SKILL.md (SPEC 3.1).
@@ -88,8 +110,13 @@ inline split_result split(std::string_view file, std::string_view origin, split_
         r.diagnostics.push_back({std::string(code), sev, std::string(origin), line, line ? 1u : 0u, std::move(msg)});
     };
 
+    auto check_body = [&](std::size_t from) {
+        if (auto d = detail::body_problem(file, from, origin)) r.diagnostics.push_back(std::move(*d));
+    };
+
     std::size_t const first_end = detail::line_end(file, start);
     if (!detail::is_fence(file.substr(start, first_end - start))) {
+        check_body(start);
         if (opts.missing == missing_policy::error)
             report(codes::frontmatter_missing, severity::error, 1,
                    "no frontmatter: the file must start with a line `---`, then the YAML metadata, then `---`");
@@ -119,20 +146,7 @@ inline split_result split(std::string_view file, std::string_view origin, split_
         report(codes::frontmatter_unclosed, severity::error, 1,
                "the frontmatter opened on this line is never closed: add a line `---` after the metadata");
 
-    // The body is not parsed, but bytes that are not UTF-8 would reach the prompt: say so.
-    std::string_view const body = file.substr(r.has_frontmatter ? r.body_offset : start);
-    if (std::size_t const bad = skillmd::detail::find_invalid_utf8(body); bad != std::string_view::npos) {
-        std::size_t const at = file.size() - body.size() + bad;
-        auto const pos = skillmd::detail::position_cursor(file).at(at);
-        diagnostic d{std::string(codes::utf8_invalid), severity::warning, std::string(origin), pos.line, pos.column,
-                     "the body has a byte that is not UTF-8 (0x"};
-        static constexpr char hex[] = "0123456789ABCDEF";
-        auto const b = static_cast<unsigned char>(file[at]);
-        d.message += hex[b >> 4];
-        d.message += hex[b & 15];
-        d.message += "); save the file as UTF-8";
-        r.diagnostics.push_back(std::move(d));
-    }
+    if (r.has_frontmatter) check_body(r.body_offset);
     return r;
 }
 

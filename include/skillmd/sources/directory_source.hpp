@@ -84,6 +84,19 @@ inline std::string escaped(std::string_view s)
 
 /// Reads a regular file: all of it, or (with `head`) until the frontmatter block is
 /// complete. FIFOs and devices are refused by type on the opened descriptor.
+/// `skill.md`, `Skill.md` ...: SKILL.md in another case.
+inline bool is_skill_md_variant(std::string_view n) noexcept
+{
+    if (n.size() != 8 || n == "SKILL.md") return false;
+    constexpr std::string_view want = "skill.md";
+    for (std::size_t i = 0; i < 8; ++i) {
+        char c = n[i];
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (c != want[i]) return false;
+    }
+    return true;
+}
+
 inline read_outcome read_regular(std::string const& path, std::size_t max_bytes, bool head)
 {
     read_outcome r;
@@ -189,8 +202,8 @@ public:
         }
         return *discover_with(1);
     }
-    read_outcome read_head(candidate const& c) const { return detail::read_regular(c.path, opts_.max_file_bytes, true); }
-    read_outcome read_all(candidate const& c) const { return detail::read_regular(c.path, opts_.max_file_bytes, false); }
+    read_outcome read_head(candidate const& c) const { return misnamed(c, detail::read_regular(c.path, opts_.max_file_bytes, true)); }
+    read_outcome read_all(candidate const& c) const { return misnamed(c, detail::read_regular(c.path, opts_.max_file_bytes, false)); }
 
     /** Watches (inotify) every directory and skill file of `d`, adding only what is not
         watched yet. Returns true when nothing new had to be added: only then does a later
@@ -296,6 +309,26 @@ public:
     }
 
 private:
+    /// A folder with `skill.md` (or any other case) but no `SKILL.md` is a skill its author
+    /// meant to write: say so rather than find nothing (systems that match the name exactly
+    /// skip it on Linux).
+    read_outcome misnamed(candidate const& c, read_outcome r) const
+    {
+        if (!r.absent || opts_.layout == layout::files || c.directory.empty()) return r;
+        DIR* d = ::opendir(c.directory.c_str());
+        if (d == nullptr) return r;
+        while (dirent* e = ::readdir(d)) {
+            std::string_view const n = e->d_name;
+            if (detail::is_skill_md_variant(n)) {
+                r.absent = false;
+                r.error = "the folder has `" + detail::escaped(n) + "` but no `SKILL.md`; the file must be named SKILL.md exactly";
+                break;
+            }
+        }
+        ::closedir(d);
+        return r;
+    }
+
     struct watch_state
     {
         std::mutex mutex;
@@ -448,6 +481,15 @@ private:
             std::sort(names.begin(), names.end());
             out.directories.push_back(path);
             int const dfd = ::dirfd(d);
+            if (depth > 0 && o.layout == layout::nested) {
+                // `skill.md` without `SKILL.md`: a candidate, so that reading it says why it is no skill.
+                bool exact = false, variant = false;
+                for (auto const& entry : names) {
+                    exact = exact || entry.first == "SKILL.md";
+                    variant = variant || detail::is_skill_md_variant(entry.first);
+                }
+                if (variant && !exact) add_candidate(path + "/SKILL.md", rel, path, false);
+            }
 
             for (auto const& [name, type] : names) {
                 if (sh->stopped) break;
@@ -503,9 +545,9 @@ private:
                 }
                 std::string const child_rel = rel.empty() ? name : rel + "/" + name;
                 bool const may_hold_skill = o.layout == layout::nested || depth == 0;
-                // A directory without subdirectories (link count 2 on POSIX file systems)
-                // holds no nested skill: no need to list it.
-                bool const leaf = st.st_nlink == 2 || o.layout == layout::flat;
+                // Flat: a skill folder is never listed. Nested: every folder is, because a
+                // link count of 2 says nothing of symbolic links to sub-skills inside it.
+                bool const leaf = o.layout == layout::flat;
                 if (leaf) {
                     if (may_hold_skill) add_candidate(full + "/SKILL.md", child_rel, full, false);
                     continue;
@@ -515,11 +557,12 @@ private:
                     warn(full, "cannot open the directory: " + std::string(std::strerror(errno)) + "; skipped");
                     continue;
                 }
+                // Any entry named SKILL.md (a FIFO, a dangling or looping link too) is a
+                // candidate: reading it says what is wrong, as lint does, rather than nothing.
                 struct stat sk {};
-                if (may_hold_skill && ::fstatat(cfd, "SKILL.md", &sk, 0) == 0) {
-                    if (S_ISREG(sk.st_mode)) add_candidate(full + "/SKILL.md", child_rel, full, true);
-                    else warn(full + "/SKILL.md", "SKILL.md is not a regular file; skipped");
-                }
+                if (may_hold_skill && (::fstatat(cfd, "SKILL.md", &sk, 0) == 0 ||
+                                       ::fstatat(cfd, "SKILL.md", &sk, AT_SYMLINK_NOFOLLOW) == 0))
+                    add_candidate(full + "/SKILL.md", child_rel, full, true);
                 if (depth == 0 && sh->parallel) jobs.push_back({cfd, full, child_rel});
                 else walk(cfd, full, child_rel, depth + 1);
             }
