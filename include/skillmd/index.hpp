@@ -277,10 +277,10 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
     std::vector<char> listed(entries.size(), 0);
     std::size_t used = overhead;
     auto const fits = [&](std::size_t n) { return limit == index_summary::unlimited || used + n <= limit; };
-    // Appends entry i with `text`; keeps it if it fits (or `force`), else takes it back.
-    auto const place = [&](std::size_t i, std::string_view text, bool force) {
+    // Appends entry i with `shown`; keeps it if it fits (or `force`), else takes it back.
+    auto const place = [&](std::size_t i, std::string_view shown, bool force) {
         std::size_t const mark = body.size();
-        fmt.entry(body, entries[i], text);
+        fmt.entry(body, entries[i], shown);
         std::size_t const n = detail::appended_length(body, mark);
         if (force || fits(n)) {
             used += n;

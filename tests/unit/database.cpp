@@ -13,6 +13,7 @@
 #include <skillmd/presets/koshi.hpp>
 #include <skillmd/tools.hpp>
 
+#include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <csignal>
@@ -516,6 +517,39 @@ BOOST_AUTO_TEST_CASE(seed003_behaviour)
     std::vector<diagnostic> second;
     auto again = presets::make_koshi(at, t / "shipped", validation_mode::lenient, &second);
     BOOST_TEST(!fs::exists(t / "config/koshi/skills/reminders.md"));
+}
+
+BOOST_AUTO_TEST_CASE(model_tool_calls_reach_the_database)
+{
+    test::temp_dir t;
+    auto const at = koshi_at(t);
+    write_file(t / "config/koshi/skills/reminders.md", "---\nname: reminders\ndescription: Set reminders\ntriggers: [remind]\n---\nUse it.\n");
+    auto agent = presets::make_koshi(at);
+    agent.load();
+    auto field = [](boost::json::object const& o, char const* k) { return boost::json::serialize(o.at(k)); };
+    auto const created = presets::call_tool(agent, R"({"name":"create_skill","input":{"name":"deploy-check",
+        "description":"Pre-deployment checklist","triggers":["deploy"],"content":"## Steps\n1. Test\n"}})");
+    BOOST_TEST(field(created, "ok") == "true");
+    BOOST_TEST(agent.snapshot()->find("deploy-check") != nullptr);
+    // Seed 003's refusals come back as results, not exceptions.
+    auto const taken = presets::call_tool(agent, R"({"name":"create_skill","input":{"name":"reminders",
+        "description":"d","triggers":["x"],"content":"x"}})");
+    BOOST_TEST(field(taken, "error") == "\"file_skill\"");
+    auto const invalid = presets::call_tool(agent, R"({"name":"create_skill","input":{"name":"Bad Name",
+        "description":"d","triggers":["x"],"content":"x"}})");
+    BOOST_TEST(field(invalid, "error") == "\"invalid\"");
+    auto const updated = presets::call_tool(agent, R"({"name":"update_skill","arguments":"{\"name\":\"deploy-check\",\"triggers\":[\"ship\"]}"})");
+    BOOST_TEST(field(updated, "ok") == "true");
+    auto const listed = presets::call_tool(agent, R"({"name":"list_skills","input":{}})");
+    BOOST_TEST(listed.at("skills").as_array().size() == 2u);
+    auto const loaded = presets::call_tool(agent, R"({"name":"load_skill","input":{"name":"deploy-check"}})");
+    BOOST_TEST(field(loaded, "status") == "\"needs_approval\""); // no rules: the user decides
+    auto const deleted = presets::call_tool(agent, R"({"name":"delete_skill","input":{"name":"deploy-check"}})");
+    BOOST_TEST(field(deleted, "ok") == "true");
+    BOOST_TEST(agent.snapshot()->find("deploy-check") == nullptr);
+    for (char const* bad : {"{", R"({"name":"drop_table","input":{}})", R"({"name":"delete_skill","input":{"name":1}})",
+                            R"({"name":"Skill","input":{"skill":"reminders"}})"})
+        BOOST_TEST(field(presets::call_tool(agent, bad), "ok") == "false", bad);
 }
 
 BOOST_AUTO_TEST_CASE(refresh_sees_another_process_writes)

@@ -12,12 +12,17 @@
 #include <skillmd/presets.hpp>
 #include <skillmd/seeding.hpp>
 #include <skillmd/sources/sqlite_source.hpp>
+#include <skillmd/tool_calls.hpp>
 #include <skillmd/trigger_index.hpp>
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
 
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace skillmd::presets {
@@ -125,6 +130,63 @@ inline db_outcome delete_skill(koshi& reg, std::string_view name)
     auto r = reg.source<1>().remove(name, file_skills_of(reg.snapshot()));
     if (r.ok()) reg.refresh();
     return r;
+}
+
+/** A model's tool call routed to koshi: `load_skill` loads (the model's invocation), the
+    database tools create, update, delete and list (seed 003's tools). The result is what
+    the model gets back, as JSON: `{"ok": true, ...}` or `{"ok": false, "error", "message"}`.
+    A malformed call is `{"ok": false, "error": "bad_tool_call"}`; nothing throws.
+*/
+inline boost::json::object call_tool(koshi& agent, std::string_view json)
+{
+    auto const parsed = parse_tool_call(json, skill_tool::load_skill);
+    auto refuse = [](std::string_view error, std::string message) {
+        return boost::json::object{{"ok", false}, {"error", error}, {"message", std::move(message)}};
+    };
+    if (!parsed.ok()) return refuse("bad_tool_call", parsed.error);
+    auto const& call = *parsed.call;
+    if (call.skill_kind) {
+        if (*call.skill_kind != skill_tool::load_skill)
+            return refuse("bad_tool_call", "this agent has no tool \"" + call.tool + "\"; its skill tool is load_skill");
+        auto const inv = agent.invoke(call.skill, caller::model);
+        auto out = tool_result_json(inv);
+        out.emplace("ok", inv.status() != invoke_status::failed && inv.status() != invoke_status::denied);
+        return out;
+    }
+    auto report = [](db_outcome const& r) {
+        static constexpr std::string_view names[] = {"ok", "invalid", "exists", "file_skill", "not_found", "error"};
+        boost::json::object o{{"ok", r.ok()}};
+        if (!r.ok()) {
+            o["error"] = names[static_cast<std::size_t>(r.status)];
+            o["message"] = r.message;
+            boost::json::array problems;
+            for (auto const& d : r.diagnostics)
+                if (d.severity == severity::error) problems.emplace_back(d.message);
+            o["problems"] = std::move(problems);
+        }
+        return o;
+    };
+    switch (*call.db_kind) {
+    case db_tool::create_skill:
+        return report(create_skill(agent, db_skill{call.skill, *call.description, *call.triggers, *call.content, {}, {}, 0}));
+    case db_tool::update_skill:
+        return report(update_skill(agent, call.skill, db_update{call.description, call.triggers, call.content}));
+    case db_tool::delete_skill: return report(delete_skill(agent, call.skill));
+    case db_tool::list_skills: {
+        agent.refresh();
+        boost::json::array rows;
+        for (auto const& r : agent.snapshot()->skills()) {
+            boost::json::array triggers, tools;
+            for (auto const& t : triggers_of(r.meta)) triggers.emplace_back(t);
+            for (auto const& t : r.meta.allowed_tools) tools.emplace_back(t);
+            rows.emplace_back(boost::json::object{{"name", r.command}, {"description", r.meta.description},
+                                                  {"triggers", std::move(triggers)}, {"tools", std::move(tools)},
+                                                  {"source", r.where.database ? "database" : "file"}});
+        }
+        return boost::json::object{{"ok", true}, {"skills", std::move(rows)}};
+    }
+    }
+    return refuse("bad_tool_call", "unknown tool");
 }
 
 /** What seed 003 adds to the system prompt for one user message: the full content of

@@ -61,8 +61,10 @@ inline file_stamp stamp_of(struct stat const& st)
 inline bool printable_name(std::string_view name)
 {
     if (find_invalid_utf8(name) != std::string_view::npos) return false;
-    for (unsigned char c : name)
+    for (char const ch : name) {
+        auto const c = static_cast<unsigned char>(ch);
         if (c < 0x20 || c == 0x7f) return false;
+    }
     return true;
 }
 
@@ -70,7 +72,8 @@ inline std::string escaped(std::string_view s)
 {
     static constexpr char hex[] = "0123456789abcdef";
     std::string out;
-    for (unsigned char c : s) {
+    for (char const ch : s) {
+        auto const c = static_cast<unsigned char>(ch);
         if (c < 0x20 || c == 0x7f || c >= 0x80) {
             out += "\\x";
             out += hex[c >> 4];
