@@ -83,6 +83,12 @@ struct substitution_policy
     bool amounts_are_text = true;  ///< `$1,000`, `$1.50` and `US$5` are not placeholders
     bool append_unconsumed = true; ///< `ARGUMENTS: <value>` when no placeholder took them
     bool seed001_exact = false;    ///< seed 001: replace every `$ARGUMENTS`, else append; nothing more
+    /// Seed 001 runs JavaScript's `replaceAll` on the content with the base-directory line
+    /// in front; `$\`` in an argument stands for everything before the match, this included.
+    std::string text_before;
+    /// The substituted text may not grow past this: a body full of placeholders times a
+    /// long argument must not exhaust memory (`too_long` is set and the text is empty).
+    std::size_t max_output_bytes = 4 * 1024 * 1024;
 };
 
 namespace substitution {
@@ -112,6 +118,7 @@ struct substitution_result
     bool consumed = false;         ///< some placeholder took the arguments
     bool appended = false;         ///< `ARGUMENTS: <value>` was appended
     bool unbalanced_quote = false; ///< the arguments had a quote that was not closed
+    bool too_long = false;         ///< the result would pass `max_output_bytes`: nothing was produced
 };
 
 namespace detail {
@@ -225,6 +232,37 @@ inline std::string_view trim_spaces(std::string_view s)
 
 } // namespace detail
 
+namespace detail {
+
+/** Appends `replacement` as JavaScript's `String.prototype.replaceAll` with a string
+    pattern expands it for the match of `length` bytes at `at` in `body` (preceded by
+    `before`): `$$` is `$`, `$&` the match, `` $` `` everything before it, `$'` everything
+    after; any other `$` is itself.
+*/
+inline bool js_replacement(std::string& out, std::string_view replacement, std::string_view before,
+                           std::string_view body, std::size_t at, std::size_t length, std::size_t cap)
+{
+    for (std::size_t i = 0; i < replacement.size(); ++i) {
+        if (out.size() > cap) return false;
+        char const c = replacement[i];
+        if (c != '$' || i + 1 == replacement.size()) {
+            out += c;
+            continue;
+        }
+        switch (replacement[i + 1]) {
+        case '$': out += '$'; break;
+        case '&': out.append(body.substr(at, length)); break;
+        case '`': out.append(before); out.append(body.substr(0, at)); break;
+        case '\'': out.append(body.substr(at + length)); break;
+        default: out += '$'; continue;
+        }
+        ++i;
+    }
+    return out.size() <= cap;
+}
+
+} // namespace detail
+
 /** Substitutes `args` into `body`.
 
     @param names     the names `arguments` declares (`$name` is the argument at that position)
@@ -236,6 +274,12 @@ inline substitution_result substitute(std::string_view body, std::string_view ar
                                       substitution_policy const& policy = {})
 {
     substitution_result res;
+    auto const overflow = [&res] {
+        res.too_long = true;
+        res.text.clear();
+        res.text.shrink_to_fit();
+        return res;
+    };
     if (policy.seed001_exact) {
         res.text = body;
         if (args.empty()) return res;
@@ -244,7 +288,8 @@ inline substitution_result substitute(std::string_view body, std::string_view ar
             std::size_t at = 0, hit;
             while ((hit = body.find("$ARGUMENTS", at)) != std::string_view::npos) {
                 out.append(body.substr(at, hit - at));
-                out.append(args);
+                if (!detail::js_replacement(out, args, policy.text_before, body, hit, 10, policy.max_output_bytes))
+                    return overflow();
                 at = hit + 10;
             }
             out.append(body.substr(at));
@@ -268,6 +313,8 @@ inline substitution_result substitute(std::string_view body, std::string_view ar
     out.reserve(body.size() + whole.size());
     std::size_t i = 0;
     while (i < body.size()) {
+        // Each step adds at most one argument or one code span: checking here bounds the peak.
+        if (out.size() > policy.max_output_bytes) return overflow();
         while (next_code < code.size() && code[next_code].second <= i) ++next_code;
         if (next_code < code.size() && code[next_code].first <= i) { // inside code: copy it
             out.append(body.substr(i, code[next_code].second - i));
@@ -373,6 +420,7 @@ inline substitution_result substitute(std::string_view body, std::string_view ar
         out += whole;
         res.appended = true;
     }
+    if (out.size() > policy.max_output_bytes) return overflow();
     return res;
 }
 

@@ -38,6 +38,7 @@ enum class invoke_error : int {
     permission_denied = 7,         ///< a deny rule matched
     arguments_too_long = 8,        ///< the arguments exceed `max_argument_bytes`
     bad_tool_call = 9,             ///< a model's tool call that is not JSON or not the tool's schema
+    content_too_long = 10,         ///< substitution would pass `substitution_policy::max_output_bytes`
 };
 
 struct invoke_options
@@ -246,7 +247,14 @@ invocation invoke(Registry const& reg, std::string_view name_or_command, std::st
     auto vars = opts.variables;
     vars.emplace("SKILL_DIR", ls.base_directory);
     vars.emplace("CLAUDE_SKILL_DIR", ls.base_directory);
-    inv.substitution = substitute(ls.body, all_args, r->meta.arguments, vars, opts.substitution);
+    auto policy = opts.substitution;
+    if (policy.seed001_exact && policy.text_before.empty())
+        policy.text_before = "Base directory for this skill: " + ls.base_directory + "\n\n";
+    inv.substitution = substitute(ls.body, all_args, r->meta.arguments, vars, policy);
+    if (inv.substitution.too_long)
+        return detail::fail(std::move(inv), invoke_error::content_too_long,
+                            "The content of skill " + shown + " with these arguments would exceed " +
+                                std::to_string(policy.max_output_bytes) + " bytes");
     ls.content = inv.substitution.text;
 
     inv.mode = r->meta.context;

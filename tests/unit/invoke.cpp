@@ -120,13 +120,30 @@ BOOST_AUTO_TEST_CASE(seed001_exact_policy)
     BOOST_TEST(substitute("A $ARGUMENTS[0] $0 `$ARGUMENTS`", "v", {}, {}, p).text == "A v[0] $0 `v`");
     BOOST_TEST(substitute("Plain", "v", {}, {}, p).text == "Plain\n\nARGUMENTS: v");
     BOOST_TEST(substitute("Plain $ARGUMENTS", "", {}, {}, p).text == "Plain $ARGUMENTS");
+    // JavaScript's replaceAll reads `$` patterns in the replacement: `$$`, `$&`, `$'`, `$\``.
+    auto q = p;
+    q.text_before = "B\n\n";
+    BOOST_TEST(substitute("x $ARGUMENTS y", "a$$b $& [$'] [$`] $1 $<n> $", {}, {}, q).text ==
+               "x a$b $ARGUMENTS [ y] [B\n\nx ] $1 $<n> $ y");
 }
 
 BOOST_AUTO_TEST_CASE(huge_and_hostile_arguments)
 {
     std::string const big(4 * 1024 * 1024, 'a');
-    auto const r = substitute("$ARGUMENTS $0 $ARGUMENTS[99999999999]", big);
+    substitution_policy roomy;
+    roomy.max_output_bytes = 16 * 1024 * 1024;
+    auto const r = substitute("$ARGUMENTS $0 $ARGUMENTS[99999999999]", big, {}, {}, roomy);
     BOOST_TEST(r.text.size() == 2 * big.size() + 2 + 23); // the index no list reaches stays as written
+    // Past the cap (4 MiB by default): nothing, and a flag; never the 4.8 GB the input asks for.
+    std::string many;
+    for (int k = 0; k < 80000; ++k) many += "$0 ";
+    auto const bomb = substitute(many, std::string(60 * 1024, 'x'));
+    BOOST_TEST(bomb.too_long);
+    BOOST_TEST(bomb.text.empty());
+    auto seed = substitution::seed001();
+    std::string backticks;
+    for (int k = 0; k < 30000; ++k) backticks += "$`";
+    BOOST_TEST(substitute(std::string(200 * 1024, 'b') + "$ARGUMENTS", backticks, {}, {}, seed).too_long);
     BOOST_TEST(substitute("$0", "\"unterminated 'quote").unbalanced_quote);
     BOOST_TEST(substitute("$", "x").text == "$\n\nARGUMENTS: x");
     BOOST_TEST(substitute("x\\", "").text == "x\\");
@@ -303,6 +320,20 @@ BOOST_AUTO_TEST_CASE(inline_and_fork_results)
     BOOST_TEST(g.content == "Hello Ann from Paris!\n");
     auto const big = invoke(reg, "commit", std::string(70000, 'x'), caller::model);
     BOOST_TEST((big.error == invoke_error::arguments_too_long));
+}
+
+BOOST_AUTO_TEST_CASE(substitution_that_would_exhaust_memory_is_an_error)
+{
+    memory_source m("project");
+    std::string body = "---\ndescription: Bomb\n---\n";
+    for (int k = 0; k < 80000; ++k) body += "$0 ";
+    m.set("bomb", body);
+    memory_registry reg(test::compiled_parser{}, with(dialects::claude_code()), m);
+    reg.load();
+    auto const inv = invoke(reg, "bomb", std::string(60 * 1024, 'x'), caller::user);
+    BOOST_TEST((inv.error == invoke_error::content_too_long));
+    BOOST_TEST((inv.status() == invoke_status::failed));
+    BOOST_TEST(inv.content.empty());
 }
 
 BOOST_AUTO_TEST_CASE(requirements_unmet_cannot_load)
