@@ -60,6 +60,8 @@ char const usage_text[] =
     "          seed 001), mycode (a coding-agent proposal, seed 002), sven (nested packages,\n"
     "          seed 004), koshi (Markdown files + an agent-written SQLite table, seed 003)\n"
     "          --dir TIER=PATH replaces a tier's directory (repeatable)\n"
+    "          --allow-root PATH lets links in the tiers lead into PATH (repeatable); links\n"
+    "          that leave the preset's tiers are otherwise refused, never read\n"
     "          list --format table draws mycode's /skills table (seed 002)\n"
     "       skillmd index [--preset NAME] [--dir TIER=PATH]... [--format F] [--budget N] [--context-tokens N]\n"
     "  index   the skill index a system prompt carries, within the format's budget\n"
@@ -110,6 +112,7 @@ struct options
     std::string dialect = "agent-skills";
     std::string preset = "agent-skills";
     std::map<std::string, std::filesystem::path> dirs;
+    std::vector<std::filesystem::path> allowed_roots; ///< --allow-root: folders links may lead into
     std::vector<std::string> paths;
     std::string format;                  ///< as given to --format ("" when not)
     std::optional<std::size_t> budget;   ///< index --budget
@@ -208,6 +211,10 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             if (!f || f->find('=') == std::string_view::npos) return "--dir takes TIER=PATH";
             auto const eq = f->find('=');
             o.dirs[std::string(f->substr(0, eq))] = std::string(f->substr(eq + 1));
+        } else if (registry && a == "--allow-root") {
+            auto f = value(a);
+            if (!f) return "--allow-root needs a folder";
+            o.allowed_roots.emplace_back(*f);
         } else if (a == "--") {
             for (++i; i < args.size(); ++i) o.paths.emplace_back(args[i]);
         } else if (a.size() > 1 && a[0] == '-') {
@@ -583,6 +590,7 @@ int cmd_registry(options const& o, std::string_view command)
     namespace presets = skillmd::presets;
     presets::locations at;
     at.overrides = o.dirs;
+    at.allowed_roots = o.allowed_roots;
     auto go = [&](auto make, auto const& tiers) {
         auto agent = make(at);
         return run(agent, o, command, {std::data(tiers), std::size(tiers)});

@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace skillmd::presets {
 
@@ -33,6 +34,9 @@ struct locations
     std::filesystem::path project;
     std::filesystem::path managed;    ///< seed 001's managed (policy) settings directory
     std::map<std::string, std::filesystem::path> overrides;
+    /// Folders outside the tiers that links in a tier may lead into (a dotfiles folder).
+    /// Links between a preset's own tiers are always allowed; anything else is refused.
+    std::vector<std::filesystem::path> allowed_roots;
 
     std::filesystem::path home_dir() const
     {
@@ -57,6 +61,15 @@ inline registry_options options_for(dialect d, validation_mode mode = validation
 }
 
 using parser = frontmatter::x3_parser;
+
+/// A tier's options: links may lead into any of the preset's `tiers` and the folders
+/// `at.allowed_roots` names, nowhere else.
+inline directory_options contained(locations const& at, std::vector<std::string> tiers, directory_options o = {})
+{
+    o.allowed_roots = std::move(tiers);
+    for (auto const& r : at.allowed_roots) o.allowed_roots.push_back(r.string());
+    return o;
+}
 
 /// The settings a preset starts from: its listing policy, its tool, the tool's name in
 /// error 4's message.
@@ -83,9 +96,10 @@ inline pegasus make_pegasus(locations const& at = {}, validation_mode mode = val
     auto settings = settings_for(index_formats::policies::pegasus(), skill_tool::use_skill);
     settings.invoke.unknown_skill_message = "Skill \"{}\" not found";
     settings.invoke.default_fork_agent = "general"; // the field table's default for `agent`
+    auto const builtin = at.tier("builtin", p / "skills"), user = at.tier("user", p / "data" / "skills");
+    auto const o = contained(at, {builtin, user});
     return pegasus(std::make_unique<pegasus_registry>(options_for(dialects::pegasus(), mode),
-                                                      directory_source("builtin", at.tier("builtin", p / "skills")),
-                                                      directory_source("user", at.tier("user", p / "data" / "skills"))),
+                                                      directory_source("builtin", builtin, o), directory_source("user", user, o)),
                    std::move(settings));
 }
 
@@ -100,13 +114,14 @@ inline constexpr char const* claude_code_tiers[] = {"managed", "user", "project"
 
 inline claude_code make_claude_code(locations const& at = {}, validation_mode mode = validation_mode::lenient)
 {
-    auto const managed = at.managed.empty() ? std::filesystem::path("/etc/claude-code") : at.managed;
+    auto const m = at.managed.empty() ? std::filesystem::path("/etc/claude-code") : at.managed;
+    auto const managed = at.tier("managed", m / ".claude" / "skills"), user = at.tier("user", at.home_dir() / ".claude" / "skills"),
+               project = at.tier("project", at.project_dir() / ".claude" / "skills");
+    auto const o = contained(at, {managed, user, project}); // a project may link a user skill (inode dedup)
     return claude_code(
-        std::make_unique<claude_code_registry>(
-            options_for(dialects::claude_code(), mode),
-            directory_source("managed", at.tier("managed", managed / ".claude" / "skills")),
-            directory_source("user", at.tier("user", at.home_dir() / ".claude" / "skills")),
-            directory_source("project", at.tier("project", at.project_dir() / ".claude" / "skills"))),
+        std::make_unique<claude_code_registry>(options_for(dialects::claude_code(), mode),
+                                               directory_source("managed", managed, o), directory_source("user", user, o),
+                                               directory_source("project", project, o)),
         settings_for(index_formats::policies::claude_code(), skill_tool::skill));
 }
 
@@ -122,13 +137,14 @@ inline constexpr char const* mycode_tiers[] = {"user", "project", "plugin"};
 inline mycode make_mycode(locations const& at = {}, std::string plugin_name = "plugin",
                           validation_mode mode = validation_mode::lenient)
 {
+    auto const user = at.tier("user", at.home_dir() / ".mycode" / "skills"),
+               project = at.tier("project", at.project_dir() / ".mycode" / "skills"),
+               plugin = at.tier("plugin", at.home_dir() / ".mycode" / "plugins" / "skills");
+    auto const o = contained(at, {user, project, plugin});
     return mycode(std::make_unique<mycode_registry>(
-                      options_for(dialects::mycode(), mode),
-                      directory_source("user", at.tier("user", at.home_dir() / ".mycode" / "skills")),
-                      directory_source("project", at.tier("project", at.project_dir() / ".mycode" / "skills")),
-                      plugin_source<directory_source>(
-                          std::move(plugin_name),
-                          directory_source("plugin", at.tier("plugin", at.home_dir() / ".mycode" / "plugins" / "skills")))),
+                      options_for(dialects::mycode(), mode), directory_source("user", user, o),
+                      directory_source("project", project, o),
+                      plugin_source<directory_source>(std::move(plugin_name), directory_source("plugin", plugin, o))),
                   [] {
                       auto s = settings_for(index_formats::policies::claude_code(), skill_tool::skill_with_args);
                       s.invoke.unknown_skill_message = "Skill not found: {}";
@@ -159,17 +175,17 @@ inline directory_options sven_layout()
 inline sven make_sven(locations const& at = {}, validation_mode mode = validation_mode::lenient)
 {
     auto const h = at.home_dir(), p = at.project_dir();
-    auto const o = sven_layout();
+    std::vector<std::string> dirs;
+    std::filesystem::path const defaults[] = {h / ".sven", h / ".agents", h / ".claude", p / ".agents", p / ".claude", p / ".sven"};
+    for (std::size_t i = 0; i < 6; ++i) dirs.push_back(at.tier(sven_tiers[i], defaults[i] / "skills"));
+    auto const o = contained(at, dirs, sven_layout());
     auto settings = settings_for(index_formats::policies::sven(), skill_tool::load_skill);
     settings.invoke.match_sanitized = true;
     return sven(std::make_unique<sven_registry>(
-                    options_for(dialects::sven(), mode),
-                    directory_source("user-sven", at.tier("user-sven", h / ".sven" / "skills"), o),
-                    directory_source("user-agents", at.tier("user-agents", h / ".agents" / "skills"), o),
-                    directory_source("user-claude", at.tier("user-claude", h / ".claude" / "skills"), o),
-                    directory_source("project-agents", at.tier("project-agents", p / ".agents" / "skills"), o),
-                    directory_source("project-claude", at.tier("project-claude", p / ".claude" / "skills"), o),
-                    directory_source("project-sven", at.tier("project-sven", p / ".sven" / "skills"), o)),
+                    options_for(dialects::sven(), mode), directory_source(sven_tiers[0], dirs[0], o),
+                    directory_source(sven_tiers[1], dirs[1], o), directory_source(sven_tiers[2], dirs[2], o),
+                    directory_source(sven_tiers[3], dirs[3], o), directory_source(sven_tiers[4], dirs[4], o),
+                    directory_source(sven_tiers[5], dirs[5], o)),
                 std::move(settings));
 }
 
@@ -184,13 +200,14 @@ inline constexpr char const* agent_skills_tiers[] = {"user", "project"};
 
 inline agent_skills make_agent_skills(locations const& at = {}, validation_mode mode = validation_mode::lenient)
 {
-    directory_options o;
-    o.layout = layout::nested;
+    auto const user = at.tier("user", at.home_dir() / ".agents" / "skills"),
+               project = at.tier("project", at.project_dir() / ".agents" / "skills");
+    directory_options nested;
+    nested.layout = layout::nested;
+    auto const o = contained(at, {user, project}, nested);
     return agent_skills(
-        std::make_unique<agent_skills_registry>(
-            options_for(dialects::agent_skills(), mode),
-            directory_source("user", at.tier("user", at.home_dir() / ".agents" / "skills"), o),
-            directory_source("project", at.tier("project", at.project_dir() / ".agents" / "skills"), o)),
+        std::make_unique<agent_skills_registry>(options_for(dialects::agent_skills(), mode),
+                                                directory_source("user", user, o), directory_source("project", project, o)),
         settings_for(index_formats::policies::agent_skills(), skill_tool::load_skill));
 }
 

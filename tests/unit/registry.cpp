@@ -173,6 +173,12 @@ BOOST_AUTO_TEST_CASE(symlinks_are_followed_and_loops_end_at_once)
     // `alias` is the same directory as `real`: visited once, under its first name
     BOOST_TEST((commands(d) == std::vector<std::string>{"alias", "linked"}));
     BOOST_TEST(has(d.diagnostics, "discovery-loop"));
+    // The mesh is walked (its folders hold only links, so a link-count shortcut skipped them):
+    // each of its eight folders once, every second path to one of them a loop diagnostic.
+    auto const mesh = std::count_if(d.directories.begin(), d.directories.end(),
+                                    [](std::string const& p) { return p.find("/mesh/m") != std::string::npos; });
+    BOOST_TEST(mesh == 8);
+    BOOST_TEST(has(d.diagnostics, "discovery-loop", "/mesh/m0/l"));
 }
 
 BOOST_AUTO_TEST_CASE(odd_files_give_diagnostics_and_never_block)
@@ -421,6 +427,7 @@ BOOST_AUTO_TEST_CASE(watched_trees_refresh_without_touching_files_and_miss_no_ch
     fs::create_symlink(outside / "linked.md", t / "linked/SKILL.md");
     directory_options o;
     o.layout = layout::nested;
+    o.allowed_roots = {outside.path.string()}; // the link's target is a folder the user allows
     counting_dir src{directory_source("project", t.path.string(), o)};
     basic_registry<parser, first_tier_wins, counting_dir> reg(parser{}, lenient(), src);
     reg.load();
@@ -666,6 +673,90 @@ BOOST_AUTO_TEST_CASE(agent_skills_project_overrides_user)
     reg.load();
     BOOST_TEST(reg.snapshot()->find("pdf")->meta.description == "project pdf");
     BOOST_TEST(has(reg.snapshot()->diagnostics(), "skill-shadowed"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+//------------------------------------------------------------------------------
+// Containment: a tier reads only what lies inside its folders (and those the user allows).
+BOOST_AUTO_TEST_SUITE(containment)
+
+BOOST_AUTO_TEST_CASE(links_out_of_a_tier_are_never_read_listed_or_walked)
+{
+    temp_dir t, home;
+    write(home / ".ssh/id_rsa", "PRIVATE KEY");
+    write(home / ".env", "TOKEN=secret");
+    write(t / "tier/good/SKILL.md", skill("good", "Good"));
+    write(t / "tier/good/notes.md", "mine");
+    fs::create_directory_symlink(home.path, t / "tier/good/references"); // `references -> ~`
+    fs::create_directories(t / "tier/passwd");
+    fs::create_symlink("/etc/passwd", t / "tier/passwd/SKILL.md");
+    fs::create_directory_symlink("/", t / "tier/everything");             // a link to the whole disk
+    directory_options o;
+    o.layout = layout::nested;
+    directory_source const src("project", (t / "tier").string(), o);
+    basic_registry<parser, first_tier_wins, directory_source> reg(parser{}, lenient(), src);
+    reg.load();
+    auto const snap = reg.snapshot();
+    BOOST_TEST(snap->find("passwd") == nullptr);
+    BOOST_TEST(has(snap->diagnostics(), "skill-unreadable", "outside the tier's folders"));
+    BOOST_TEST(has(snap->diagnostics(), "skill-outside-root", "everything"));
+    BOOST_TEST(snap->skills().size() == 1u); // the disk behind `everything` is not walked
+    auto const files = reg.bundled_files(*snap->find("good"));
+    BOOST_TEST((files == std::vector<std::string>{"notes.md"}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_link_swapped_in_after_loading_is_refused)
+{
+    temp_dir t;
+    write(t / "tier/deploy/SKILL.md", skill("deploy", "Deploy"));
+    write(t / "tier/decoy.md", "---\nname: deploy\ndescription: Decoy\n---\nInside the tier, but another file.\n");
+    basic_registry<parser, first_tier_wins, directory_source> reg(parser{}, lenient(),
+                                                                   directory_source("project", (t / "tier").string()));
+    reg.load();
+    auto const* r = reg.snapshot()->find("deploy");
+    BOOST_TEST_REQUIRE(r != nullptr);
+    BOOST_TEST(reg.body(*r).has_value());
+    for (char const* target : {"/etc/passwd", "../decoy.md"}) {
+        fs::remove(t / "tier/deploy/SKILL.md");
+        fs::create_symlink(target, t / "tier/deploy/SKILL.md");
+        std::string why;
+        BOOST_TEST(!reg.body(*r, &why).has_value(), target);
+        BOOST_TEST(!why.empty());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(allowed_roots_and_the_presets_own_tiers_stay_easy)
+{
+    temp_dir t;
+    write(t / "dotfiles/skills/commit/SKILL.md", skill("commit", "From my dotfiles"));
+    fs::create_directories(t / "home/.claude/skills");
+    fs::create_directory_symlink(t / "dotfiles/skills/commit", t / "home/.claude/skills/commit");
+    presets::locations at;
+    at.home = t / "home";
+    at.project = t / "project";
+    at.managed = t / "managed";
+    auto refused = presets::make_claude_code(at);
+    refused.load();
+    BOOST_TEST(refused.snapshot()->find("commit") == nullptr);
+    BOOST_TEST(has(refused.snapshot()->diagnostics(), "skill-outside-root"));
+    at.allowed_roots = {t / "dotfiles"};
+    auto allowed = presets::make_claude_code(at);
+    allowed.load();
+    BOOST_TEST_REQUIRE(allowed.snapshot()->find("commit") != nullptr);
+    BOOST_TEST((allowed.invoke("/commit", caller::user).status() == invoke_status::run));
+}
+
+BOOST_AUTO_TEST_CASE(a_symlinked_sub_skill_in_a_package_without_subfolders_is_found)
+{
+    temp_dir t;
+    write(t / "tier/pkg/SKILL.md", skill("pkg", "Package"));
+    write(t / "tier/pkg/README.md", "files only, no real subfolder");
+    write(t / "tier/shared/sub/SKILL.md", skill("sub", "Shared sub-skill"));
+    fs::create_directory_symlink(t / "tier/shared/sub", t / "tier/pkg/sub");
+    auto const d = discover(t / "tier", layout::nested);
+    auto const found = commands(d);
+    BOOST_TEST((std::find(found.begin(), found.end(), "pkg/sub") != found.end()));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -78,6 +78,7 @@ inline koshi make_koshi(locations const& at = {}, std::filesystem::path const& s
     auto store = open_koshi_database(at, error);
     directory_options files;
     files.layout = layout::files;
+    files = contained(at, {dir.string()}, files);
     return koshi(std::make_unique<koshi_registry>(options_for(dialects::koshi(), mode),
                                                   directory_source("user", dir.string(), files),
                                                   sqlite_source("db", std::move(store), error)),

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <thread>
 #include <optional>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -46,9 +47,50 @@ struct directory_options
     std::size_t max_file_bytes = 256 * 1024; ///< larger skill files are skipped (seed 004: 256 KB)
     std::size_t max_bundled = 1000;       ///< bundled files listed per skill
     std::vector<std::string> skip = {".git", "node_modules", ".hg", ".svn"};
+    /// Folders besides the tier's own root that links may lead into (a dotfiles folder).
+    /// Nothing outside the root and these is walked, listed or read.
+    std::vector<std::string> allowed_roots;
 };
 
 namespace detail {
+
+/// The canonical path of `p` (links resolved), or "" when it cannot be resolved.
+inline std::string real_path(std::string const& p)
+{
+    char* r = ::realpath(p.c_str(), nullptr);
+    if (r == nullptr) return {};
+    std::string out(r);
+    std::free(r);
+    return out;
+}
+
+/// True when the canonical path `real` is one of `roots` or below one.
+inline bool within(std::string_view real, std::vector<std::string> const& roots) noexcept
+{
+    if (real.empty()) return false;
+    for (auto const& r : roots) {
+        if (real == r) return true;
+        if (real.size() > r.size() && real.starts_with(r) && (r == "/" || real[r.size()] == '/')) return true;
+    }
+    return false;
+}
+
+/// The path of the file open on `fd`, as the kernel knows it (no race with a link swap).
+inline std::string opened_path(int fd, std::string const& fallback)
+{
+    std::string const link = "/proc/self/fd/" + std::to_string(fd);
+    char buf[4096];
+    ssize_t const n = ::readlink(link.c_str(), buf, sizeof buf);
+    if (n > 0 && static_cast<std::size_t>(n) < sizeof buf && buf[0] == '/') return std::string(buf, static_cast<std::size_t>(n));
+    return real_path(fallback);
+}
+
+/// What a read must check besides size and type.
+struct read_checks
+{
+    std::vector<std::string> const* roots = nullptr; ///< the file must resolve inside one of these
+    file_stamp const* expected = nullptr;            ///< the file must be this one (device and inode), when known
+};
 
 inline file_stamp stamp_of(struct stat const& st)
 {
@@ -100,7 +142,7 @@ inline bool is_skill_md_variant(std::string_view n) noexcept
     return true;
 }
 
-inline read_outcome read_regular(std::string const& path, std::size_t max_bytes, bool head)
+inline read_outcome read_regular(std::string const& path, std::size_t max_bytes, bool head, read_checks checks = {})
 {
     read_outcome r;
     int const fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -123,6 +165,17 @@ inline read_outcome read_regular(std::string const& path, std::size_t max_bytes,
         return r;
     }
     r.stamp = stamp_of(st);
+    if (checks.roots && !checks.roots->empty()) {
+        std::string const real = opened_path(fd, path);
+        if (!within(real, *checks.roots)) {
+            r.error = "it leads outside the tier's folders (to " + escaped(real) + "); not read";
+            return r;
+        }
+    }
+    if (checks.expected && checks.expected->inode != 0 && !checks.expected->same_file(r.stamp)) {
+        r.error = "a different file is there now than the one loaded; refresh the registry first";
+        return r;
+    }
     auto const size = static_cast<std::size_t>(st.st_size);
     if (size > max_bytes) {
         r.error = "larger than the limit of " + std::to_string(max_bytes) + " bytes";
@@ -205,8 +258,19 @@ public:
         }
         return *discover_with(1);
     }
-    read_outcome read_head(candidate const& c) const { return misnamed(c, detail::read_regular(c.path, opts_.max_file_bytes, true)); }
-    read_outcome read_all(candidate const& c) const { return misnamed(c, detail::read_regular(c.path, opts_.max_file_bytes, false)); }
+    read_outcome read_head(candidate const& c) const { return read(c, true); }
+    read_outcome read_all(candidate const& c) const { return read(c, false); }
+
+    /// The canonical folders this tier may read: its root and `allowed_roots`, resolved at
+    /// the last discovery (or now, before the first).
+    std::shared_ptr<std::vector<std::string> const> roots() const
+    {
+        {
+            std::lock_guard<std::mutex> lock(roots_->mutex);
+            if (roots_->resolved) return roots_->resolved;
+        }
+        return resolve_roots();
+    }
 
     /** Watches (inotify) every directory and skill file of `d`, adding only what is not
         watched yet. Returns true when nothing new had to be added: only then does a later
@@ -307,11 +371,41 @@ public:
         std::vector<std::string> out;
         if (c.directory.empty() || opts_.layout == layout::files) return out;
         std::set<std::pair<dev_t, ino_t>> seen;
-        list_bundled(c.directory, "", 0, seen, out, limit);
+        auto const allowed = roots();
+        list_bundled(c.directory, "", 0, seen, out, limit, *allowed);
         return out;
     }
 
 private:
+    read_outcome read(candidate const& c, bool head) const
+    {
+        // Every read is contained (a SKILL.md linked to /etc/passwd is never read) and, once
+        // a file was loaded, must still be that file: a link swapped in later is refused.
+        auto const allowed = roots();
+        detail::read_checks checks;
+        checks.roots = allowed.get();
+        checks.expected = &c.stamp;
+        if (allowed->empty()) { // the root itself is gone: nothing can be read from it
+            read_outcome r;
+            r.absent = true;
+            r.error = "the tier's folder does not exist";
+            return r;
+        }
+        return misnamed(c, detail::read_regular(c.path, opts_.max_file_bytes, head, checks));
+    }
+
+    std::shared_ptr<std::vector<std::string> const> resolve_roots() const
+    {
+        auto out = std::make_shared<std::vector<std::string>>();
+        if (auto r = detail::real_path(root_); !r.empty()) out->push_back(std::move(r));
+        for (auto const& a : opts_.allowed_roots)
+            if (auto r = detail::real_path(a); !r.empty()) out->push_back(std::move(r));
+        std::shared_ptr<std::vector<std::string> const> done = std::move(out);
+        std::lock_guard<std::mutex> lock(roots_->mutex);
+        roots_->resolved = done;
+        return done;
+    }
+
     /// A folder with `skill.md` (or any other case) but no `SKILL.md` is a skill its author
     /// meant to write: say so rather than find nothing (systems that match the name exactly
     /// skip it on Linux).
@@ -346,7 +440,8 @@ private:
     };
 
     void list_bundled(std::string const& dir, std::string const& prefix, std::size_t depth,
-                      std::set<std::pair<dev_t, ino_t>>& seen, std::vector<std::string>& out, std::size_t limit) const
+                      std::set<std::pair<dev_t, ino_t>>& seen, std::vector<std::string>& out, std::size_t limit,
+                      std::vector<std::string> const& roots_now) const
     {
         DIR* d = ::opendir(dir.c_str());
         if (d == nullptr) return;
@@ -364,14 +459,17 @@ private:
                 continue;
             std::string const full = dir + "/" + n;
             struct stat st {};
-            if (::stat(full.c_str(), &st) != 0) continue;
+            if (::lstat(full.c_str(), &st) != 0) continue;
+            if (S_ISLNK(st.st_mode) && (!detail::within(detail::real_path(full), roots_now) || ::stat(full.c_str(), &st) != 0))
+                continue; // a link that leaves the tier's folders (`references -> ~`) is not offered
+
             if (S_ISREG(st.st_mode)) {
                 out.push_back(prefix + n);
             } else if (S_ISDIR(st.st_mode) && depth < opts_.max_depth && seen.insert({st.st_dev, st.st_ino}).second) {
                 struct stat sk {};
                 if (opts_.layout == layout::nested && ::stat((full + "/SKILL.md").c_str(), &sk) == 0)
                     continue; // a sub-skill, not a bundled file
-                list_bundled(full, prefix + n + "/", depth + 1, seen, out, limit);
+                list_bundled(full, prefix + n + "/", depth + 1, seen, out, limit, roots_now);
             }
         }
     }
@@ -383,6 +481,7 @@ private:
         std::atomic<std::size_t> directories{0};
         std::atomic<bool> stopped{false}, timing_dependent{false};
         bool parallel = false;
+        std::shared_ptr<std::vector<std::string> const> roots;
     };
 
     struct job
@@ -396,6 +495,7 @@ private:
     {
         shared_state sh;
         sh.parallel = threads > 1;
+        sh.roots = resolve_roots(); // links may have changed since the last walk
         walker w{*this, &sh, {}, {}};
         int const fd = ::open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0) {
@@ -519,18 +619,29 @@ private:
                     continue;
                 }
                 if (!S_ISDIR(st.st_mode)) continue;
-                if (!first_visit(st.st_dev, st.st_ino)) {
-                    report(full, severity::info, "discovery-loop",
-                           type == DT_LNK ? "symbolic link to a directory already visited (a loop or a second path); skipped"
-                                          : "directory already visited; skipped");
-                    continue;
+                if (type != DT_DIR) { // a link (or a file system without types): it must stay inside
+                    std::string const real = detail::real_path(full);
+                    if (!detail::within(real, *sh->roots)) {
+                        report(full, severity::warning, "skill-outside-root",
+                               "links outside the tier's folders (to " + detail::escaped(real) +
+                                   "); not followed (allow the folder with directory_options::allowed_roots)");
+                        continue;
+                    }
                 }
+                // Depth first: a folder too deep on this path is not marked visited, so a
+                // shorter path to it (a link from higher up) still walks it.
                 if (depth + 1 > o.max_depth) {
                     sh->timing_dependent = true; // which thread reports it first
                     if (!depth_reported)
                         warn(src.root_, "directories deeper than " + std::to_string(o.max_depth) +
                                             " levels are not searched (first: " + detail::escaped(full) + ")");
                     depth_reported = true;
+                    continue;
+                }
+                if (!first_visit(st.st_dev, st.st_ino)) {
+                    report(full, severity::info, "discovery-loop",
+                           type == DT_LNK ? "symbolic link to a directory already visited (a loop or a second path); skipped"
+                                          : "directory already visited; skipped");
                     continue;
                 }
                 if (++sh->directories > o.max_directories) {
@@ -589,6 +700,12 @@ private:
     std::string root_;
     directory_options opts_;
     std::shared_ptr<watch_state> watch_ = std::make_shared<watch_state>(); // shared by copies
+    struct roots_state
+    {
+        std::mutex mutex;
+        std::shared_ptr<std::vector<std::string> const> resolved;
+    };
+    std::shared_ptr<roots_state> roots_ = std::make_shared<roots_state>();
 };
 
 static_assert(skill_source<directory_source>);
