@@ -495,6 +495,13 @@ int cmd_invoke(System const& agent, options const& o)
     else if (o.substitution == "safe") io.substitution = skillmd::substitution::safe();
     std::string const format = o.format_given && !o.json ? o.format : std::string(System::content_format_type::name);
     auto const who = o.as_user ? skillmd::caller::user : skillmd::caller::model;
+    // Rules are checked before they are used: a rule that can match nothing is a usage error.
+    bool bad_rule = false;
+    for (auto const& d : skillmd::check_permission_rules(io.permissions, *agent.snapshot())) {
+        std::cerr << "skillmd: " << d.file << " " << d.message << "\n";
+        bad_rule = bad_rule || d.severity == skillmd::severity::error;
+    }
+    if (bad_rule) return exit_usage;
     skillmd::invocation inv;
     if (!skillmd::content_formats::visit(format, [&](auto const& f) { inv = skillmd::invoke(agent.registry(), o.paths.front(), "", who, io, f); }))
         return usage("unknown content format " + format);

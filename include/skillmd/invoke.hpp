@@ -39,6 +39,7 @@ enum class invoke_error : int {
     arguments_too_long = 8,        ///< the arguments exceed `max_argument_bytes`
     bad_tool_call = 9,             ///< a model's tool call that is not JSON or not the tool's schema
     content_too_long = 10,         ///< substitution would pass `substitution_policy::max_output_bytes`
+    shadowed_skill = 11,           ///< the model named a shadowed skill (`name@tier`) and may not
 };
 
 struct invoke_options
@@ -56,6 +57,9 @@ struct invoke_options
     std::string unknown_skill_message = "Unknown skill: {}";
     /// The sub-agent of a `context: fork` skill that names none (seed 000: `general`).
     std::optional<std::string> default_fork_agent;
+    /// May the model invoke a skill another tier shadows (`deploy@project`)? The index
+    /// never shows it, so by default only the user can.
+    bool model_may_invoke_shadowed = false;
 };
 
 /// What the agent must do with an invocation. Only `run` means go.
@@ -140,6 +144,38 @@ inline std::string with_name(std::string_view pattern, std::string_view name)
 
 } // namespace detail
 
+/** Checks permission rules before they are used: a rule that is not seed 001's syntax
+    is an error (`permission-rule-invalid`); one that matches no skill of `snap` is a
+    warning (`permission-rule-unmatched`), with the skill it probably meant when only
+    case tells them apart (`COMMIT` for `commit`).
+*/
+inline std::vector<diagnostic> check_permission_rules(permission_rules const& rules, snapshot const& snap)
+{
+    std::vector<diagnostic> out;
+    auto check = [&](std::string const& rule, std::string_view kind) {
+        std::string const shown = "`" + skillmd::detail::clean_line(rule) + "`";
+        if (auto why = rule_problem(rule); !why.empty()) {
+            out.push_back({"permission-rule-invalid", severity::error, std::string(kind), 0, 0, shown + ": " + why});
+            return;
+        }
+        std::string lowered(rule), near;
+        for (auto& c : lowered) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+        for (auto const* list : {&snap.skills(), &snap.shadowed()})
+            for (auto const& r : *list) {
+                if (permission_rules::matches(rule, r.command) || permission_rules::matches(rule, r.qualified())) return;
+                std::string cmd = r.command;
+                for (auto& c : cmd) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+                if (near.empty() && (cmd == lowered || permission_rules::matches(lowered, cmd))) near = r.command;
+            }
+        out.push_back({"permission-rule-unmatched", severity::warning, std::string(kind), 0, 0,
+                       shown + " matches no skill now" +
+                           (near.empty() ? std::string() : "; names are case-sensitive: did you mean `" + near + "`?")});
+    };
+    for (auto const& r : rules.deny) check(r, "deny rule");
+    for (auto const& r : rules.allow) check(r, "allow rule");
+    return out;
+}
+
 /** Invokes a skill.
 
     `name_or_command` is a name (`commit`, `/commit`) or a whole typed command
@@ -198,7 +234,13 @@ invocation invoke(Registry const& reg, std::string_view name_or_command, std::st
         return detail::fail(std::move(inv), invoke_error::unknown_skill, detail::with_name(opts.unknown_skill_message, shown));
     }
     inv.record = r;
-    inv.command = r->command;
+    bool const winner = r->shadowed_by.empty();
+    inv.command = winner ? r->command : r->qualified(); // a shadowed skill is named with its tier everywhere
+    if (!winner && who == caller::model && !opts.model_may_invoke_shadowed)
+        return detail::fail(std::move(inv), invoke_error::shadowed_skill,
+                            "Skill " + skillmd::detail::clean_line(r->qualified()) + " is shadowed by " +
+                                skillmd::detail::clean_line(r->shadowed_by) + " and cannot be used with " +
+                                opts.tool_name + " tool");
     if (r->hidden)
         return detail::fail(std::move(inv), invoke_error::load_failed,
                             "Could not load skill: " + shown + " (its required programs or environment variables are missing)");
@@ -213,7 +255,7 @@ invocation invoke(Registry const& reg, std::string_view name_or_command, std::st
         return detail::fail(std::move(inv), invoke_error::arguments_too_long,
                             "Arguments for skill " + shown + " exceed " + std::to_string(opts.max_argument_bytes) + " bytes");
 
-    inv.permission = opts.permissions.decide(r->command);
+    inv.permission = opts.permissions.decide(r->command, r->qualified(), winner);
     if (inv.permission.behavior == permission::deny) {
         std::string why = inv.permission.message; // read before `inv` is moved into the call
         return detail::fail(std::move(inv), invoke_error::permission_denied, std::move(why));
@@ -225,7 +267,7 @@ invocation invoke(Registry const& reg, std::string_view name_or_command, std::st
     if (!body) return detail::fail(std::move(inv), invoke_error::load_failed, "Could not load skill: " + shown + (why.empty() ? "" : ": " + why));
 
     auto& ls = inv.loaded;
-    ls.command = r->command;
+    ls.command = inv.command;
     ls.name = r->meta.label ? *r->meta.label : r->meta.name;
     ls.description = r->meta.description;
     ls.body = std::move(*body);

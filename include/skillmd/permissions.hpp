@@ -44,6 +44,23 @@ struct permission_rules
         return false;
     }
 
+    /** The decision for one skill: `command` as the index shows it, `qualified` its
+        `name@tier`. A shadowed skill (`winner` false) is a different skill from the one
+        the index shows: rules by the bare name deny it but never allow it; rules naming
+        its tier do both, and the request names the tier.
+    */
+    permission_decision decide(std::string_view command, std::string_view qualified, bool winner) const
+    {
+        auto const covers = [&](std::string const& r, bool allowing) {
+            return (matches(r, qualified)) || ((winner || !allowing) && matches(r, command));
+        };
+        for (auto const& r : deny)
+            if (covers(r, false)) return {permission::deny, r, "Skill execution blocked by permission rules"};
+        for (auto const& r : allow)
+            if (covers(r, true)) return {permission::allow, r, ""};
+        return {permission::ask, "", "Execute skill: " + std::string(winner ? command : qualified)};
+    }
+
     permission_decision decide(std::string_view name) const
     {
         for (auto const& r : deny)
@@ -53,6 +70,27 @@ struct permission_rules
         return {permission::ask, "", "Execute skill: " + std::string(name)};
     }
 };
+
+/** Why `rule` is not a rule of seed 001's syntax, or "" when it is one. A rule is a skill
+    name (`deploy`, `deploy@project`, `plugin:tool`) or a prefix ending in `:*`
+    (`ms-office:*`). Nothing else is a wildcard, so `my-*` and `*` would match nothing;
+    blank rules and rules with surrounding spaces or control characters match nothing
+    either. Each of these is refused rather than left to fail silently.
+*/
+inline std::string rule_problem(std::string_view rule)
+{
+    if (rule.empty()) return "an empty rule matches nothing";
+    if (rule.front() == ' ' || rule.back() == ' ' || rule.front() == '\t' || rule.back() == '\t')
+        return "spaces around a rule are part of it, so it matches nothing; remove them";
+    for (char c : rule)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == ' ') return "a skill name has no spaces or control characters";
+    std::string_view body = rule;
+    if (body.size() >= 2 && body.ends_with(":*")) body.remove_suffix(2);
+    if (body.find('*') != std::string_view::npos)
+        return "`*` is a wildcard only at the end after a colon (`prefix:*`); `" + std::string(rule) + "` matches nothing";
+    if (body.empty()) return "`:*` needs a prefix before it";
+    return {};
+}
 
 } // namespace skillmd
 

@@ -13,6 +13,8 @@
 #include <skillmd/read_skill.hpp>
 #include <skillmd/requirements.hpp>
 #include <skillmd/source.hpp>
+#include <skillmd/detail/prompt_text.hpp>
+#include <skillmd/detail/unicode.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -500,6 +502,7 @@ private:
         }
         std::sort(skills.begin(), skills.end(), [](auto const& a, auto const& b) { return a->command < b->command; });
         for (std::size_t i = 0; i < skills.size(); ++i) next.index_.emplace(skills[i]->command, i);
+        report_confusables(next);
         // Sub-skills (seed 004): exactly the skills whose command is a skill's plus one more
         // segment. A skill two folders below another, with none between, is nobody's child.
         std::map<std::size_t, std::vector<std::string>> children;
@@ -521,6 +524,43 @@ private:
             if (!skills[i]->meta.name.empty()) next.index_.emplace(skills[i]->meta.name, i);
             if (opts_.dialect.find_by_label && skills[i]->meta.label && !skills[i]->meta.label->empty())
                 next.index_.emplace(*skills[i]->meta.label, i);
+        }
+    }
+
+    /// Names a reader cannot tell apart (`api` and Cyrillic `аpi`, `file` and `ﬁle`,
+    /// `deploy` and `Deploy`) are different skills that look like one: say so. Only
+    /// case can make ASCII names collide, so the Unicode skeletons are computed only
+    /// when some name is not ASCII.
+    static void report_confusables(skillmd::snapshot& next)
+    {
+        std::vector<skill_record const*> all;
+        bool ascii = true;
+        for (auto const* list : {&next.skills_, &next.shadowed_})
+            for (auto const& r : *list) {
+                all.push_back(&r);
+                for (char c : r.command) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+            }
+        std::map<std::string, std::vector<skill_record const*>> looks;
+        for (auto const* r : all) {
+            std::string_view const base = skillmd::snapshot::base_command(*r);
+            std::string key;
+            if (ascii) {
+                key.assign(base);
+                for (auto& c : key) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+            } else {
+                key = skillmd::detail::confusable_skeleton(base);
+            }
+            looks[key].push_back(r);
+        }
+        for (auto const& [key, group] : looks) {
+            for (std::size_t i = 1; i < group.size(); ++i) {
+                std::string_view const a = skillmd::snapshot::base_command(*group[0]), b = skillmd::snapshot::base_command(*group[i]);
+                if (a == b) continue; // the same name in two tiers: shadowing, reported already
+                next.diagnostics_.push_back({"skill-confusable", severity::warning, group[i]->where.path, 0, 0,
+                                             "skill `" + skillmd::detail::clean_line(b) + "` (tier " + group[i]->tier +
+                                                 ") looks like `" + skillmd::detail::clean_line(a) + "` (tier " +
+                                                 group[0]->tier + "): a reader cannot tell them apart"});
+            }
         }
     }
 

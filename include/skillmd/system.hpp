@@ -114,6 +114,13 @@ public:
         return invoke(call.skill, caller::model, call.args);
     }
 
+    /// The permission rules of `settings().invoke` checked against the current skills:
+    /// errors for rules that can match nothing, warnings for rules that match nothing now.
+    std::vector<diagnostic> check_permissions() const
+    {
+        return check_permission_rules(settings_.invoke.permissions, *snapshot());
+    }
+
     Registry& registry() noexcept { return *registry_; }
     Registry const& registry() const noexcept { return *registry_; }
     system_settings& settings() noexcept { return settings_; }

@@ -179,6 +179,26 @@ BOOST_AUTO_TEST_CASE(only_colon_star_is_a_wildcard)
     BOOST_TEST(!permission_rules::matches("plugin:*", "other:pdf"));
 }
 
+BOOST_AUTO_TEST_CASE(rules_that_can_match_nothing_are_refused)
+{
+    for (char const* bad : {"my-*", "*", "commit ", " commit", "", ":*", "a*b:*", "com\tmit", "two words"})
+        BOOST_TEST(!rule_problem(bad).empty(), "accepted `" << bad << "`");
+    for (char const* good : {"commit", "ms-office:*", "deploy@project", "plugin:pdf"})
+        BOOST_TEST(rule_problem(good).empty(), good << ": " << rule_problem(good));
+    memory_source m("project");
+    m.set("commit", "---\ndescription: Commit\n---\nx\n");
+    basic_registry<test::compiled_parser, first_tier_wins, memory_source> reg(test::compiled_parser{}, registry_options{}, m);
+    reg.load();
+    permission_rules rules{{"my-*", "COMMIT", "commit@project"}, {"deploy"}};
+    auto const ds = check_permission_rules(rules, *reg.snapshot());
+    BOOST_TEST_REQUIRE(ds.size() == 3u);
+    BOOST_TEST(ds[0].code == "permission-rule-invalid");
+    BOOST_TEST((ds[0].severity == severity::error));
+    BOOST_TEST(ds[1].code == "permission-rule-unmatched");
+    BOOST_TEST(ds[1].message.find("did you mean `commit`") != std::string::npos);
+    BOOST_TEST(ds[2].message.find("`deploy` matches no skill") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(slash_commands)

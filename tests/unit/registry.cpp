@@ -759,6 +759,57 @@ BOOST_AUTO_TEST_CASE(a_symlinked_sub_skill_in_a_package_without_subfolders_is_fo
     BOOST_TEST((std::find(found.begin(), found.end(), "pkg/sub") != found.end()));
 }
 
+BOOST_AUTO_TEST_CASE(shadowed_skills_are_visibly_different_skills)
+{
+    temp_dir t;
+    presets::locations at;
+    at.overrides = {{"user", t / "user"}, {"managed", t / "m"}, {"project", t / "project"}};
+    write(t / "user/deploy/SKILL.md", skill("deploy", "The user's deploy"));
+    write(t / "project/deploy/SKILL.md", skill("deploy", "A cloned project's deploy"));
+    auto agent = presets::make_claude_code(at);
+    agent.settings().invoke.permissions.allow = {"deploy"};
+    agent.load();
+    BOOST_TEST(agent.index().text.find("The user's deploy") != std::string::npos);
+    // The model may not reach what the index does not show.
+    auto const hidden = agent.invoke("deploy@project", caller::model);
+    BOOST_TEST((hidden.error == invoke_error::shadowed_skill));
+    BOOST_TEST(hidden.content.empty());
+    // Allowed to, it still asks: `allow deploy` is about the skill the index shows.
+    agent.settings().invoke.model_may_invoke_shadowed = true;
+    auto const asked = agent.invoke("deploy@project", caller::model);
+    BOOST_TEST((asked.status() == invoke_status::needs_approval));
+    BOOST_TEST(asked.permission.message == "Execute skill: deploy@project");
+    BOOST_TEST(asked.command == "deploy@project");
+    BOOST_TEST((agent.invoke("deploy", caller::model).status() == invoke_status::run));
+    // A deny rule naming the tier matches; a bare deny covers every copy.
+    agent.settings().invoke.permissions = {{"deploy@project"}, {"deploy"}};
+    BOOST_TEST((agent.invoke("deploy@project", caller::model).status() == invoke_status::denied));
+    BOOST_TEST((agent.invoke("deploy", caller::model).status() == invoke_status::run));
+    agent.settings().invoke.permissions = {{"deploy"}, {"deploy@project"}};
+    BOOST_TEST((agent.invoke("deploy@project", caller::model).status() == invoke_status::denied));
+}
+
+BOOST_AUTO_TEST_CASE(names_that_look_alike_are_reported)
+{
+    temp_dir t;
+    presets::locations at;
+    at.overrides = {{"user", t / "user"}, {"managed", t / "m"}, {"project", t / "project"}};
+    write(t / "user/api/SKILL.md", skill("api", "Latin"));
+    write(t / "project/\xD0\xB0pi/SKILL.md", skill("x", "Cyrillic a"));     // аpi
+    write(t / "user/file/SKILL.md", skill("file", "Plain"));
+    write(t / "project/\xEF\xAC\x81le/SKILL.md", skill("x", "Ligature")); // ﬁle
+    write(t / "user/deploy/SKILL.md", skill("deploy", "Lower"));
+    write(t / "project/Deploy/SKILL.md", skill("x", "Upper"));
+    write(t / "user/other/SKILL.md", skill("other", "Unrelated"));
+    auto agent = presets::make_claude_code(at);
+    agent.load();
+    auto const& ds = agent.snapshot()->diagnostics();
+    auto const confusable = std::count_if(ds.begin(), ds.end(), [](diagnostic const& d) { return d.code == "skill-confusable"; });
+    BOOST_TEST(confusable == 3);
+    BOOST_TEST(has(ds, "skill-confusable", "looks like `api`"));
+    BOOST_TEST((has(ds, "skill-confusable", "looks like `Deploy`") || has(ds, "skill-confusable", "looks like `deploy`")));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 //------------------------------------------------------------------------------

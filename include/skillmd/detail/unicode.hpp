@@ -13,6 +13,7 @@
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
+#include <unicode/uspoof.h>
 
 #include <optional>
 #include <string>
@@ -31,6 +32,29 @@ inline std::string nfkc(std::string_view s)
     if (U_FAILURE(status)) return std::string(s);
     std::string r;
     out.toUTF8String(r);
+    return r;
+}
+
+/** What a name looks like to a reader: NFKC with case folded, then Unicode's confusable
+    skeleton (UTS #39, ICU's spoof checker). `api` and `аpi` (Cyrillic а), `file` and
+    `ﬁle`, `deploy` and `Deploy` share one. Unchanged text when ICU cannot say.
+*/
+inline std::string confusable_skeleton(std::string_view s)
+{
+    UErrorCode status = U_ZERO_ERROR;
+    icu::Normalizer2 const* n = icu::Normalizer2::getNFKCCasefoldInstance(status);
+    if (U_FAILURE(status)) return std::string(s);
+    icu::UnicodeString const folded =
+        n->normalize(icu::UnicodeString::fromUTF8(icu::StringPiece(s.data(), static_cast<int32_t>(s.size()))), status);
+    if (U_FAILURE(status)) return std::string(s);
+    USpoofChecker* sc = uspoof_open(&status);
+    if (U_FAILURE(status)) return std::string(s);
+    icu::UnicodeString skeleton;
+    uspoof_getSkeletonUnicodeString(sc, 0, folded, skeleton, &status);
+    uspoof_close(sc);
+    if (U_FAILURE(status)) return std::string(s);
+    std::string r;
+    skeleton.toUTF8String(r);
     return r;
 }
 
