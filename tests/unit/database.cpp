@@ -18,6 +18,7 @@
 
 #include <csignal>
 #include <random>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -236,6 +237,47 @@ BOOST_AUTO_TEST_CASE(corrupt_foreign_and_newer_files)
     error.clear();
     BOOST_TEST(!sqlite_store::open((t / "trig.db").string(), error));
     BOOST_TEST(error.find("trigger evil") != std::string::npos, error);
+
+    // Objects are judged by what they are, not by their names: a trigger or a view named
+    // `skills`, a second index, a generated column are all refused at open.
+    int k = 0;
+    for (char const* trap :
+         {"CREATE TRIGGER skills AFTER INSERT ON skillmd_meta BEGIN DELETE FROM skills WHERE rowid > 1; END",
+          "CREATE TRIGGER skillmd_meta BEFORE UPDATE ON skills BEGIN SELECT 1; END",
+          "CREATE INDEX skills_by_description ON skills(description)",
+          "ALTER TABLE skills ADD COLUMN evil TEXT GENERATED ALWAYS AS (content || content) VIRTUAL",
+          "CREATE TABLE extra(x)"}) {
+        auto const file = t / ("trap" + std::to_string(k++) + ".db");
+        {
+            auto s = open_db(file);
+            BOOST_TEST(sqlite_source("db", s).create(skill("keep", "d", {"t"}, "b"), {}).ok());
+        }
+        sqlite3* db = nullptr;
+        sqlite3_open(file.c_str(), &db);
+        int const rc = sqlite3_exec(db, trap, nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+        BOOST_TEST_REQUIRE(rc == SQLITE_OK, trap);
+        error.clear();
+        BOOST_TEST(!sqlite_store::open(file.string(), error), trap);
+        BOOST_TEST(error.find("refusing to use it") != std::string::npos, error);
+    }
+    {
+        // A table `skills` replaced by a recursive view: refused before any query runs.
+        auto const file = t / "view.db";
+        sqlite3* db = nullptr;
+        sqlite3_open(file.c_str(), &db);
+        sqlite3_exec(db, "CREATE TABLE skillmd_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
+                         "CREATE VIEW skills AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) "
+                         "SELECT 'x' AS name, 'd' AS description, '[]' AS triggers, randomblob(1000) AS content, "
+                         "0 AS created_at, 0 AS updated_at, n AS revision FROM r; PRAGMA user_version = 1;",
+                     nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+        error.clear();
+        auto const start = std::chrono::steady_clock::now();
+        BOOST_TEST(!sqlite_store::open(file.string(), error));
+        BOOST_TEST(error.find("view skills") != std::string::npos, error);
+        BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
+    }
 
     // Seed 003's own table, without skillmd's column, is adopted.
     {

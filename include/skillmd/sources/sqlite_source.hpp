@@ -20,6 +20,7 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -74,6 +75,10 @@ struct db_outcome
 struct sqlite_options
 {
     int busy_timeout_ms = 10000;
+    /// How long one operation may run once it has the lock; then SQLite interrupts it.
+    int query_timeout_ms = 5000;
+    /// The longest value (a row's content) SQLite will hand over or build.
+    int max_value_bytes = 8 * 1024 * 1024;
     bool read_only = false;
 };
 
@@ -452,6 +457,9 @@ private:
     /// A connection for this process: after fork() a new one (the inherited one is left alone).
     bool usable(std::string* error)
     {
+        // Every operation gets its own time: the lock wait, then the query's own budget.
+        deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(opts_.busy_timeout_ms) +
+                    std::chrono::milliseconds(opts_.query_timeout_ms);
         if (db_ && pid_ == ::getpid()) return true;
         db_ = nullptr; // inherited from the parent: never used, never closed here
         std::string why;
@@ -478,6 +486,13 @@ private:
         sqlite3_busy_timeout(db_, opts_.busy_timeout_ms);
         sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
         sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+        sqlite3_limit(db_, SQLITE_LIMIT_LENGTH, opts_.max_value_bytes);
+        // A query past its deadline is interrupted (SQLITE_INTERRUPT), whatever the file holds.
+        sqlite3_progress_handler(db_, 10000, [](void* self) -> int {
+            return std::chrono::steady_clock::now() > static_cast<sqlite_store*>(self)->deadline_ ? 1 : 0;
+        }, this);
+        if (deadline_ == std::chrono::steady_clock::time_point{})
+            deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(opts_.query_timeout_ms);
         auto const bad = [&](std::string_view what) {
             error = describe(what);
             sqlite3_close_v2(db_);
@@ -509,11 +524,31 @@ private:
             return false;
         }
         {
-            detail::statement o(db_, "SELECT type, name FROM sqlite_schema WHERE name NOT IN ('skills', 'skillmd_meta') "
-                                     "AND name NOT LIKE 'sqlite_autoindex_skill%'");
+            // Every object is checked by what it is and what it belongs to, not by its name
+            // alone: a trigger or a view called `skills` is as foreign as any other.
+            detail::statement o(db_, "SELECT type, name FROM sqlite_schema WHERE NOT ("
+                                     "(type = 'table' AND name = tbl_name AND name IN ('skills', 'skillmd_meta')) OR "
+                                     "(type = 'index' AND sql IS NULL AND ("
+                                     "(tbl_name = 'skills' AND name = 'sqlite_autoindex_skills_1') OR "
+                                     "(tbl_name = 'skillmd_meta' AND name = 'sqlite_autoindex_skillmd_meta_1'))))");
             if (!o.prepared()) return bad("reading the schema");
             if (o.step() == SQLITE_ROW) {
                 error = path_ + ": the database holds objects skillmd did not create (" + o.text(0) + " " + o.text(1) +
+                        "); refusing to use it";
+                sqlite3_close_v2(db_);
+                db_ = nullptr;
+                return false;
+            }
+        }
+        {
+            // skillmd's tables hold skillmd's columns only: no generated or hidden ones.
+            detail::statement c(db_, "SELECT m.name, x.name FROM sqlite_schema AS m, pragma_table_xinfo(m.name) AS x "
+                                     "WHERE m.type = 'table' AND (x.hidden != 0 OR (m.name = 'skills' AND x.name NOT IN "
+                                     "('name', 'description', 'triggers', 'content', 'created_at', 'updated_at', 'revision')) "
+                                     "OR (m.name = 'skillmd_meta' AND x.name NOT IN ('key', 'value')))");
+            if (!c.prepared()) return bad("reading the schema");
+            if (c.step() == SQLITE_ROW) {
+                error = path_ + ": the table " + c.text(0) + " has a column skillmd did not create (" + c.text(1) +
                         "); refusing to use it";
                 sqlite3_close_v2(db_);
                 db_ = nullptr;
@@ -559,6 +594,7 @@ private:
     sqlite_options opts_;
     sqlite3* db_ = nullptr;
     pid_t pid_ = 0;
+    std::chrono::steady_clock::time_point deadline_{};
     std::mutex mutex_;
 };
 
