@@ -129,6 +129,7 @@ struct index_result
     std::vector<std::string> omitted;   ///< left out for the budget
     std::size_t budget = index_summary::unlimited;
     std::size_t used = 0;               ///< characters the budget counted
+    std::string error;                  ///< why the index is empty when it should not be (memory ran out)
 };
 
 /// The entries for `snap` under `which`, in the snapshot's order (by command).

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,7 @@ enum class invoke_error : int {
     bad_tool_call = 9,             ///< a model's tool call that is not JSON or not the tool's schema
     content_too_long = 10,         ///< substitution would pass `substitution_policy::max_output_bytes`
     shadowed_skill = 11,           ///< the model named a shadowed skill (`name@tier`) and may not
+    out_of_memory = 12,            ///< memory ran out while loading or rendering the skill
 };
 
 struct invoke_options
@@ -184,9 +186,9 @@ inline std::vector<diagnostic> check_permission_rules(permission_rules const& ru
     `user_invocable_only`). Deny rules bind both; for the model, allow rules allow and
     anything else asks; a user's typed command is its own consent.
 */
-template <class Registry, content_format Format = content_formats::pegasus>
-invocation invoke(Registry const& reg, std::string_view name_or_command, std::string_view args, caller who,
-                  invoke_options const& opts = {}, Format const& fmt = {})
+template <class Registry, content_format Format>
+invocation invoke_unguarded(Registry const& reg, std::string_view name_or_command, std::string_view args, caller who,
+                            invoke_options const& opts, Format const& fmt)
 {
     invocation inv;
     inv.who = who;
@@ -305,6 +307,25 @@ invocation invoke(Registry const& reg, std::string_view name_or_command, std::st
     inv.allowed_tools = r->meta.allowed_tools;
     inv.content = fmt.render(ls);
     return inv;
+}
+
+/// The same, with running out of memory turned into error 12: nothing is thrown.
+template <class Registry, content_format Format = content_formats::pegasus>
+invocation invoke(Registry const& reg, std::string_view name_or_command, std::string_view args, caller who,
+                  invoke_options const& opts = {}, Format const& fmt = {})
+{
+    try {
+        return invoke_unguarded(reg, name_or_command, args, who, opts, fmt);
+    } catch (std::bad_alloc const&) {
+        invocation inv;
+        inv.who = who;
+        inv.error = invoke_error::out_of_memory;
+        try {
+            inv.message = "Could not load skill: out of memory";
+        } catch (...) {
+        }
+        return inv;
+    }
 }
 
 } // namespace skillmd

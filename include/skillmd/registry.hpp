@@ -19,14 +19,17 @@
 #include <algorithm>
 #include <atomic>
 #include <concepts>
+#include <exception>
 #include <cstdint>
 #include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -262,12 +265,38 @@ public:
     basic_registry& operator=(basic_registry const&) = delete;
 
     /// The first load; the same as refresh().
-    void load() { refresh(); }
+    bool load() { return refresh(); }
 
-    /// Builds a new snapshot, re-reading only the files whose size, time or inode changed.
-    void refresh()
+    /** Builds a new snapshot, re-reading only the files whose size, time or inode changed.
+        False when it could not (memory ran out): the previous snapshot stays, and
+        `last_error()` says why. Nothing is thrown.
+    */
+    bool refresh()
     {
         std::lock_guard<std::mutex> one_writer(refresh_mutex_);
+        try {
+            refresh_locked();
+            last_error_.clear();
+            return true;
+        } catch (std::exception const& e) {
+            try {
+                last_error_ = std::string("refresh failed, the previous skills stay: ") + e.what();
+            } catch (...) {
+            }
+            return false;
+        }
+    }
+
+    /// Why the last refresh() failed ("" when it did not).
+    std::string last_error() const
+    {
+        std::lock_guard<std::mutex> lock(refresh_mutex_);
+        return last_error_;
+    }
+
+private:
+    void refresh_locked()
+    {
         auto const previous = snapshot();
         // Every tier watched and quiet: the snapshot stands, unless a requirement
         // (PATH, environment) changed for a gated skill.
@@ -282,6 +311,8 @@ public:
         std::lock_guard<std::mutex> swap(current_mutex_);
         current_.swap(published); // the old snapshot dies outside readers' view, after the lock
     }
+
+public:
 
     /// The current snapshot. The lock only guards copying one pointer: a reader never
     /// waits for a refresh, which builds its snapshot before taking it.
@@ -396,8 +427,10 @@ private:
         unsigned n = opts_.threads ? opts_.threads : std::max(1u, std::thread::hardware_concurrency());
         n = static_cast<unsigned>(std::min<std::size_t>(n, (items.size() + 63) / 64)); // not worth a thread below that
         std::atomic<std::size_t> next{0};
+        std::atomic<bool> failed{false};
         auto worker = [&] {
-            for (std::size_t k; (k = next.fetch_add(1)) < items.size();) {
+          try {
+            for (std::size_t k; (k = next.fetch_add(1)) < items.size() && !failed;) {
                 auto& w = items[k];
                 auto const it = previous.cache_.find({w.tier, w.where.path});
                 if (it != previous.cache_.end()) {
@@ -414,11 +447,21 @@ private:
                 }
                 w.result = read_one(w);
             }
+          } catch (...) {
+            failed = true; // out of memory in a worker: the whole refresh fails, never the process
+          }
         };
         std::vector<std::thread> pool;
-        for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
+        for (unsigned t = 1; t < n; ++t) {
+            try {
+                pool.emplace_back(worker);
+            } catch (std::system_error const&) {
+                break; // no more threads (RLIMIT_NPROC, a full system): the others do the work
+            }
+        }
         worker();
         for (auto& t : pool) t.join();
+        if (failed) throw std::bad_alloc();
     }
 
     std::shared_ptr<typename skillmd::snapshot::loaded const> read_one(work const& w) const
@@ -571,7 +614,8 @@ private:
     // that ThreadSanitizer cannot see; a mutex around a pointer copy costs as little.
     std::shared_ptr<skillmd::snapshot const> current_;
     mutable std::mutex current_mutex_;
-    std::mutex refresh_mutex_;
+    mutable std::mutex refresh_mutex_;
+    std::string last_error_;
     bool loaded_ = false;
 };
 

@@ -18,6 +18,7 @@
 #include <boost/json/object.hpp>
 
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -71,12 +72,22 @@ public:
     {
     }
 
-    void load() { registry_->load(); }
-    void refresh() { registry_->refresh(); }
+    /// False when memory ran out: the previous skills stay (`registry().last_error()`).
+    bool load() { return registry_->load(); }
+    bool refresh() { return registry_->refresh(); }
     std::shared_ptr<skillmd::snapshot const> snapshot() const { return registry_->snapshot(); }
 
     /// Layer 1: the index for the system prompt, in this system's format and budget.
-    index_result index() const { return render_index(*snapshot(), index_, settings_.listing); }
+    index_result index() const
+    {
+        try {
+            return render_index(*snapshot(), index_, settings_.listing);
+        } catch (std::bad_alloc const&) { // an empty index says less than a full one, never crashes
+            index_result r;
+            r.error = "out of memory";
+            return r;
+        }
+    }
 
     /** Layer 2: a name or a typed command (`/commit fix it`), with `args` put after the
         command's own. Check `status()`: only `run` means the content may be delivered now.

@@ -13,6 +13,8 @@
 #include <memory>
 #include <cerrno>
 #include <mutex>
+#include <new>
+#include <system_error>
 #include <thread>
 #include <optional>
 #include <cstdlib>
@@ -509,17 +511,33 @@ private:
         std::vector<walker> walkers;
         for (unsigned t = 0; t < threads; ++t) walkers.push_back(walker{*this, &sh, {}, {}});
         std::atomic<std::size_t> next{0};
+        std::atomic<bool> failed{false};
         auto run = [&](walker& mine) {
             for (std::size_t k; (k = next.fetch_add(1)) < w.jobs.size();) {
                 auto& j = w.jobs[k];
-                if (sh.stopped) ::close(j.fd);
-                else mine.walk(j.fd, j.path, j.rel, 1);
+                if (sh.stopped || failed) {
+                    ::close(j.fd);
+                    continue;
+                }
+                try {
+                    mine.walk(j.fd, j.path, j.rel, 1);
+                } catch (...) { // out of memory on a helper thread: fail the walk, not the process
+                    failed = true;
+                    sh.stopped = true;
+                }
             }
         };
         std::vector<std::thread> pool;
-        for (unsigned t = 1; t < threads && w.jobs.size() > 1; ++t) pool.emplace_back(run, std::ref(walkers[t]));
+        for (unsigned t = 1; t < threads && w.jobs.size() > 1; ++t) {
+            try {
+                pool.emplace_back(run, std::ref(walkers[t]));
+            } catch (std::system_error const&) {
+                break; // no more threads: the ones running take the remaining subtrees
+            }
+        }
         run(walkers[0]);
         for (auto& t : pool) t.join();
+        if (failed) throw std::bad_alloc();
         if (sh.parallel && sh.timing_dependent) return std::nullopt;
         for (auto& other : walkers) {
             w.out.skills.insert(w.out.skills.end(), std::make_move_iterator(other.out.skills.begin()),
