@@ -93,6 +93,9 @@ struct index_budget
     std::size_t fallback_chars = 0;
     std::string env;
     std::size_t entry_cap = 0; ///< longest description shown, in code points (0: no cap)
+    /// When skills are left out, say so after the index (formats that have their own notice,
+    /// seed 004's, say it themselves). Off gives the documents' exact text.
+    bool announce_omitted = false;
     budget_strategy strategy = budget_strategy::stop_at_overflow;
 
     std::size_t resolve() const
@@ -426,6 +429,13 @@ index_result render_index(std::span<index_entry const> entries, F const& fmt, in
     fmt.begin(head, sum);
     res.text.insert(0, head);
     fmt.end(res.text, sum);
+    if (budget.announce_omitted && sum.omitted > 0) {
+        if constexpr (!requires { F::announces_omitted; }) {
+            if (!res.text.empty() && res.text.back() != '\n') res.text += '\n';
+            res.text += "(" + std::to_string(sum.omitted) + (sum.omitted == 1 ? " more skill is" : " more skills are") +
+                        " not listed for lack of room.)\n";
+        }
+    }
     return res;
 }
 

@@ -168,6 +168,7 @@ struct sven
     static constexpr escaping escape = escaping::html;
     static constexpr std::string_view name = "sven";
     static constexpr std::string_view open_tag = "<available_skills>\n", close_tag = "</available_skills>\n";
+    static constexpr bool announces_omitted = true; ///< its own notice after the block
     std::size_t overhead() const { return open_tag.size() + close_tag.size(); }
     void describe(std::string& out, index_entry const& e) const { skillmd::detail::append_xml_text(out, e.description); }
     void begin(std::string& out, index_summary const&) const
@@ -336,10 +337,21 @@ struct index_policy
 {
     listing which = listing::model;
     index_budget budget;
+    bool budget_added = false; ///< the document sets no budget; skillmd added one
 };
 
-/// Each system's documented listing rule and budget.
+/// Each system's listing rule and budget. Every preset's policy caps one description at
+/// 1,024 code points (the specification's limit) and says when skills were left out, so
+/// one long description cannot empty an index; `as_documented` gives the document's rule
+/// to the letter. Systems without a budget get 50,000 characters, skipping what does not fit.
 namespace policies {
+
+inline index_policy guarded(index_policy p)
+{
+    p.budget.entry_cap = 1024;
+    p.budget.announce_omitted = true;
+    return p;
+}
 
 /// Seed 000: 2 % of the context window (16,000 characters when it is unknown); what
 /// does not fit is left out; skills the model may not invoke are not listed.
@@ -349,7 +361,7 @@ inline index_policy pegasus()
     p.budget.fraction = 0.02;
     p.budget.fallback_chars = 16000;
     p.budget.strategy = budget_strategy::skip_overflow;
-    return p;
+    return guarded(p);
 }
 /// Seed 001: 15,000 characters or `SLASH_COMMAND_TOOL_CHAR_BUDGET`; stop at the first
 /// skill that does not fit; only documented, model-invocable skills.
@@ -360,20 +372,29 @@ inline index_policy claude_code()
     p.budget.chars = 15000;
     p.budget.env = "SLASH_COMMAND_TOOL_CHAR_BUDGET";
     p.budget.strategy = budget_strategy::stop_at_overflow;
-    return p;
+    return guarded(p);
 }
-/// Seed 003: every skill, no budget.
-inline index_policy koshi() { return {}; }
+/// A budget for systems whose documents set none: a 1.16 MB index helps no model.
+inline index_policy unbudgeted_system()
+{
+    index_policy p;
+    p.budget.chars = 50000;
+    p.budget.strategy = budget_strategy::skip_overflow;
+    p.budget_added = true;
+    return guarded(p);
+}
+/// Seed 003: every skill (the document sets no budget).
+inline index_policy koshi() { return unbudgeted_system(); }
 /// Seed 004: 30,000 characters for the block; `always` skills bypass it.
 inline index_policy sven()
 {
     index_policy p;
     p.budget.chars = 30000;
     p.budget.strategy = budget_strategy::always_bypass;
-    return p;
+    return guarded(p);
 }
-/// The reference tool and the client guide: no budget.
-inline index_policy agent_skills() { return {}; }
+/// The reference tool and the client guide (they set no budget).
+inline index_policy agent_skills() { return unbudgeted_system(); }
 /// Codex: 2 % of the context window at about 4 characters a token, else 8,000
 /// characters; shorten descriptions, then drop them, then drop skills.
 inline index_policy codex()
@@ -382,10 +403,23 @@ inline index_policy codex()
     p.budget.fraction = 0.02;
     p.budget.fallback_chars = 8000;
     p.budget.strategy = budget_strategy::shorten_then_drop;
+    return guarded(p);
+}
+/// Gemini CLI (no budget of its own).
+inline index_policy gemini() { return unbudgeted_system(); }
+
+/// The document's rule to the letter: no cap on one entry, no notice, and no budget
+/// where the document has none.
+inline index_policy as_documented(index_policy p)
+{
+    p.budget.entry_cap = 0;
+    p.budget.announce_omitted = false;
+    if (p.budget_added) {
+        p.budget = {};
+        p.budget_added = false;
+    }
     return p;
 }
-/// Gemini CLI: no budget.
-inline index_policy gemini() { return {}; }
 
 } // namespace policies
 

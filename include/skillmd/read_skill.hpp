@@ -411,6 +411,11 @@ private:
         if (!given(field::description)) {
             if (d_.description_from == description_default::first_paragraph) s.description = first_paragraph(origin_.body);
             else if (d_.description_from == description_default::first_heading) s.description = first_heading(origin_.body);
+            // A description taken from the body is held to the same length as a written one.
+            if (std::size_t const n = skillmd::detail::utf8_length(s.description); n > d_.max_description)
+                report(std::nullopt, severity::warning, "description-too-long", "",
+                       "the description taken from the body is " + std::to_string(n) + " characters; the limit is " +
+                           std::to_string(d_.max_description) + ". Add a short `description:`");
         }
     }
 

@@ -1119,6 +1119,28 @@ BOOST_AUTO_TEST_CASE(bytes_that_are_not_text_never_reach_the_model)
     BOOST_TEST(inv.message.find("control character") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(one_long_description_cannot_empty_an_index)
+{
+    temp_dir t;
+    presets::locations at;
+    at.overrides = {{"user", t / "user"}, {"managed", t / "m"}, {"project", t / "p"}, {"project-sven", t / "user"}};
+    at.home = t / "home";
+    write(t / "user/aaa/SKILL.md", "---\ndescription: " + std::string(200000, 'x') + "\n---\nBody.\n");
+    for (int i = 0; i < 500; ++i) write(t / "user" / (numbered("s", 1000 + i) + "/SKILL.md"), skill(numbered("s", 1000 + i), "A short one"));
+    auto claude = presets::make_claude_code(at);
+    claude.load();
+    BOOST_TEST(has(claude.snapshot()->diagnostics(), "description-too-long"));
+    auto const r = claude.index();
+    BOOST_TEST(r.listed.size() > 10u);
+    BOOST_TEST(r.text.find("more skills are not listed") != std::string::npos);
+    // The document's rule, to the letter, is one call away (and empties the index, as documented).
+    claude.settings().listing = index_formats::policies::as_documented(index_formats::policies::claude_code());
+    BOOST_TEST(claude.index().listed.empty());
+    auto sven = presets::make_sven(at);
+    sven.load();
+    BOOST_TEST(sven.index().listed.size() > 10u);
+}
+
 BOOST_AUTO_TEST_CASE(mycode_quiet_refresh_takes_the_zero_io_path)
 {
     temp_dir t;
