@@ -401,6 +401,9 @@ void print_diagnostics(skillmd::snapshot const& snap)
         if (d.severity != skillmd::severity::info) std::cerr << to_text(d) << "\n";
 }
 
+/// Text from skill files, escaped for the terminal and for one line of a tab-separated listing.
+std::string safe(std::string_view s) { return skillmd::detail::terminal_safe(s); }
+
 boost::json::array strings(std::vector<std::string> const& items)
 {
     boost::json::array a;
@@ -420,9 +423,10 @@ int cmd_show(skillmd::snapshot const& snap, options const& o, bool tree)
     if (tree) {
         for (auto const& r : snap.skills()) {
             std::size_t const depth = static_cast<std::size_t>(std::count(r.command.begin(), r.command.end(), '/'));
-            out += std::string(depth * 2, ' ') + r.command.substr(r.command.rfind('/') + 1);
+            out += std::string(depth * 2, ' ') + safe(r.command.substr(r.command.rfind('/') + 1));
             if (r.hidden) out += " (hidden)";
-            out += "  " + r.meta.description.substr(0, 70) + (r.meta.description.size() > 70 ? "..." : "") + "\n";
+            // Shortened on a code point boundary, then escaped: never half a UTF-8 sequence.
+            out += "  " + safe(skillmd::detail::shorten(r.meta.description, 70)) + "\n";
         }
     } else if (o.format == "table") {
         out = skillmd::skills_table(snap.list(skillmd::visibility::user));
@@ -437,8 +441,8 @@ int cmd_show(skillmd::snapshot const& snap, options const& o, bool tree)
         out = boost::json::serialize(list) + "\n";
     } else {
         for (auto const* r : rows) {
-            out += r->command + "\t" + r->tier + "\t" + r->where.path + "\t" + visibility_of(*r);
-            if (!r->shadowed_by.empty()) out += "\tshadowed by " + r->shadowed_by;
+            out += safe(r->command) + "\t" + safe(r->tier) + "\t" + safe(r->where.path) + "\t" + visibility_of(*r);
+            if (!r->shadowed_by.empty()) out += "\tshadowed by " + safe(r->shadowed_by);
             out += "\n";
         }
     }
@@ -551,7 +555,7 @@ int cmd_match(std::shared_ptr<skillmd::snapshot const> const& snap, options cons
     if (o.json) {
         out = boost::json::serialize(strings(names)) + "\n";
     } else {
-        for (auto const& n : names) out += n + "\n";
+        for (auto const& n : names) out += safe(n) + "\n";
     }
     print(out);
     std::fflush(stdout);
@@ -714,7 +718,7 @@ int cmd_db(std::span<char const* const> args)
         } else {
             std::string t;
             for (auto const& x : trig) t += (t.empty() ? "" : ",") + x;
-            out += r.command + "\t" + source + "\t" + t + "\t" + r.meta.description + "\n";
+            out += safe(r.command) + "\t" + source + "\t" + safe(t) + "\t" + safe(r.meta.description) + "\n";
         }
     }
     if (json) out = boost::json::serialize(rows) + "\n";

@@ -5,6 +5,7 @@
 
 #include <skillmd/config.hpp>
 #include <skillmd/detail/json.hpp>
+#include <skillmd/detail/utf8.hpp>
 
 #include <cstdint>
 #include <string>
@@ -69,10 +70,62 @@ struct diagnostic
     std::string rule = {};     ///< the Agent Skills reference validator's rule id, when it has one
 };
 
-/// `file:line:column: severity: [code] message`, the format compilers and editors understand.
+namespace detail {
+
+/** `s` made safe to print on a terminal and in one line of a line-based format: control
+    characters (C0, DEL, C1), line and paragraph separators and bidirectional controls
+    become visible escapes (`\n`, `\x1b`, `\u202e`), bytes that are not UTF-8 become
+    `\xNN`. Nothing in a file name or a value can move the cursor, retitle or clear the
+    terminal, or split a line of the CLI's output.
+*/
+inline std::string terminal_safe(std::string_view s)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(s.size());
+    auto byte = [&](unsigned char b) {
+        out += "\\x";
+        out += hex[b >> 4];
+        out += hex[b & 15];
+    };
+    for (std::size_t i = 0; i < s.size();) {
+        auto const c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            if (c == '\n') out += "\\n";
+            else if (c == '\t') out += "\\t";
+            else if (c == '\r') out += "\\r";
+            else if (c < 0x20 || c == 0x7f) byte(c);
+            else out += static_cast<char>(c);
+            ++i;
+            continue;
+        }
+        std::size_t const n = utf8_sequence_length(s, i);
+        if (n == 0) {
+            byte(c);
+            ++i;
+            continue;
+        }
+        char32_t const cp = utf8_decode(s.data() + i, n);
+        bool const hidden = (cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 || (cp >= 0x202a && cp <= 0x202e) ||
+                            (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f || cp == 0x061c;
+        if (hidden) {
+            out += "\\u";
+            for (int shift = 12; shift >= 0; shift -= 4) out += hex[(cp >> shift) & 15];
+        } else {
+            out.append(s.substr(i, n));
+        }
+        i += n;
+    }
+    return out;
+}
+
+} // namespace detail
+
+/// `file:line:column: severity: [code] message`, the format compilers and editors
+/// understand; file and message are escaped for a terminal (`detail::terminal_safe`).
 inline std::string to_text(diagnostic const& d)
 {
-    std::string out = d.file;
+    std::string out = detail::terminal_safe(d.file);
     if (d.line != 0) {
         out += ':';
         out += std::to_string(d.line);
@@ -84,7 +137,7 @@ inline std::string to_text(diagnostic const& d)
     out += ": [";
     out += d.code;
     out += "] ";
-    out += d.message;
+    out += detail::terminal_safe(d.message);
     return out;
 }
 

@@ -89,6 +89,56 @@ inline std::optional<diagnostic> body_problem(std::string_view file, std::size_t
                       std::string(origin), pos.line, pos.column, std::move(msg)};
 }
 
+/** Text a reader of the file does not see but a model reads: Unicode tag characters,
+    bidirectional controls, runs of zero-width characters and HTML comments (prompt
+    smuggling). A warning at the first one, with line and column; nothing is removed.
+*/
+inline std::optional<diagnostic> hidden_content(std::string_view file, std::size_t from, std::string_view origin)
+{
+    std::string_view const body = file.substr(std::min(from, file.size()));
+    std::size_t at = std::string_view::npos;
+    std::string what;
+    std::size_t zero_width_run = 0;
+    for (std::size_t i = 0; i < body.size();) {
+        auto const c = static_cast<unsigned char>(body[i]);
+        if (c < 0x80) {
+            zero_width_run = 0;
+            if (c == '<' && body.compare(i, 4, "<!--") == 0) {
+                at = i;
+                what = "an HTML comment (shown to the model, hidden when the Markdown is rendered)";
+                break;
+            }
+            ++i;
+            continue;
+        }
+        std::size_t const n = skillmd::detail::utf8_sequence_length(body, i);
+        if (n == 0) { ++i; continue; }
+        char32_t const cp = skillmd::detail::utf8_decode(body.data() + i, n);
+        if (cp >= 0xE0000 && cp <= 0xE007F) {
+            at = i;
+            what = "Unicode tag characters (invisible text)";
+            break;
+        }
+        if ((cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
+            at = i;
+            what = "a bidirectional control character (text shown in another order than it is read)";
+            break;
+        }
+        bool const zero_width = cp == 0x200B || cp == 0x200C || cp == 0x200D || cp == 0x2060 || cp == 0xFEFF;
+        zero_width_run = zero_width ? zero_width_run + 1 : 0;
+        if (zero_width_run == 2) { // one joiner is an emoji sequence; a run hides something
+            at = i - 3;
+            what = "a run of zero-width characters";
+            break;
+        }
+        i += n;
+    }
+    if (at == std::string_view::npos) return std::nullopt;
+    auto const pos = skillmd::detail::position_cursor(file).at(from + at);
+    return diagnostic{"body-hidden-content", severity::warning, std::string(origin), pos.line, pos.column,
+                      "the body has " + what + "; check that nothing is hidden from people reading the skill"};
+}
+
 } // namespace detail
 
 /** Finds the frontmatter block of a SKILL.md (SPEC 3.1).
@@ -112,6 +162,7 @@ inline split_result split(std::string_view file, std::string_view origin, split_
 
     auto check_body = [&](std::size_t from) {
         if (auto d = detail::body_problem(file, from, origin)) r.diagnostics.push_back(std::move(*d));
+        else if (auto h = detail::hidden_content(file, from, origin)) r.diagnostics.push_back(std::move(*h));
     };
 
     std::size_t const first_end = detail::line_end(file, start);

@@ -618,6 +618,10 @@ private:
                 std::string const full = path + "/" + name;
                 if (o.layout == layout::files) {
                     if (depth == 0 && name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0) {
+                        if (!detail::printable_name(name)) { // the name becomes the command, as a folder's does
+                            warn(full, "the file name is not printable UTF-8; skipped");
+                            continue;
+                        }
                         struct stat st {};
                         if (::fstatat(dfd, name.c_str(), &st, 0) != 0) {
                             warn(full, std::string(std::strerror(errno)) + "; skipped");
