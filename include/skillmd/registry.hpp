@@ -455,8 +455,8 @@ private:
         for (unsigned t = 1; t < n; ++t) {
             try {
                 pool.emplace_back(worker);
-            } catch (std::system_error const&) {
-                break; // no more threads (RLIMIT_NPROC, a full system): the others do the work
+            } catch (...) {
+                break; // no thread (RLIMIT_NPROC, no memory): the ones running do the work
             }
         }
         worker();

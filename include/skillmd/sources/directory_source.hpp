@@ -531,8 +531,8 @@ private:
         for (unsigned t = 1; t < threads && w.jobs.size() > 1; ++t) {
             try {
                 pool.emplace_back(run, std::ref(walkers[t]));
-            } catch (std::system_error const&) {
-                break; // no more threads: the ones running take the remaining subtrees
+            } catch (...) {
+                break; // no thread (RLIMIT_NPROC, no memory): the ones running take the remaining subtrees
             }
         }
         run(walkers[0]);
