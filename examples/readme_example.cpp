@@ -15,5 +15,5 @@ int main(int argc, char** argv)
     auto call = agent.call_tool(R"({"name": "Skill", "input": {"skill": "code-review"}})"); // the model asks
     std::cout << sk::to_string(call.status()) << ": " << call.permission.message << "\n";
     if (call.status() == sk::invoke_status::needs_approval) call.approve(); // ...and the user said yes
-    std::cout << sk::to_string(call.status()) << ", " << call.content.size() << " bytes of content\n";
+    std::cout << sk::to_string(call.status()) << ": " << call.content.substr(0, call.content.find('\n')) << "\n";
 }

@@ -45,6 +45,7 @@ struct loaded_skill
     std::vector<std::string> bundled_files; ///< relative to the base directory
     std::vector<sub_skill> children;        ///< direct sub-skills (seed 004)
     std::vector<std::string> knowledge;     ///< seed 004 knowledge documents
+    std::vector<std::string> knowledge_titles; ///< each document's first heading ("" when unknown)
     std::string working_directory;          ///< seed 002's context
     skillmd::caller who = caller::model;
     context_mode mode = context_mode::inline_;
@@ -275,8 +276,21 @@ struct sven
             out += "</sub_skills>\n";
         }
         if (!s.knowledge.empty()) {
+            // Seed 004's hint: each path, then its title in parentheses, the titles aligned.
             out += "\nRelevant knowledge docs (use search_knowledge or read_file to load):\n";
-            for (auto const& k : s.knowledge) out += "  - " + knowledge_directory + "/" + detail::one_line(k) + "\n";
+            std::vector<std::string> paths;
+            std::size_t width = 0;
+            for (auto const& k : s.knowledge) {
+                paths.push_back(knowledge_directory + "/" + detail::one_line(k));
+                width = std::max(width, skillmd::detail::utf8_length(paths.back()));
+            }
+            for (std::size_t i = 0; i < paths.size(); ++i) {
+                std::string const title = i < s.knowledge_titles.size() ? detail::one_line(s.knowledge_titles[i]) : "";
+                out += "  - " + paths[i];
+                if (!title.empty())
+                    out += std::string(width - skillmd::detail::utf8_length(paths[i]) + 1, ' ') + "(" + title + ")";
+                out += "\n";
+            }
         }
         out += "</skill_content>";
         return out;

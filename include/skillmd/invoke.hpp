@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <new>
@@ -135,6 +136,38 @@ inline std::string absolute_path(std::string const& p)
     std::string out = (std::filesystem::current_path(ec) / p).lexically_normal().string();
     if (out.size() > 1 && out.back() == '/') out.pop_back(); // `cwd/.` is `cwd`, as getcwd() says
     return out;
+}
+
+/** The first Markdown heading of a knowledge document (seed 004's hint shows it), read
+    from `<working directory>/.sven/knowledge/<name>`. Only a plain relative name is
+    looked up (no `..`, no absolute path, no link out of the folder), and at most 4 KB is read.
+*/
+inline std::string knowledge_title(std::string const& working_directory, std::string const& name)
+{
+    if (!valid_command_name(name) || name.find('@') != std::string::npos) return {};
+    std::filesystem::path const dir = std::filesystem::path(working_directory) / ".sven" / "knowledge";
+    std::error_code ec;
+    auto const real_dir = std::filesystem::canonical(dir, ec);
+    if (ec) return {};
+    auto const real = std::filesystem::canonical(dir / name, ec);
+    if (ec || real.string().rfind(real_dir.string() + "/", 0) != 0 || !std::filesystem::is_regular_file(real, ec)) return {};
+    std::ifstream in(real, std::ios::binary);
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    std::size_t pos = 0;
+    while (pos < head.size()) {
+        std::size_t const end = std::min(head.find('\n', pos), head.size());
+        std::string_view line(head.data() + pos, end - pos);
+        if (line.starts_with("# ")) {
+            line.remove_prefix(2);
+            while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+            if (skillmd::detail::find_non_text(line) != std::string_view::npos) return {};
+            return std::string(line);
+        }
+        pos = end + 1;
+    }
+    return {};
 }
 
 inline std::string with_name(std::string_view pattern, std::string_view name)
@@ -281,6 +314,7 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
         ls.children.push_back({c->command, c->meta.label ? *c->meta.label : c->meta.name, c->meta.description});
     ls.knowledge = r->meta.knowledge;
     ls.working_directory = opts.working_directory.empty() ? detail::absolute_path(".") : opts.working_directory;
+    for (auto const& k : ls.knowledge) ls.knowledge_titles.push_back(detail::knowledge_title(ls.working_directory, k));
     ls.who = who;
     ls.mode = r->meta.context;
     if (!ls.skill_file.empty()) {

@@ -447,6 +447,29 @@ BOOST_AUTO_TEST_CASE(every_format_matches_its_golden_file)
     BOOST_TEST(content_formats::gemini{}.render(model) == golden("gemini"));
 }
 
+BOOST_AUTO_TEST_CASE(sven_knowledge_hints_align_their_titles)
+{
+    loaded_skill s;
+    s.command = s.name = "p2p-specialist";
+    s.content = "Body.";
+    s.knowledge = {"sven-p2p.md", "sven-node.md"};
+    s.knowledge_titles = {"P2P Networking", "Node Gateway"};
+    auto const out = content_formats::sven{}.render(s);
+    // Seed 004's own example, to the space.
+    BOOST_TEST(out.find("Relevant knowledge docs (use search_knowledge or read_file to load):\n"
+                        "  - .sven/knowledge/sven-p2p.md  (P2P Networking)\n"
+                        "  - .sven/knowledge/sven-node.md (Node Gateway)\n") != std::string::npos);
+    // Titles come from each document's first heading, and only from inside the folder.
+    test::temp_dir t;
+    test::write(t / ".sven/knowledge/sven-p2p.md", "Intro\n# P2P Networking\n\nText\n");
+    test::write(t / "secret.md", "# Secret\n");
+    fs::create_symlink(t / "secret.md", t / ".sven/knowledge/link.md");
+    BOOST_TEST(detail::knowledge_title(t.path.string(), "sven-p2p.md") == "P2P Networking");
+    BOOST_TEST(detail::knowledge_title(t.path.string(), "../../secret.md").empty());
+    BOOST_TEST(detail::knowledge_title(t.path.string(), "link.md").empty());
+    BOOST_TEST(detail::knowledge_title(t.path.string(), "missing.md").empty());
+}
+
 BOOST_AUTO_TEST_CASE(sven_lists_at_most_twenty_files)
 {
     auto s = pdf_skill(caller::model);

@@ -1141,6 +1141,42 @@ BOOST_AUTO_TEST_CASE(one_long_description_cannot_empty_an_index)
     BOOST_TEST(sven.index().listed.size() > 10u);
 }
 
+BOOST_AUTO_TEST_CASE(results_do_not_depend_on_creation_order_or_threads)
+{
+    // G13: the same tree made in two orders, loaded many times on both cores, renders
+    // byte for byte the same index, with the same collisions and diagnostics.
+    temp_dir a, b;
+    std::vector<std::string> names;
+    for (int i = 0; i < 150; ++i) names.push_back(numbered("skill-", (i * 37) % 150));
+    auto make = [&](fs::path const& root, bool reversed) {
+        auto order = names;
+        if (reversed) std::reverse(order.begin(), order.end());
+        for (auto const& n : order) {
+            write(root / "user" / n / "SKILL.md", skill(n, "User " + n));
+            if (n.back() == '3') write(root / "project" / n / "SKILL.md", skill(n, "Project " + n));
+            write(root / "user" / n / "nested" / "deeper" / "SKILL.md", skill("deeper", "Deep " + n));
+        }
+    };
+    make(a.path, false);
+    make(b.path, true);
+    auto render = [](fs::path const& root) {
+        presets::locations at;
+        at.home = root / "home";
+        at.project = root / "p";
+        at.overrides = {{"user-sven", root / "user"}, {"project-sven", root / "project"}};
+        auto agent = presets::make_sven(at);
+        agent.load();
+        std::string out = agent.index().text;
+        for (auto const& d : agent.snapshot()->diagnostics()) out += d.code + " " + d.message.substr(0, 40) + "\n";
+        auto const prefix = root.string();
+        for (std::size_t at_ = out.find(prefix); at_ != std::string::npos; at_ = out.find(prefix)) out.replace(at_, prefix.size(), "ROOT");
+        return out;
+    };
+    std::string const first = render(a.path);
+    BOOST_TEST(first.find("skill-13") != std::string::npos);
+    for (int round = 0; round < 10; ++round) BOOST_TEST(render(round % 2 ? a.path : b.path) == first);
+}
+
 BOOST_AUTO_TEST_CASE(mycode_quiet_refresh_takes_the_zero_io_path)
 {
     temp_dir t;
