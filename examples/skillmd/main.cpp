@@ -290,13 +290,11 @@ int cmd_parse(options const& o)
     return any_error ? exit_errors : exit_ok;
 }
 
-/// SKILL.md files named or found below the given paths, sorted, each once.
-/// What lint walks: any depth, generous counts; the per-file bounds are the loader's own.
+/// What lint walks: nested, as deep as sven's packages go, with a generous folder count;
+/// the per-file bounds are the loader's own.
 skillmd::directory_options lint_layout()
 {
-    skillmd::directory_options o;
-    o.layout = skillmd::layout::nested;
-    o.max_depth = 64;
+    auto o = skillmd::presets::sven_layout();
     o.max_directories = 1000000;
     return o;
 }

@@ -94,25 +94,6 @@ inline void attribute(std::string& out, std::string_view key, std::string_view v
 
 inline std::string one_line(std::string_view s) { return clean_line(s); }
 
-/// How many bytes of `s` JavaScript's `\s*` matches at its start (ASCII white space,
-/// U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF).
-inline std::size_t js_space_prefix(std::string_view s) noexcept
-{
-    std::size_t i = 0;
-    while (i < s.size()) {
-        auto const c = static_cast<unsigned char>(s[i]);
-        if (c == ' ' || (c >= 0x09 && c <= 0x0d)) { ++i; continue; }
-        auto const at = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
-        if (c == 0xc2 && at(1) == 0xa0) { i += 2; continue; }
-        if (c == 0xe1 && at(1) == 0x9a && at(2) == 0x80) { i += 3; continue; }
-        if (c == 0xe2 && at(1) == 0x80 && ((at(2) >= 0x80 && at(2) <= 0x8a) || at(2) == 0xa8 || at(2) == 0xa9 || at(2) == 0xaf)) { i += 3; continue; }
-        if (c == 0xe2 && at(1) == 0x81 && at(2) == 0x9f) { i += 3; continue; }
-        if (c == 0xe3 && at(1) == 0x80 && at(2) == 0x80) { i += 3; continue; }
-        if (c == 0xef && at(1) == 0xbb && at(2) == 0xbf) { i += 3; continue; }
-        break;
-    }
-    return i;
-}
 
 /// `<wrapper>` with one `  <file>path</file>` line per file (at most `limit`), or nothing.
 inline void file_list(std::string& out, std::string_view wrapper, std::vector<std::string> const& files,
@@ -168,7 +149,7 @@ struct claude_code
         // The seed's fence expression `^---\s*\n([\s\S]*?)---\s*\n?` ends with a greedy `\s*`:
         // blank lines and indentation after the closing fence are not part of the body.
         std::string_view content = s.content;
-        if (s.file_text.starts_with("---")) content.remove_prefix(detail::js_space_prefix(content));
+        if (s.file_text.starts_with("---")) content.remove_prefix(skillmd::detail::js_space_prefix(content));
         return "Base directory for this skill: " + detail::one_line(s.base_directory) + "\n\n" + std::string(content);
     }
     /// The command-message metadata shown while the skill loads (never sent to the model).

@@ -37,6 +37,8 @@ golden const cases[] = {
     {"---\r\nname: crlf\r\n: nothing\r\nplain line\r\n---\r\nbody", R"({"name": "crlf"})", 45},
     // blank lines right after the opening dashes are skipped by `\s*\n`
     {"---\n\n\nname: a\n---\n\n\nbody", R"({"name": "a"})", 20},
+    // JavaScript's `\s` is Unicode's: U+00A0 and U+3000 after a fence are white space too
+    {"--- \xc2\xa0\nname: a\n---\xc2\xa0\n\xe3\x80\x80" "body", R"({"name": "a"})", 24},
     // body offsets agree with JavaScript running the seed's regex on the same text
     // no match: no frontmatter, the whole file is the body
     {"# Title\n", "null", 0},

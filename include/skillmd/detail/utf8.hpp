@@ -134,6 +134,31 @@ inline std::size_t find_non_text(std::string_view s) noexcept
     return std::string_view::npos;
 }
 
+/// Bytes of JavaScript white space (`\s`: ASCII white space, U+00A0, U+1680,
+/// U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF) at `i`, or 0.
+inline std::size_t js_space_at(std::string_view s, std::size_t i) noexcept
+{
+    if (i >= s.size()) return 0;
+    auto const c = static_cast<unsigned char>(s[i]);
+    if (c == ' ' || (c >= 0x09 && c <= 0x0d)) return 1;
+    auto const at = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+    if (c == 0xc2 && at(1) == 0xa0) return 2;
+    if ((c == 0xe1 && at(1) == 0x9a && at(2) == 0x80) ||
+        (c == 0xe2 && at(1) == 0x80 && ((at(2) >= 0x80 && at(2) <= 0x8a) || at(2) == 0xa8 || at(2) == 0xa9 || at(2) == 0xaf)) ||
+        (c == 0xe2 && at(1) == 0x81 && at(2) == 0x9f) || (c == 0xe3 && at(1) == 0x80 && at(2) == 0x80) ||
+        (c == 0xef && at(1) == 0xbb && at(2) == 0xbf))
+        return 3;
+    return 0;
+}
+
+/// How many bytes of `s` JavaScript's `\s*` matches at its start.
+inline std::size_t js_space_prefix(std::string_view s) noexcept
+{
+    std::size_t i = 0;
+    while (std::size_t const n = js_space_at(s, i)) i += n;
+    return i;
+}
+
 /// Number of code points in s (s assumed well-formed; stray bytes count one each).
 inline std::size_t utf8_length(std::string_view s) noexcept
 {

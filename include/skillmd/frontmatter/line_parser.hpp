@@ -37,16 +37,16 @@ public:
         if (file.substr(0, 3) != "---") return r;
         // `\s*\n`: the longest run of white space after the dashes that ends in a line feed.
         std::size_t p = 3, last_lf = std::string_view::npos;
-        while (p < file.size() && js_space_ascii(file[p])) {
+        while (std::size_t const n = skillmd::detail::js_space_at(file, p)) { // JavaScript's `\s`, Unicode spaces too
             if (file[p] == '\n') last_lf = p;
-            ++p;
+            p += n;
         }
         if (last_lf == std::string_view::npos) return r;
         std::size_t const begin = last_lf + 1;
         std::size_t const close = file.find("---", begin);
         if (close == std::string_view::npos) return r;
         std::size_t end = close + 3;
-        while (end < file.size() && js_space_ascii(file[end])) ++end; // `\s*` (greedy), then `\n?` has nothing left
+        end += skillmd::detail::js_space_prefix(file.substr(end)); // `\s*` (greedy; U+00A0 too), then `\n?` has nothing left
         r.has_frontmatter = true;
         r.frontmatter = file.substr(begin, close - begin);
         r.frontmatter_offset = begin;

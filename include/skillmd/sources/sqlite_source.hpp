@@ -499,6 +499,12 @@ private:
             db_ = nullptr;
             return false;
         };
+        auto const refuse = [&](std::string const& why) {
+            error = path_ + ": " + why + "; refusing to use it";
+            sqlite3_close_v2(db_);
+            db_ = nullptr;
+            return false;
+        };
         if (!exec("PRAGMA mmap_size = 0")) return bad("configuring");
         {
             detail::statement qc(db_, "PRAGMA quick_check");
@@ -532,13 +538,8 @@ private:
                                      "(tbl_name = 'skills' AND name = 'sqlite_autoindex_skills_1') OR "
                                      "(tbl_name = 'skillmd_meta' AND name = 'sqlite_autoindex_skillmd_meta_1'))))");
             if (!o.prepared()) return bad("reading the schema");
-            if (o.step() == SQLITE_ROW) {
-                error = path_ + ": the database holds objects skillmd did not create (" + o.text(0) + " " + o.text(1) +
-                        "); refusing to use it";
-                sqlite3_close_v2(db_);
-                db_ = nullptr;
-                return false;
-            }
+            if (o.step() == SQLITE_ROW)
+                return refuse("the database holds objects skillmd did not create (" + o.text(0) + " " + o.text(1) + ")");
         }
         {
             // skillmd's tables hold skillmd's columns only: no generated or hidden ones.
@@ -547,13 +548,8 @@ private:
                                      "('name', 'description', 'triggers', 'content', 'created_at', 'updated_at', 'revision')) "
                                      "OR (m.name = 'skillmd_meta' AND x.name NOT IN ('key', 'value')))");
             if (!c.prepared()) return bad("reading the schema");
-            if (c.step() == SQLITE_ROW) {
-                error = path_ + ": the table " + c.text(0) + " has a column skillmd did not create (" + c.text(1) +
-                        "); refusing to use it";
-                sqlite3_close_v2(db_);
-                db_ = nullptr;
-                return false;
-            }
+            if (c.step() == SQLITE_ROW)
+                return refuse("the table " + c.text(0) + " has a column skillmd did not create (" + c.text(1) + ")");
         }
         if (opts_.read_only) {
             if (version < schema_version) return bad("opening read-only a database without the schema");
