@@ -73,6 +73,7 @@ struct dialect
     std::size_t max_description = 1024;
     std::size_t max_compatibility = 500;
     bool find_by_label = false;                 ///< a lookup by the label finds the skill (seed 001's user-facing name)
+    bool command_from_name = false;             ///< the frontmatter `name` is the command (seed 002's registry key)
 
     std::optional<skillmd::field> field_of(std::string_view key) const
     {
@@ -133,7 +134,8 @@ inline dialect claude_code()
             false, false, false, false, false, frontmatter::missing_policy::empty_metadata, 64, 1024, 500, true};
 }
 
-/// Seed 002 ("mycode"): name, description, allowed-tools, and version/author/tags metadata.
+/// Seed 002 ("mycode"): name, description, allowed-tools, and version/author/tags metadata;
+/// skills are keyed by their `name` (the folder's name when there is none).
 inline dialect mycode()
 {
     return {"mycode",
@@ -141,7 +143,8 @@ inline dialect mycode()
              {"version", field::version}, {"author", field::author}, {"tags", field::tags},
              {"license", field::license}, {"compatibility", field::compatibility}, {"metadata", field::metadata}},
             {}, unknown_keys::warning, description_default::none, name_rule::none,
-            false, false, false, true};
+            false, false, false, true, false, false, frontmatter::missing_policy::empty_metadata, 64, 1024,
+            500, false, true};
 }
 
 /// Seed 003 ("koshi"): kebab-case name, one-sentence description and trigger phrases,

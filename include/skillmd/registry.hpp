@@ -12,6 +12,7 @@
 #include <skillmd/dialect.hpp>
 #include <skillmd/read_skill.hpp>
 #include <skillmd/requirements.hpp>
+#include <skillmd/slash.hpp>
 #include <skillmd/source.hpp>
 #include <skillmd/detail/prompt_text.hpp>
 #include <skillmd/detail/unicode.hpp>
@@ -474,6 +475,12 @@ private:
         if (r.skill) {
             skill_record rec;
             rec.command = w.where.command;
+            if (opts_.dialect.command_from_name && r.skill->name_given && valid_command_name(r.skill->name) &&
+                r.skill->name.find('/') == std::string::npos) {
+                // Seed 002 keys skills by `name`; a plugin's `prefix:` stays in front.
+                auto const colon = rec.command.find(':');
+                rec.command = (colon == std::string::npos ? std::string() : rec.command.substr(0, colon + 1)) + r.skill->name;
+            }
             rec.tier = w.tier_label;
             rec.tier_index = w.tier;
             rec.where = w.where;

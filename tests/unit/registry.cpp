@@ -980,6 +980,12 @@ BOOST_AUTO_TEST_CASE(every_preset_brings_its_own_formats_and_rules)
     auto mycode = presets::make_mycode(at);
     mycode.load();
     BOOST_TEST(mycode.invoke("nope", caller::model).message == "Skill not found: nope");
+    // Seed 002 keys skills by their frontmatter name, not by their folder.
+    write(t / "home/.mycode/skills/reviewer-folder/SKILL.md", skill("code-reviewer", "Reviews"));
+    mycode.refresh();
+    BOOST_TEST_REQUIRE(mycode.snapshot()->find("code-reviewer") != nullptr);
+    BOOST_TEST(mycode.snapshot()->find("code-reviewer")->command == "code-reviewer");
+    BOOST_TEST(mycode.index().text.find("- /code-reviewer: Reviews") != std::string::npos);
     auto const activated = mycode.invoke("plan", caller::user);
     BOOST_TEST(activated.content.find("## Skill Activated: plan") != std::string::npos);
     BOOST_TEST(activated.content.find("- Working Directory: " + fs::current_path().string() + "\n") != std::string::npos);
