@@ -2,8 +2,8 @@
 # Installs what is missing, then builds and runs the tests:
 #  1. gcc 12, optimised, with the benchmarks compiled too: every test;
 #  2. clang 14 with AddressSanitizer and UndefinedBehaviorSanitizer: every test;
-#  3. clang 14 with ThreadSanitizer: the suites that run threads (sources, registry, the
-#     database tier with its parallel reads and several processes).
+#  3. clang 14 with ThreadSanitizer: the suites that run threads (sources, registry, whole
+#     systems, containment, the database tier with its parallel reads and several processes).
 # Both compilers build with -Werror.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,4 +28,4 @@ cmake -S . -B build/clang-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAK
   -DSKILLMD_SANITIZE=thread -DSKILLMD_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build build/clang-tsan -j2 --target skillmd_tests
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
-(cd build/clang-tsan && ctest --output-on-failure -R '^(sources|registry|preset_layouts|database|koshi_preset)$')
+(cd build/clang-tsan && ctest --output-on-failure -R '^(sources|registry|preset_layouts|systems|containment|database|koshi_preset)$')
