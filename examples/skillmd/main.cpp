@@ -404,12 +404,6 @@ void print_diagnostics(skillmd::snapshot const& snap)
 /// Text from skill files, escaped for the terminal and for one line of a tab-separated listing.
 std::string safe(std::string_view s) { return skillmd::detail::terminal_safe(s); }
 
-boost::json::array strings(std::vector<std::string> const& items)
-{
-    boost::json::array a;
-    for (auto const& s : items) a.emplace_back(s);
-    return a;
-}
 
 int cmd_show(skillmd::snapshot const& snap, options const& o, bool tree)
 {
@@ -553,7 +547,7 @@ int cmd_match(std::shared_ptr<skillmd::snapshot const> const& snap, options cons
     for (auto const* r : idx.match(o.paths.front())) names.push_back(r->command);
     std::string out;
     if (o.json) {
-        out = boost::json::serialize(strings(names)) + "\n";
+        out = boost::json::serialize(skillmd::to_json(names)) + "\n";
     } else {
         for (auto const& n : names) out += safe(n) + "\n";
     }
@@ -707,21 +701,16 @@ int cmd_db(std::span<char const* const> args)
     }
     // list: every skill with its source (seed 003's list_skills), bodies left out
     std::string out;
-    boost::json::array rows;
-    for (auto const& r : snap->skills()) {
-        auto const source = r.where.database ? "database" : "file";
-        auto const trig = skillmd::triggers_of(r.meta);
-        if (json) {
-            rows.emplace_back(boost::json::object{{"name", r.command}, {"description", r.meta.description},
-                                                  {"triggers", strings(trig)}, {"tools", strings(r.meta.allowed_tools)},
-                                                  {"source", source}});
-        } else {
+    if (json) {
+        out = boost::json::serialize(presets::list_skills_json(*snap)) + "\n";
+    } else {
+        for (auto const& r : snap->skills()) {
             std::string t;
-            for (auto const& x : trig) t += (t.empty() ? "" : ",") + x;
-            out += safe(r.command) + "\t" + source + "\t" + safe(t) + "\t" + safe(r.meta.description) + "\n";
+            for (auto const& x : skillmd::triggers_of(r.meta)) t += (t.empty() ? "" : ",") + x;
+            out += safe(r.command) + "\t" + (r.where.database ? "database" : "file") + "\t" + safe(t) + "\t" +
+                   safe(r.meta.description) + "\n";
         }
     }
-    if (json) out = boost::json::serialize(rows) + "\n";
     print(out);
     print_diagnostics(*snap);
     return exit_ok;

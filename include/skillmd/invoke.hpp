@@ -145,12 +145,10 @@ inline std::string absolute_path(std::string const& p)
 inline std::string knowledge_title(std::string const& working_directory, std::string const& name)
 {
     if (!valid_command_name(name) || name.find('@') != std::string::npos) return {};
-    std::filesystem::path const dir = std::filesystem::path(working_directory) / ".sven" / "knowledge";
+    std::string const dir = working_directory + "/.sven/knowledge";
+    std::string const real = real_path(dir + "/" + name);
     std::error_code ec;
-    auto const real_dir = std::filesystem::canonical(dir, ec);
-    if (ec) return {};
-    auto const real = std::filesystem::canonical(dir / name, ec);
-    if (ec || real.string().rfind(real_dir.string() + "/", 0) != 0 || !std::filesystem::is_regular_file(real, ec)) return {};
+    if (!within(real, {real_path(dir)}) || !std::filesystem::is_regular_file(real, ec)) return {};
     std::ifstream in(real, std::ios::binary);
     std::string head(4096, '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
@@ -193,13 +191,12 @@ inline std::vector<diagnostic> check_permission_rules(permission_rules const& ru
             out.push_back({"permission-rule-invalid", severity::error, std::string(kind), 0, 0, shown + ": " + why});
             return;
         }
-        std::string lowered(rule), near;
-        for (auto& c : lowered) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+        std::string const lowered = skillmd::detail::ascii_lower(rule);
+        std::string near;
         for (auto const* list : {&snap.skills(), &snap.shadowed()})
             for (auto const& r : *list) {
                 if (permission_rules::matches(rule, r.command) || permission_rules::matches(rule, r.qualified())) return;
-                std::string cmd = r.command;
-                for (auto& c : cmd) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+                std::string const cmd = skillmd::detail::ascii_lower(r.command);
                 if (near.empty() && (cmd == lowered || permission_rules::matches(lowered, cmd))) near = r.command;
             }
         out.push_back({"permission-rule-unmatched", severity::warning, std::string(kind), 0, 0,
@@ -298,14 +295,14 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
     if (who == caller::user) inv.permission = {permission::allow, "", ""};
 
     std::string why;
-    auto body = reg.body(*r, &why);
-    if (!body) return detail::fail(std::move(inv), invoke_error::load_failed, "Could not load skill: " + shown + (why.empty() ? "" : ": " + why));
+    auto text = reg.text(*r, &why); // read once: the body, and the whole file for formats that show it
+    if (!text) return detail::fail(std::move(inv), invoke_error::load_failed, "Could not load skill: " + shown + (why.empty() ? "" : ": " + why));
 
     auto& ls = inv.loaded;
     ls.command = inv.command;
     ls.name = r->meta.label ? *r->meta.label : r->meta.name;
     ls.description = r->meta.description;
-    ls.body = std::move(*body);
+    ls.body = std::string(text->body());
     ls.arguments = all_args;
     ls.base_directory = detail::absolute_path(r->where.directory);
     ls.skill_file = r->where.database ? std::string() : detail::absolute_path(r->where.path);
@@ -317,10 +314,7 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
     for (auto const& k : ls.knowledge) ls.knowledge_titles.push_back(detail::knowledge_title(ls.working_directory, k));
     ls.who = who;
     ls.mode = r->meta.context;
-    if (!ls.skill_file.empty()) {
-        std::string err;
-        if (auto text = skillmd::detail::read_file(ls.skill_file, err)) ls.file_text = std::move(*text);
-    }
+    if (!ls.skill_file.empty()) ls.file_text = std::move(text->file);
 
     auto vars = opts.variables;
     vars.emplace("SKILL_DIR", ls.base_directory);

@@ -188,6 +188,14 @@ struct registry_options
     unsigned threads = 0;          ///< parallel reads and parses; 0: one per core
 };
 
+/// A skill's whole file as read at one moment, and where its body starts.
+struct skill_text
+{
+    std::string file;
+    std::size_t body_offset = 0;
+    std::string_view body() const noexcept { return std::string_view(file).substr(std::min(body_offset, file.size())); }
+};
+
 /// What reading one candidate gave: the skill, or the diagnostics that say why not.
 struct candidate_result
 {
@@ -295,26 +303,6 @@ public:
         return last_error_;
     }
 
-private:
-    void refresh_locked()
-    {
-        auto const previous = snapshot();
-        // Every tier watched and quiet: the snapshot stands, unless a requirement
-        // (PATH, environment) changed for a gated skill.
-        if (loaded_ && all_unchanged(std::index_sequence_for<Sources...>{}) && gating_unchanged(*previous)) return;
-        auto next = std::make_shared<skillmd::snapshot>();
-        std::vector<work> items;
-        discover_all(items, *next, std::index_sequence_for<Sources...>{});
-        read_changed(items, *previous);
-        assemble(items, *next);
-        loaded_ = true;
-        std::shared_ptr<skillmd::snapshot const> published(std::move(next));
-        std::lock_guard<std::mutex> swap(current_mutex_);
-        current_.swap(published); // the old snapshot dies outside readers' view, after the lock
-    }
-
-public:
-
     /// The current snapshot. The lock only guards copying one pointer: a reader never
     /// waits for a refresh, which builds its snapshot before taking it.
     std::shared_ptr<skillmd::snapshot const> snapshot() const
@@ -326,7 +314,15 @@ public:
     /// The body of a skill, read now from its source, so an edited file is seen at once.
     std::optional<std::string> body(skill_record const& r, std::string* error = nullptr) const
     {
-        std::optional<std::string> out;
+        if (auto t = text(r, error)) return std::string(t->body());
+        return std::nullopt;
+    }
+
+    /// The whole file of a skill and where its body starts, read once, now, through its
+    /// source (so with the source's checks), and checked to be text again.
+    std::optional<skill_text> text(skill_record const& r, std::string* error = nullptr) const
+    {
+        std::optional<skill_text> out;
         visit_source(r.tier_index, [&](auto const& src) {
             auto res = src.read_all(r.where);
             if (!res.text) {
@@ -341,7 +337,7 @@ public:
                     if (error) *error = d.message + " (line " + std::to_string(d.line) + ")";
                     return;
                 }
-            out = res.text->substr(std::min(f.body_offset, res.text->size()));
+            out = skill_text{std::move(*res.text), f.body_offset};
         });
         return out;
     }
@@ -363,6 +359,23 @@ public:
     auto const& source() const noexcept { return std::get<I>(sources_); }
 
 private:
+    void refresh_locked()
+    {
+        auto const previous = snapshot();
+        // Every tier watched and quiet: the snapshot stands, unless a requirement
+        // (PATH, environment) changed for a gated skill.
+        if (loaded_ && all_unchanged(std::index_sequence_for<Sources...>{}) && gating_unchanged(*previous)) return;
+        auto next = std::make_shared<skillmd::snapshot>();
+        std::vector<work> items;
+        discover_all(items, *next, std::index_sequence_for<Sources...>{});
+        read_changed(items, *previous);
+        assemble(items, *next);
+        loaded_ = true;
+        std::shared_ptr<skillmd::snapshot const> published(std::move(next));
+        std::lock_guard<std::mutex> swap(current_mutex_);
+        current_.swap(published); // the old snapshot dies outside readers' view, after the lock
+    }
+
     struct work
     {
         std::size_t tier;
@@ -430,27 +443,27 @@ private:
         std::atomic<std::size_t> next{0};
         std::atomic<bool> failed{false};
         auto worker = [&] {
-          try {
-            for (std::size_t k; (k = next.fetch_add(1)) < items.size() && !failed;) {
-                auto& w = items[k];
-                auto const it = previous.cache_.find({w.tier, w.where.path});
-                if (it != previous.cache_.end()) {
-                    // Unchanged size, time and inode: keep what was read before.
-                    std::optional<file_stamp> now;
-                    visit_source(w.tier, [&](auto const& src) {
-                        if constexpr (requires { src.stamp(w.where); }) now = src.stamp(w.where);
-                        else now = w.where.stamp;
-                    });
-                    if (now && *now == it->second->stamp && now->mtime_ns != 0) {
-                        w.result = it->second;
-                        continue;
+            try {
+                for (std::size_t k; (k = next.fetch_add(1)) < items.size() && !failed;) {
+                    auto& w = items[k];
+                    auto const it = previous.cache_.find({w.tier, w.where.path});
+                    if (it != previous.cache_.end()) {
+                        // Unchanged size, time and inode: keep what was read before.
+                        std::optional<file_stamp> now;
+                        visit_source(w.tier, [&](auto const& src) {
+                            if constexpr (requires { src.stamp(w.where); }) now = src.stamp(w.where);
+                            else now = w.where.stamp;
+                        });
+                        if (now && *now == it->second->stamp && now->mtime_ns != 0) {
+                            w.result = it->second;
+                            continue;
+                        }
                     }
+                    w.result = read_one(w);
                 }
-                w.result = read_one(w);
+            } catch (...) {
+                failed = true; // out of memory in a worker: the whole refresh fails, never the process
             }
-          } catch (...) {
-            failed = true; // out of memory in a worker: the whole refresh fails, never the process
-          }
         };
         std::vector<std::thread> pool;
         for (unsigned t = 1; t < n; ++t) {
@@ -583,34 +596,30 @@ private:
     /// when some name is not ASCII.
     static void report_confusables(skillmd::snapshot& next)
     {
-        std::vector<skill_record const*> all;
+        std::vector<std::pair<std::string, skill_record const*>> looks; // what a name looks like, its skill
         bool ascii = true;
         for (auto const* list : {&next.skills_, &next.shadowed_})
             for (auto const& r : *list) {
-                all.push_back(&r);
+                looks.emplace_back(std::string(), &r);
                 for (char c : r.command) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
             }
-        std::map<std::string, std::vector<skill_record const*>> looks;
-        for (auto const* r : all) {
+        for (auto& [key, r] : looks) {
             std::string_view const base = skillmd::snapshot::base_command(*r);
-            std::string key;
-            if (ascii) {
-                key.assign(base);
-                for (auto& c : key) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-            } else {
-                key = skillmd::detail::confusable_skeleton(base);
-            }
-            looks[key].push_back(r);
+            key = ascii ? skillmd::detail::ascii_lower(base) : skillmd::detail::confusable_skeleton(base);
         }
-        for (auto const& [key, group] : looks) {
-            for (std::size_t i = 1; i < group.size(); ++i) {
-                std::string_view const a = skillmd::snapshot::base_command(*group[0]), b = skillmd::snapshot::base_command(*group[i]);
-                if (a == b) continue; // the same name in two tiers: shadowing, reported already
-                next.diagnostics_.push_back({"skill-confusable", severity::warning, group[i]->where.path, 0, 0,
-                                             "skill `" + skillmd::detail::clean_line(b) + "` (tier " + group[i]->tier +
-                                                 ") looks like `" + skillmd::detail::clean_line(a) + "` (tier " +
-                                                 group[0]->tier + "): a reader cannot tell them apart"});
+        std::stable_sort(looks.begin(), looks.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
+        for (std::size_t first = 0, i = 1; i < looks.size(); ++i) {
+            if (looks[i].first != looks[first].first) {
+                first = i;
+                continue;
             }
+            std::string_view const a = skillmd::snapshot::base_command(*looks[first].second);
+            std::string_view const b = skillmd::snapshot::base_command(*looks[i].second);
+            if (a == b) continue; // the same name in two tiers: shadowing, reported already
+            next.diagnostics_.push_back({"skill-confusable", severity::warning, looks[i].second->where.path, 0, 0,
+                                         "skill `" + skillmd::detail::clean_line(b) + "` (tier " + looks[i].second->tier +
+                                             ") looks like `" + skillmd::detail::clean_line(a) + "` (tier " +
+                                             looks[first].second->tier + "): a reader cannot tell them apart"});
         }
     }
 

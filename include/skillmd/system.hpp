@@ -141,6 +141,7 @@ public:
 
     // What free functions written for registries use (`invoke`, `active_skills_for`).
     std::optional<std::string> body(skill_record const& r, std::string* error = nullptr) const { return registry_->body(r, error); }
+    std::optional<skill_text> text(skill_record const& r, std::string* error = nullptr) const { return registry_->text(r, error); }
     std::vector<std::string> bundled_files(skill_record const& r) const { return registry_->bundled_files(r); }
     template <std::size_t I>
     auto const& source() const noexcept { return registry_->template source<I>(); }

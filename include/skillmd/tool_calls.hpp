@@ -10,6 +10,7 @@
 #include <skillmd/index.hpp>
 #include <skillmd/invoke.hpp>
 #include <skillmd/tools.hpp>
+#include <skillmd/detail/prompt_text.hpp>
 
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
@@ -56,13 +57,11 @@ namespace detail {
 
 inline tool_call_result refuse(std::string why) { return {std::nullopt, std::move(why)}; }
 
-/// A model-supplied string, shortened and cleaned so an error message stays one safe line.
+/// A model-supplied string, shortened on a code point boundary and cleaned to one line
+/// (the index's own helpers), so an error message stays one safe line.
 inline std::string shown_in_error(std::string_view s)
 {
-    std::string out;
-    for (char c : s.substr(0, 64)) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-    if (s.size() > 64) out += "...";
-    return out;
+    return skillmd::detail::clean_line(skillmd::detail::shorten(s, 64));
 }
 
 struct tool_shape
@@ -203,6 +202,15 @@ inline tool_call_result parse_tool_call(char const* json, skill_tool skill_varia
     return parse_tool_call(std::string_view(json), skill_variant, limits);
 }
 
+/// A list of strings as a JSON array.
+inline boost::json::array to_json(std::vector<std::string> const& items)
+{
+    boost::json::array a;
+    a.reserve(items.size());
+    for (auto const& s : items) a.emplace_back(s);
+    return a;
+}
+
 /** An invocation as JSON: `status` (run, needs_approval, denied, failed), `error_code`,
     `message`, `not_a_skill`, `command`, `tier`, `caller`, `mode`, `agent`, `model`,
     `allowed_tools`, `permission` (null when validation failed before the rules were
@@ -221,9 +229,7 @@ inline boost::json::object to_json(invocation const& inv)
     o["mode"] = to_string(inv.mode);
     o["agent"] = inv.agent ? boost::json::value(*inv.agent) : boost::json::value(nullptr);
     o["model"] = inv.model ? boost::json::value(*inv.model) : boost::json::value(nullptr);
-    boost::json::array tools;
-    for (auto const& t : inv.allowed_tools) tools.emplace_back(t);
-    o["allowed_tools"] = std::move(tools);
+    o["allowed_tools"] = to_json(inv.allowed_tools);
     bool const decided = inv.error == invoke_error::none || inv.error == invoke_error::permission_denied;
     o["permission"] = decided ? boost::json::value(to_string(inv.permission.behavior)) : boost::json::value(nullptr);
     o["permission_message"] = decided ? inv.permission.message : std::string();
@@ -236,18 +242,13 @@ inline boost::json::object to_json(invocation const& inv)
 /// `shortened`, `omitted`, `text`.
 inline boost::json::object to_json(index_result const& r, std::string_view format)
 {
-    auto list = [](std::vector<std::string> const& v) {
-        boost::json::array a;
-        for (auto const& s : v) a.emplace_back(s);
-        return a;
-    };
     boost::json::object o;
     o["format"] = format;
     o["budget"] = r.budget == index_summary::unlimited ? boost::json::value(nullptr) : boost::json::value(r.budget);
     o["used"] = r.used;
-    o["listed"] = list(r.listed);
-    o["shortened"] = list(r.shortened);
-    o["omitted"] = list(r.omitted);
+    o["listed"] = to_json(r.listed);
+    o["shortened"] = to_json(r.shortened);
+    o["omitted"] = to_json(r.omitted);
     o["text"] = r.text;
     return o;
 }

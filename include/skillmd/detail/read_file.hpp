@@ -5,15 +5,40 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace skillmd::detail {
+
+/// The canonical path of `p` (links resolved), or "" when it cannot be resolved.
+inline std::string real_path(std::string const& p)
+{
+    char* r = ::realpath(p.c_str(), nullptr);
+    if (r == nullptr) return {};
+    std::string out(r);
+    std::free(r);
+    return out;
+}
+
+/// True when the canonical path `real` is one of `roots` or below one.
+inline bool within(std::string_view real, std::vector<std::string> const& roots) noexcept
+{
+    if (real.empty()) return false;
+    for (auto const& r : roots) {
+        if (r.empty()) continue; // a root that could not be resolved holds nothing
+        if (real == r) return true;
+        if (real.size() > r.size() && real.starts_with(r) && (r == "/" || real[r.size()] == '/')) return true;
+    }
+    return false;
+}
 
 /// Reads a whole regular file. On failure returns nothing and sets `error` to a reason.
 inline std::optional<std::string> read_file(std::string const& path, std::string& error,

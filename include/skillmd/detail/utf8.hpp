@@ -134,6 +134,15 @@ inline std::size_t find_non_text(std::string_view s) noexcept
     return std::string_view::npos;
 }
 
+/// `s` with ASCII letters lowered and every other byte kept (names compared without case).
+inline std::string ascii_lower(std::string_view s)
+{
+    std::string out(s);
+    for (auto& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
 /// Bytes of JavaScript white space (`\s`: ASCII white space, U+00A0, U+1680,
 /// U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF) at `i`, or 0.
 inline std::size_t js_space_at(std::string_view s, std::size_t i) noexcept

@@ -111,39 +111,19 @@ public:
 
 private:
     static bool is_quote(char c) noexcept { return c == '"' || c == '\''; }
-    static bool js_space_ascii(char c) noexcept
-    {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-    }
 
     /// JavaScript's String.prototype.trim on [b, e) of `s`: offset and length of the result.
     static std::pair<std::size_t, std::size_t> trim(std::string_view s, std::size_t b, std::size_t e)
     {
-        auto const u = [&](std::size_t k) { return static_cast<unsigned>(static_cast<unsigned char>(s[k])); };
-        // The three-byte spaces: BOM, U+2000-U+200A, U+2028/9, U+202F, U+205F, U+3000, U+1680.
-        auto const space3 = [](unsigned a, unsigned c1, unsigned c2) {
-            return (a == 0xef && c1 == 0xbb && c2 == 0xbf) ||
-                   (a == 0xe2 && c1 == 0x80 && (c2 <= 0x8a || c2 == 0xa8 || c2 == 0xa9 || c2 == 0xaf)) ||
-                   (a == 0xe2 && c1 == 0x81 && c2 == 0x9f) || (a == 0xe3 && c1 == 0x80 && c2 == 0x80) ||
-                   (a == 0xe1 && c1 == 0x9a && c2 == 0x80);
+        // JavaScript white space (WhiteSpace or LineTerminator) ending just before `i`.
+        auto const space_before = [&](std::size_t i) -> std::size_t {
+            for (std::size_t k = 1; k <= 3 && i >= b + k; ++k)
+                if (skillmd::detail::js_space_at(s.substr(0, i), i - k) == k) return k;
+            return 0;
         };
-        // Length of the JavaScript white space (WhiteSpace or LineTerminator) starting at i,
-        // or, with `backwards`, ending just before i; 0 when there is none.
-        auto const space_at = [&](std::size_t i, bool backwards) -> std::size_t {
-            if (!backwards) {
-                if (js_space_ascii(s[i])) return 1;
-                if (i + 1 < e && u(i) == 0xc2 && u(i + 1) == 0xa0) return 2;
-                return i + 2 < e && space3(u(i), u(i + 1), u(i + 2)) ? 3 : 0;
-            }
-            if (js_space_ascii(s[i - 1])) return 1;
-            if (i >= b + 2 && u(i - 2) == 0xc2 && u(i - 1) == 0xa0) return 2;
-            return i >= b + 3 && space3(u(i - 3), u(i - 2), u(i - 1)) ? 3 : 0;
-        };
-        while (b < e)
-            if (std::size_t const n = space_at(b, false)) b += n;
-            else break;
+        while (std::size_t const n = skillmd::detail::js_space_at(s.substr(0, e), b)) b += n;
         while (e > b)
-            if (std::size_t const n = space_at(e, true)) e -= n;
+            if (std::size_t const n = space_before(e)) e -= n;
             else break;
         return {b, e - b};
     }

@@ -77,9 +77,7 @@ skill_file read_skill_file(Parser const& parser, std::string_view text, std::str
     if constexpr (requires { parser.split(text, origin, opts); }) {
         s = parser.split(text, origin, opts);
         // Whatever finds the block, the body must be text (the shared splitter checks its own).
-        std::size_t const from = s.has_frontmatter ? s.body_offset : 0;
-        if (auto d = detail::body_problem(text, from, origin)) s.diagnostics.push_back(std::move(*d));
-        else if (auto h = detail::hidden_content(text, from, origin)) s.diagnostics.push_back(std::move(*h));
+        detail::check_body(text, s.has_frontmatter ? s.body_offset : 0, origin, s.diagnostics);
     } else {
         s = split(text, origin, opts);
     }

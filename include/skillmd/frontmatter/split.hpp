@@ -139,6 +139,13 @@ inline std::optional<diagnostic> hidden_content(std::string_view file, std::size
                       "the body has " + what + "; check that nothing is hidden from people reading the skill"};
 }
 
+/// The checks of a body (from `from` on) that no parser does: text only, then hidden content.
+inline void check_body(std::string_view file, std::size_t from, std::string_view origin, std::vector<diagnostic>& out)
+{
+    if (auto d = body_problem(file, from, origin)) out.push_back(std::move(*d));
+    else if (auto h = hidden_content(file, from, origin)) out.push_back(std::move(*h));
+}
+
 } // namespace detail
 
 /** Finds the frontmatter block of a SKILL.md (SPEC 3.1).
@@ -160,14 +167,9 @@ inline split_result split(std::string_view file, std::string_view origin, split_
         r.diagnostics.push_back({std::string(code), sev, std::string(origin), line, line ? 1u : 0u, std::move(msg)});
     };
 
-    auto check_body = [&](std::size_t from) {
-        if (auto d = detail::body_problem(file, from, origin)) r.diagnostics.push_back(std::move(*d));
-        else if (auto h = detail::hidden_content(file, from, origin)) r.diagnostics.push_back(std::move(*h));
-    };
-
     std::size_t const first_end = detail::line_end(file, start);
     if (!detail::is_fence(file.substr(start, first_end - start))) {
-        check_body(start);
+        detail::check_body(file, start, origin, r.diagnostics);
         if (opts.missing == missing_policy::error)
             report(codes::frontmatter_missing, severity::error, 1,
                    "no frontmatter: the file must start with a line `---`, then the YAML metadata, then `---`");
@@ -197,7 +199,7 @@ inline split_result split(std::string_view file, std::string_view origin, split_
         report(codes::frontmatter_unclosed, severity::error, 1,
                "the frontmatter opened on this line is never closed: add a line `---` after the metadata");
 
-    if (r.has_frontmatter) check_body(r.body_offset);
+    if (r.has_frontmatter) detail::check_body(file, r.body_offset, origin, r.diagnostics);
     return r;
 }
 

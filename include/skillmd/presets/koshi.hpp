@@ -28,8 +28,9 @@
 namespace skillmd::presets {
 
 using koshi_registry = basic_registry<parser, files_win_over_database<first_tier_wins>, directory_source, sqlite_source>;
-/// koshi (seed 003, an agent's skill notes): a Markdown `## Available Skills` index with no
-/// budget, `load_skill`, and Active Skills pulled in by trigger phrases.
+/// koshi (seed 003, an agent's skill notes): a Markdown `## Available Skills` index (the
+/// document sets no budget; the preset's policy adds one), `load_skill`, and Active Skills
+/// pulled in by trigger phrases.
 using koshi = basic_system<koshi_registry, index_formats::koshi, content_formats::koshi>;
 inline constexpr char const* koshi_tiers[] = {"user", "db"};
 
@@ -133,6 +134,18 @@ inline db_outcome delete_skill(koshi& reg, std::string_view name)
     return r;
 }
 
+/// Seed 003's `list_skills` result: every skill with its metadata and source, no bodies.
+inline boost::json::array list_skills_json(snapshot const& snap)
+{
+    boost::json::array rows;
+    for (auto const& r : snap.skills())
+        rows.emplace_back(boost::json::object{{"name", r.command}, {"description", r.meta.description},
+                                              {"triggers", to_json(triggers_of(r.meta))},
+                                              {"tools", to_json(r.meta.allowed_tools)},
+                                              {"source", r.where.database ? "database" : "file"}});
+    return rows;
+}
+
 /** A model's tool call routed to koshi: `load_skill` loads (the model's invocation), the
     database tools create, update, delete and list (seed 003's tools). The result is what
     the model gets back, as JSON: `{"ok": true, ...}` or `{"ok": false, "error", "message"}`.
@@ -175,16 +188,7 @@ inline boost::json::object call_tool(koshi& agent, std::string_view json)
     case db_tool::delete_skill: return report(delete_skill(agent, call.skill));
     case db_tool::list_skills: {
         agent.refresh();
-        boost::json::array rows;
-        for (auto const& r : agent.snapshot()->skills()) {
-            boost::json::array triggers, tools;
-            for (auto const& t : triggers_of(r.meta)) triggers.emplace_back(t);
-            for (auto const& t : r.meta.allowed_tools) tools.emplace_back(t);
-            rows.emplace_back(boost::json::object{{"name", r.command}, {"description", r.meta.description},
-                                                  {"triggers", std::move(triggers)}, {"tools", std::move(tools)},
-                                                  {"source", r.where.database ? "database" : "file"}});
-        }
-        return boost::json::object{{"ok", true}, {"skills", std::move(rows)}};
+        return boost::json::object{{"ok", true}, {"skills", list_skills_json(*agent.snapshot())}};
     }
     }
     return refuse("bad_tool_call", "unknown tool");

@@ -4,6 +4,7 @@
 #define SKILLMD_SOURCES_DIRECTORY_SOURCE_HPP
 
 #include <skillmd/source.hpp>
+#include <skillmd/detail/read_file.hpp>
 #include <skillmd/frontmatter/split.hpp>
 #include <skillmd/detail/utf8.hpp>
 
@@ -55,27 +56,6 @@ struct directory_options
 };
 
 namespace detail {
-
-/// The canonical path of `p` (links resolved), or "" when it cannot be resolved.
-inline std::string real_path(std::string const& p)
-{
-    char* r = ::realpath(p.c_str(), nullptr);
-    if (r == nullptr) return {};
-    std::string out(r);
-    std::free(r);
-    return out;
-}
-
-/// True when the canonical path `real` is one of `roots` or below one.
-inline bool within(std::string_view real, std::vector<std::string> const& roots) noexcept
-{
-    if (real.empty()) return false;
-    for (auto const& r : roots) {
-        if (real == r) return true;
-        if (real.size() > r.size() && real.starts_with(r) && (r == "/" || real[r.size()] == '/')) return true;
-    }
-    return false;
-}
 
 /// The path of the file open on `fd`, as the kernel knows it (no race with a link swap).
 inline std::string opened_path(int fd, std::string const& fallback)
@@ -129,21 +109,15 @@ inline std::string escaped(std::string_view s)
     return out;
 }
 
-/// Reads a regular file: all of it, or (with `head`) until the frontmatter block is
-/// complete. FIFOs and devices are refused by type on the opened descriptor.
 /// `skill.md`, `Skill.md` ...: SKILL.md in another case.
-inline bool is_skill_md_variant(std::string_view n) noexcept
+inline bool is_skill_md_variant(std::string_view n)
 {
-    if (n.size() != 8 || n == "SKILL.md") return false;
-    constexpr std::string_view want = "skill.md";
-    for (std::size_t i = 0; i < 8; ++i) {
-        char c = n[i];
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-        if (c != want[i]) return false;
-    }
-    return true;
+    return n.size() == 8 && n != "SKILL.md" && ascii_lower(n) == "skill.md";
 }
 
+/// Reads a regular file: all of it, or (with `head`) until the frontmatter block is
+/// complete. FIFOs and devices are refused by type on the opened descriptor; `checks`
+/// keep the read inside the tier and on the file that was loaded.
 inline read_outcome read_regular(std::string const& path, std::size_t max_bytes, bool head, read_checks checks = {})
 {
     read_outcome r;
@@ -603,13 +577,16 @@ private:
             out.directories.push_back(path);
             int const dfd = ::dirfd(d);
             if (depth > 0 && o.layout == layout::nested) {
-                // `skill.md` without `SKILL.md`: a candidate, so that reading it says why it is no skill.
+                // The folder's own listing says whether it is a skill. Any entry named SKILL.md
+                // (a FIFO, a dangling or looping link too) is a candidate: reading it says what
+                // is wrong, as lint does, rather than nothing. `skill.md` in another case is an
+                // unconfirmed one, whose read says why it is no skill.
                 bool exact = false, variant = false;
                 for (auto const& entry : names) {
                     exact = exact || entry.first == "SKILL.md";
                     variant = variant || detail::is_skill_md_variant(entry.first);
                 }
-                if (variant && !exact) add_candidate(path + "/SKILL.md", rel, path, false);
+                if (exact || variant) add_candidate(path + "/SKILL.md", rel, path, exact);
             }
 
             for (auto const& [name, type] : names) {
@@ -680,12 +657,11 @@ private:
                     continue;
                 }
                 std::string const child_rel = rel.empty() ? name : rel + "/" + name;
-                bool const may_hold_skill = o.layout == layout::nested || depth == 0;
-                // Flat: a skill folder is never listed. Nested: every folder is, because a
-                // link count of 2 says nothing of symbolic links to sub-skills inside it.
-                bool const leaf = o.layout == layout::flat;
-                if (leaf) {
-                    if (may_hold_skill) add_candidate(full + "/SKILL.md", child_rel, full, false);
+                // Flat: a skill folder is never listed; reading its SKILL.md tells. Nested:
+                // every folder is listed (its own walk finds its SKILL.md), because a link
+                // count of 2 says nothing of symbolic links to sub-skills inside it.
+                if (o.layout == layout::flat) {
+                    add_candidate(full + "/SKILL.md", child_rel, full, false);
                     continue;
                 }
                 int const cfd = ::openat(dfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -693,12 +669,6 @@ private:
                     warn(full, "cannot open the directory: " + std::string(std::strerror(errno)) + "; skipped");
                     continue;
                 }
-                // Any entry named SKILL.md (a FIFO, a dangling or looping link too) is a
-                // candidate: reading it says what is wrong, as lint does, rather than nothing.
-                struct stat sk {};
-                if (may_hold_skill && (::fstatat(cfd, "SKILL.md", &sk, 0) == 0 ||
-                                       ::fstatat(cfd, "SKILL.md", &sk, AT_SYMLINK_NOFOLLOW) == 0))
-                    add_candidate(full + "/SKILL.md", child_rel, full, true);
                 if (depth == 0 && sh->parallel) jobs.push_back({cfd, full, child_rel});
                 else walk(cfd, full, child_rel, depth + 1);
             }

@@ -493,28 +493,20 @@ private:
         }, this);
         if (deadline_ == std::chrono::steady_clock::time_point{})
             deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(opts_.query_timeout_ms);
-        auto const bad = [&](std::string_view what) {
-            error = describe(what);
+        // Every way out of here before the end closes the connection and says why.
+        auto const give_up = [&](std::string why) {
+            error = std::move(why);
             sqlite3_close_v2(db_);
             db_ = nullptr;
             return false;
         };
-        auto const refuse = [&](std::string const& why) {
-            error = path_ + ": " + why + "; refusing to use it";
-            sqlite3_close_v2(db_);
-            db_ = nullptr;
-            return false;
-        };
+        auto const bad = [&](std::string_view what) { return give_up(describe(what)); };
+        auto const refuse = [&](std::string const& why) { return give_up(path_ + ": " + why + "; refusing to use it"); };
         if (!exec("PRAGMA mmap_size = 0")) return bad("configuring");
         {
             detail::statement qc(db_, "PRAGMA quick_check");
             if (!qc.prepared() || qc.step() != SQLITE_ROW) return bad("checking");
-            if (std::string const r = qc.text(0); r != "ok") {
-                error = path_ + ": the database is corrupt: " + r;
-                sqlite3_close_v2(db_);
-                db_ = nullptr;
-                return false;
-            }
+            if (std::string const r = qc.text(0); r != "ok") return give_up(path_ + ": the database is corrupt: " + r);
         }
         std::int64_t version = 0;
         {
@@ -522,13 +514,9 @@ private:
             if (!v.prepared() || v.step() != SQLITE_ROW) return bad("reading the schema version");
             version = v.integer(0);
         }
-        if (version > schema_version) {
-            error = path_ + ": unsupported schema v" + std::to_string(version) + " (this skillmd knows v" +
-                    std::to_string(schema_version) + ")";
-            sqlite3_close_v2(db_);
-            db_ = nullptr;
-            return false;
-        }
+        if (version > schema_version)
+            return give_up(path_ + ": unsupported schema v" + std::to_string(version) + " (this skillmd knows v" +
+                           std::to_string(schema_version) + ")");
         {
             // Every object is checked by what it is and what it belongs to, not by its name
             // alone: a trigger or a view called `skills` is as foreign as any other.
@@ -574,12 +562,9 @@ private:
                  exec("INSERT OR IGNORE INTO skillmd_meta (key, value) VALUES ('changes', 0)") &&
                  exec("PRAGMA user_version = 1");
             if (!ok) {
-                std::string const why = describe("creating the schema");
+                std::string why = describe("creating the schema"); // before the rollback clears the error
                 exec("ROLLBACK");
-                error = why;
-                sqlite3_close_v2(db_);
-                db_ = nullptr;
-                return false;
+                return give_up(std::move(why));
             }
             if (!exec("COMMIT")) return bad("committing the schema");
         }
