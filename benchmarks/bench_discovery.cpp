@@ -6,8 +6,8 @@
 // memory, given the list of paths. And refresh() when nothing changed.
 
 #include <skillmd/frontmatter/x3_parser.hpp>
-#include <skillmd/registry.hpp>
-#include <skillmd/sources/directory_source.hpp>
+#include <skillmd/storage/registry.hpp>
+#include <skillmd/storage/sources/directory_source.hpp>
 
 #include <benchmark/benchmark.h>
 

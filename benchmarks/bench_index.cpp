@@ -5,9 +5,9 @@
 // over prepared entries, and the whole path from a loaded snapshot (entries built,
 // budget applied, text written).
 
-#include <skillmd/index_formats.hpp>
-#include <skillmd/presets.hpp>
-#include <skillmd/sources/memory_source.hpp>
+#include <skillmd/index/formats.hpp>
+#include <skillmd/presets/systems.hpp>
+#include <skillmd/storage/sources/memory_source.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -5,7 +5,7 @@
 // trigger_matcher (one pass) and with one std::regex search per phrase, the way
 // seed 003 matches (case-insensitive, word boundaries).
 
-#include <skillmd/triggers.hpp>
+#include <skillmd/triggers/matcher.hpp>
 
 #include <benchmark/benchmark.h>
 

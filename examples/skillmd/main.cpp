@@ -12,7 +12,7 @@
 //   skillmd db ...          the koshi database tier: create, update, delete, list, load
 
 #include <skillmd/skillmd.hpp>
-#include <skillmd/presets.hpp>
+#include <skillmd/presets/systems.hpp>
 #include <skillmd/presets/koshi.hpp>
 #include <skillmd/detail/read_file.hpp>
 

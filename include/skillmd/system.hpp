@@ -9,11 +9,11 @@
 // Each preset is one of these, so a user gets one system's behaviour from one name.
 // No X3 here: the parser is the registry's template parameter.
 
-#include <skillmd/index.hpp>
-#include <skillmd/index_formats.hpp>
-#include <skillmd/invoke.hpp>
-#include <skillmd/tool_calls.hpp>
-#include <skillmd/tools.hpp>
+#include <skillmd/index/render.hpp>
+#include <skillmd/index/formats.hpp>
+#include <skillmd/invoke/invocation.hpp>
+#include <skillmd/invoke/tool_calls.hpp>
+#include <skillmd/invoke/tools.hpp>
 
 #include <boost/json/object.hpp>
 

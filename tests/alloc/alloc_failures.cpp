@@ -9,7 +9,7 @@
 
 #define BOOST_TEST_MODULE skillmd_alloc
 #include <skillmd/frontmatter/line_parser.hpp>
-#include <skillmd/sources/memory_source.hpp>
+#include <skillmd/storage/sources/memory_source.hpp>
 #include <skillmd/system.hpp>
 
 #include <boost/test/unit_test.hpp>

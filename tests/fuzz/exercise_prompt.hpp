@@ -10,9 +10,9 @@
 
 #include "expect.hpp"
 
-#include <skillmd/arguments.hpp>
-#include <skillmd/index_formats.hpp>
-#include <skillmd/slash.hpp>
+#include <skillmd/invoke/arguments.hpp>
+#include <skillmd/index/formats.hpp>
+#include <skillmd/invoke/slash.hpp>
 
 #include <cstddef>
 #include <map>

@@ -11,7 +11,7 @@
 
 #include "expect.hpp"
 
-#include <skillmd/sources/sqlite_source.hpp>
+#include <skillmd/storage/sources/sqlite_source.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -7,7 +7,7 @@
 //   db_worker churn DB        write forever (to be killed mid-transaction)
 // Exit 0 when every operation did what it should; messages on stderr otherwise.
 
-#include <skillmd/sources/sqlite_source.hpp>
+#include <skillmd/storage/sources/sqlite_source.hpp>
 
 #include <chrono>
 #include <cstdio>

@@ -5,13 +5,13 @@
 // one, and a type that is not does not pass. Compile-time checks, plus one run of
 // each exemplar so the suite has something to execute.
 
-#include <skillmd/dedup.hpp>
+#include <skillmd/storage/dedup.hpp>
 #include <skillmd/frontmatter/line_parser.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>
-#include <skillmd/source.hpp>
-#include <skillmd/sources/directory_source.hpp>
-#include <skillmd/sources/memory_source.hpp>
-#include <skillmd/sources/plugin_source.hpp>
+#include <skillmd/storage/source.hpp>
+#include <skillmd/storage/sources/directory_source.hpp>
+#include <skillmd/storage/sources/memory_source.hpp>
+#include <skillmd/storage/sources/plugin_source.hpp>
 
 #include <boost/test/unit_test.hpp>
 

@@ -9,9 +9,9 @@
 #include "../fuzz/exercise_store.hpp"
 #include "../support/test_support.hpp"
 
-#include <skillmd/index_formats.hpp>
+#include <skillmd/index/formats.hpp>
 #include <skillmd/presets/koshi.hpp>
-#include <skillmd/tools.hpp>
+#include <skillmd/invoke/tools.hpp>
 
 #include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>

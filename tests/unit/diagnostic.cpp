@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
 // Test that header file is self-contained.
-#include <skillmd/diagnostic.hpp>
+#include <skillmd/model/diagnostic.hpp>
 
 #include <boost/test/unit_test.hpp>
 

@@ -6,8 +6,8 @@
 
 #include "../support/test_support.hpp"
 
-#include <skillmd/index_formats.hpp>
-#include <skillmd/sources/memory_source.hpp>
+#include <skillmd/index/formats.hpp>
+#include <skillmd/storage/sources/memory_source.hpp>
 
 #include <boost/test/unit_test.hpp>
 

@@ -7,12 +7,12 @@
 
 #include "../support/test_support.hpp"
 
-#include <skillmd/authoring.hpp>
-#include <skillmd/invoke.hpp>
-#include <skillmd/sources/directory_source.hpp>
-#include <skillmd/sources/memory_source.hpp>
-#include <skillmd/tools.hpp>
-#include <skillmd/trigger_index.hpp>
+#include <skillmd/authoring/scaffold.hpp>
+#include <skillmd/invoke/invocation.hpp>
+#include <skillmd/storage/sources/directory_source.hpp>
+#include <skillmd/storage/sources/memory_source.hpp>
+#include <skillmd/invoke/tools.hpp>
+#include <skillmd/triggers/trigger_index.hpp>
 
 #include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>

@@ -6,12 +6,12 @@
 
 #include "../support/test_support.hpp"
 
-#include <skillmd/invoke.hpp>
-#include <skillmd/presets.hpp>
-#include <skillmd/registry.hpp>
-#include <skillmd/seeding.hpp>
-#include <skillmd/sources/memory_source.hpp>
-#include <skillmd/tool_calls.hpp>
+#include <skillmd/invoke/invocation.hpp>
+#include <skillmd/presets/systems.hpp>
+#include <skillmd/storage/registry.hpp>
+#include <skillmd/storage/seeding.hpp>
+#include <skillmd/storage/sources/memory_source.hpp>
+#include <skillmd/invoke/tool_calls.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>

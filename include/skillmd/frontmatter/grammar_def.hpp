@@ -16,7 +16,7 @@
 // start rule turns it into a diagnostic, so no input is ever half-read.
 
 #include <skillmd/frontmatter/grammar.hpp>
-#include <skillmd/diagnostic.hpp>
+#include <skillmd/model/diagnostic.hpp>
 #include <skillmd/detail/utf8.hpp>
 
 #include <boost/spirit/home/x3.hpp>

@@ -4,7 +4,7 @@
 #define SKILLMD_FRONTMATTER_PARSE_RESULT_HPP
 
 #include <skillmd/config.hpp>
-#include <skillmd/diagnostic.hpp>
+#include <skillmd/model/diagnostic.hpp>
 #include <skillmd/frontmatter/document.hpp>
 #include <skillmd/frontmatter/split.hpp>
 

@@ -4,7 +4,7 @@
 #define SKILLMD_FRONTMATTER_SPLIT_HPP
 
 #include <skillmd/config.hpp>
-#include <skillmd/diagnostic.hpp>
+#include <skillmd/model/diagnostic.hpp>
 #include <skillmd/detail/line_index.hpp>
 #include <skillmd/detail/utf8.hpp>
 

@@ -8,12 +8,12 @@
 // name collision; trigger phrases pull the full skill into an `## Active Skills`
 // section. Needs `skillmd::sqlite`.
 
-#include <skillmd/content.hpp>
-#include <skillmd/presets.hpp>
-#include <skillmd/seeding.hpp>
-#include <skillmd/sources/sqlite_source.hpp>
-#include <skillmd/tool_calls.hpp>
-#include <skillmd/trigger_index.hpp>
+#include <skillmd/invoke/content.hpp>
+#include <skillmd/presets/systems.hpp>
+#include <skillmd/storage/seeding.hpp>
+#include <skillmd/storage/sources/sqlite_source.hpp>
+#include <skillmd/invoke/tool_calls.hpp>
+#include <skillmd/triggers/trigger_index.hpp>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>

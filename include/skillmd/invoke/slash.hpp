@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_SLASH_HPP
-#define SKILLMD_SLASH_HPP
+#ifndef SKILLMD_INVOKE_SLASH_HPP
+#define SKILLMD_INVOKE_SLASH_HPP
 
 // Slash commands (SPEC 6.8): `/name rest of line` split into a command and its
 // arguments, the checks a typed name must pass before it is looked up, and seed 004's

@@ -1,12 +1,12 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_TRIGGER_INDEX_HPP
-#define SKILLMD_TRIGGER_INDEX_HPP
+#ifndef SKILLMD_TRIGGERS_TRIGGER_INDEX_HPP
+#define SKILLMD_TRIGGERS_TRIGGER_INDEX_HPP
 
 // The trigger phrases of every skill of a snapshot in one matcher (seed 003, SPEC 6.9).
 
-#include <skillmd/registry.hpp>
-#include <skillmd/triggers.hpp>
+#include <skillmd/storage/registry.hpp>
+#include <skillmd/triggers/matcher.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>

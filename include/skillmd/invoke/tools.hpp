@@ -1,13 +1,13 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_TOOLS_HPP
-#define SKILLMD_TOOLS_HPP
+#ifndef SKILLMD_INVOKE_TOOLS_HPP
+#define SKILLMD_INVOKE_TOOLS_HPP
 
 // Tool definitions (SPEC 6.10): the JSON schema of the tool through which a model asks
 // for a skill, with the skill parameter constrained to the names it may invoke now.
 // Boost.JSON values; link Boost::json.
 
-#include <skillmd/registry.hpp>
+#include <skillmd/storage/registry.hpp>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>

@@ -1,12 +1,12 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_SOURCE_HPP
-#define SKILLMD_SOURCE_HPP
+#ifndef SKILLMD_STORAGE_SOURCE_HPP
+#define SKILLMD_STORAGE_SOURCE_HPP
 
 // The source (storage tier) policy: where skills come from. No X3 here.
 
 #include <skillmd/config.hpp>
-#include <skillmd/diagnostic.hpp>
+#include <skillmd/model/diagnostic.hpp>
 
 #include <concepts>
 #include <cstdint>

@@ -1,9 +1,9 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_SOURCES_PLUGIN_SOURCE_HPP
-#define SKILLMD_SOURCES_PLUGIN_SOURCE_HPP
+#ifndef SKILLMD_STORAGE_SOURCES_PLUGIN_SOURCE_HPP
+#define SKILLMD_STORAGE_SOURCES_PLUGIN_SOURCE_HPP
 
-#include <skillmd/source.hpp>
+#include <skillmd/storage/source.hpp>
 
 #include <optional>
 #include <string>

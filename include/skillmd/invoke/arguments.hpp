@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_ARGUMENTS_HPP
-#define SKILLMD_ARGUMENTS_HPP
+#ifndef SKILLMD_INVOKE_ARGUMENTS_HPP
+#define SKILLMD_INVOKE_ARGUMENTS_HPP
 
 // Argument substitution in a skill body (SPEC 6.5): `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`,
 // named `$name`, `${VARIABLE}`, the `\$` escape, and `ARGUMENTS: <value>` appended when

@@ -1,11 +1,11 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_DEDUP_HPP
-#define SKILLMD_DEDUP_HPP
+#ifndef SKILLMD_STORAGE_DEDUP_HPP
+#define SKILLMD_STORAGE_DEDUP_HPP
 
 // Dedup policies (SPEC 5.4): which of several skills with one command wins.
 
-#include <skillmd/source.hpp>
+#include <skillmd/storage/source.hpp>
 
 #include <concepts>
 #include <cstddef>

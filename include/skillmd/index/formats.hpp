@@ -12,7 +12,7 @@
 // raw (Gemini CLI, Codex, the reference tool's location), skillmd escapes anyway: the
 // output matches the system's byte for byte whenever the text holds no `& < >`.
 
-#include <skillmd/index.hpp>
+#include <skillmd/index/render.hpp>
 
 #include <optional>
 #include <string>

@@ -1,12 +1,12 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_SEEDING_HPP
-#define SKILLMD_SEEDING_HPP
+#ifndef SKILLMD_STORAGE_SEEDING_HPP
+#define SKILLMD_STORAGE_SEEDING_HPP
 
 // Seeding (seed 003, SPEC 5.5): on first start, a user skills directory that does not
 // exist yet is created and filled from the shipped skills.
 
-#include <skillmd/diagnostic.hpp>
+#include <skillmd/model/diagnostic.hpp>
 
 #include <filesystem>
 #include <string>

@@ -1,19 +1,19 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_REGISTRY_HPP
-#define SKILLMD_REGISTRY_HPP
+#ifndef SKILLMD_STORAGE_REGISTRY_HPP
+#define SKILLMD_STORAGE_REGISTRY_HPP
 
 // basic_registry: source tiers + dedup policy + frontmatter parser + dialect, assembled
 // at compile time. It owns an immutable snapshot; refresh() builds a new one (re-reading
 // only what changed) and swaps it in, so readers never block and never see half a state.
 // No X3 here: the parser is a template parameter.
 
-#include <skillmd/dedup.hpp>
-#include <skillmd/dialect.hpp>
-#include <skillmd/read_skill.hpp>
-#include <skillmd/requirements.hpp>
-#include <skillmd/slash.hpp>
-#include <skillmd/source.hpp>
+#include <skillmd/storage/dedup.hpp>
+#include <skillmd/model/dialect.hpp>
+#include <skillmd/model/read_skill.hpp>
+#include <skillmd/storage/requirements.hpp>
+#include <skillmd/invoke/slash.hpp>
+#include <skillmd/storage/source.hpp>
 #include <skillmd/detail/prompt_text.hpp>
 #include <skillmd/detail/unicode.hpp>
 

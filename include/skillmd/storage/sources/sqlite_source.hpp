@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_SOURCES_SQLITE_SOURCE_HPP
-#define SKILLMD_SOURCES_SQLITE_SOURCE_HPP
+#ifndef SKILLMD_STORAGE_SOURCES_SQLITE_SOURCE_HPP
+#define SKILLMD_STORAGE_SOURCES_SQLITE_SOURCE_HPP
 
 // The mutable database tier (SPEC 7, seed 003): agent-created skills in SQLite's
 // `skills` table, as a `skill_source` and with create / update / delete / list / load.
@@ -15,8 +15,8 @@
 // drop the parent's locks); the file is touched only through SQLite.
 
 #include <skillmd/detail/json.hpp>
-#include <skillmd/diagnostic.hpp>
-#include <skillmd/source.hpp>
+#include <skillmd/model/diagnostic.hpp>
+#include <skillmd/storage/source.hpp>
 
 #include <sqlite3.h>
 

@@ -1,12 +1,12 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_REQUIREMENTS_HPP
-#define SKILLMD_REQUIREMENTS_HPP
+#ifndef SKILLMD_STORAGE_REQUIREMENTS_HPP
+#define SKILLMD_STORAGE_REQUIREMENTS_HPP
 
 // Requirements gating (seed 004, SPEC 5.6): a skill whose `requires_bins` are not on
 // PATH or whose `requires_env` variables are unset is hidden, with an info diagnostic.
 
-#include <skillmd/skill.hpp>
+#include <skillmd/model/skill.hpp>
 
 #include <cstdlib>
 #include <map>

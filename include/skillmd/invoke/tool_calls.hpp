@@ -1,15 +1,15 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_TOOL_CALLS_HPP
-#define SKILLMD_TOOL_CALLS_HPP
+#ifndef SKILLMD_INVOKE_TOOL_CALLS_HPP
+#define SKILLMD_INVOKE_TOOL_CALLS_HPP
 
 // Tool-call routing: a model's tool call (JSON) in, a checked request out; invocations
 // and index results out as JSON. Boost.JSON does the parsing and the quoting. Nothing
 // here throws: a bad call is an error string, and model text is hostile input.
 
-#include <skillmd/index.hpp>
-#include <skillmd/invoke.hpp>
-#include <skillmd/tools.hpp>
+#include <skillmd/index/render.hpp>
+#include <skillmd/invoke/invocation.hpp>
+#include <skillmd/invoke/tools.hpp>
 #include <skillmd/detail/prompt_text.hpp>
 
 #include <boost/json/object.hpp>

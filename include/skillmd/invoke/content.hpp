@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_CONTENT_HPP
-#define SKILLMD_CONTENT_HPP
+#ifndef SKILLMD_INVOKE_CONTENT_HPP
+#define SKILLMD_INVOKE_CONTENT_HPP
 
 // Layer 2 (SPEC 6.7): how an invoked skill's instructions reach the model, one
 // `content_format` per system. Names, commands and paths are cleaned to one line and
@@ -9,7 +9,7 @@
 // closing tag is written `&lt;/...`).
 
 #include <skillmd/detail/prompt_text.hpp>
-#include <skillmd/skill.hpp>
+#include <skillmd/model/skill.hpp>
 
 #include <concepts>
 #include <string>

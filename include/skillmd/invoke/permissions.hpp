@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_PERMISSIONS_HPP
-#define SKILLMD_PERMISSIONS_HPP
+#ifndef SKILLMD_INVOKE_PERMISSIONS_HPP
+#define SKILLMD_INVOKE_PERMISSIONS_HPP
 
 // Permission rules for invoking skills (SPEC 6.6, seed 001's Skill tool): deny rules
 // first, then allow rules, else ask. A rule is a skill name, or `prefix:*`, which

@@ -1,18 +1,18 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_READ_SKILL_HPP
-#define SKILLMD_READ_SKILL_HPP
+#ifndef SKILLMD_MODEL_READ_SKILL_HPP
+#define SKILLMD_MODEL_READ_SKILL_HPP
 
 // From a frontmatter document to a typed, validated `skill_metadata` (SPEC 4):
 // field names and defaults come from a dialect, every problem is a diagnostic at
 // the line and column of the value, and the rules of the Agent Skills reference
 // validator carry its rule ids so tools can compare verdicts.
 
-#include <skillmd/dialect.hpp>
-#include <skillmd/diagnostic.hpp>
+#include <skillmd/model/dialect.hpp>
+#include <skillmd/model/diagnostic.hpp>
 #include <skillmd/frontmatter/document.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>
-#include <skillmd/skill.hpp>
+#include <skillmd/model/skill.hpp>
 #include <skillmd/detail/unicode.hpp>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_SKILL_HPP
-#define SKILLMD_SKILL_HPP
+#ifndef SKILLMD_MODEL_SKILL_HPP
+#define SKILLMD_MODEL_SKILL_HPP
 
 #include <skillmd/config.hpp>
 

@@ -1,0 +1,361 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_INVOKE_INVOCATION_HPP
+#define SKILLMD_INVOKE_INVOCATION_HPP
+
+// Invocation (SPEC 6.4): name or `/command` -> validation with seed 001's error codes and
+// seed 000's caller rules -> permission decision -> the body read now, arguments
+// substituted -> the rendered content and what the agent must do with it (inline, or
+// a fork with agent and model; the tools the skill allows).
+
+#include <skillmd/invoke/arguments.hpp>
+#include <skillmd/invoke/content.hpp>
+#include <skillmd/detail/read_file.hpp>
+#include <skillmd/invoke/permissions.hpp>
+#include <skillmd/storage/registry.hpp>
+#include <skillmd/invoke/slash.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillmd {
+
+/// Why an invocation failed. 1-5 are seed 001's Skill tool codes; 6-8 are skillmd's.
+enum class invoke_error : int {
+    none = 0,
+    invalid_format = 1,            ///< empty name, or a name no skill can have (`..`, `//`, controls)
+    unknown_skill = 2,             ///< no such skill; for a typed `/command`: not a skill
+    load_failed = 3,               ///< the skill exists but its file cannot be read (or its requirements are unmet)
+    model_invocation_disabled = 4, ///< `disable-model-invocation` or `user_invocable_only`, and the model asked
+    not_prompt = 5,                ///< a built-in command of the agent, not a prompt skill
+    user_invocation_disabled = 6,  ///< `user-invocable: false`, and the user asked
+    permission_denied = 7,         ///< a deny rule matched
+    arguments_too_long = 8,        ///< the arguments exceed `max_argument_bytes`
+    bad_tool_call = 9,             ///< a model's tool call that is not JSON or not the tool's schema
+    content_too_long = 10,         ///< substitution would pass `substitution_policy::max_output_bytes`
+    shadowed_skill = 11,           ///< the model named a shadowed skill (`name@tier`) and may not
+    out_of_memory = 12,            ///< memory ran out while loading or rendering the skill
+};
+
+struct invoke_options
+{
+    permission_rules permissions;
+    substitution_policy substitution = substitution::safe();
+    std::map<std::string, std::string, std::less<>> variables; ///< `${NAME}` values besides the skill's own
+    std::vector<std::string> builtin_commands; ///< the agent's own commands (`help`, `clear`): code 5
+    std::size_t max_argument_bytes = 64 * 1024;
+    bool match_sanitized = false; ///< seed 004: `/sven_plan` finds `sven/plan` by its sanitised name
+    std::string tool_name = "Skill"; ///< named in the code 4 message
+    std::string working_directory;   ///< seed 002's context ("" = the current directory)
+    /// Error 2's message; `{}` stands for the name. Seed 001's by default; seed 000 says
+    /// `Skill "{}" not found`, seed 002 `Skill not found: {}`.
+    std::string unknown_skill_message = "Unknown skill: {}";
+    /// The sub-agent of a `context: fork` skill that names none (seed 000: `general`).
+    std::optional<std::string> default_fork_agent;
+    /// May the model invoke a skill another tier shadows (`deploy@project`)? The index
+    /// never shows it, so by default only the user can.
+    bool model_may_invoke_shadowed = false;
+};
+
+/// What the agent must do with an invocation. Only `run` means go.
+enum class invoke_status : std::uint8_t {
+    run,            ///< allowed (a rule, or the user's own typed command): deliver the content now
+    needs_approval, ///< valid, but no rule decided: ask the user (`permission.message`), then `approve()`
+    denied,         ///< a deny rule matched (error 7)
+    failed,         ///< any other error (`error`, `message`)
+};
+
+inline constexpr std::string_view to_string(invoke_status s) noexcept
+{
+    switch (s) {
+    case invoke_status::run: return "run";
+    case invoke_status::needs_approval: return "needs_approval";
+    case invoke_status::denied: return "denied";
+    case invoke_status::failed: return "failed";
+    }
+    return "failed";
+}
+
+/// The outcome of one invocation.
+struct invocation
+{
+    invoke_error error = invoke_error::none;
+    std::string message;         ///< seed 001's text for errors; "" on success
+    bool not_a_skill = false;    ///< a typed `/command` that names no skill: treat it as a message
+    std::shared_ptr<skillmd::snapshot const> snapshot; ///< keeps `record` alive
+    skill_record const* record = nullptr;
+    std::string command;
+    skillmd::caller who = caller::model;
+    permission_decision permission;
+    context_mode mode = context_mode::inline_;       ///< inline: a tool result or user message; fork: a sub-agent task
+    std::optional<std::string> agent;                ///< the sub-agent type for a fork
+    std::optional<std::string> model;                ///< model override; `inherit` gives none
+    std::vector<std::string> allowed_tools;          ///< granted while the skill runs (seed 001's context modifier)
+    loaded_skill loaded;
+    substitution_result substitution;
+    std::string content;                             ///< rendered by the content format
+
+    /// Run, ask, denied or failed: the one answer to "may this skill run now?".
+    invoke_status status() const noexcept
+    {
+        if (error == invoke_error::permission_denied) return invoke_status::denied;
+        if (error != invoke_error::none) return invoke_status::failed;
+        if (permission.behavior == permission::allow) return invoke_status::run;
+        if (permission.behavior == permission::deny) return invoke_status::denied;
+        return invoke_status::needs_approval;
+    }
+    bool may_run() const noexcept { return status() == invoke_status::run; }
+    /// The user approved a `needs_approval` call: it may run now. Nothing else changes.
+    void approve() noexcept
+    {
+        if (status() == invoke_status::needs_approval) permission = {permission::allow, "approved by the user", ""};
+    }
+};
+
+namespace detail {
+
+inline invocation fail(invocation inv, invoke_error e, std::string message)
+{
+    inv.error = e;
+    inv.message = std::move(message);
+    return inv;
+}
+
+inline std::string absolute_path(std::string const& p)
+{
+    if (p.empty() || p.front() == '/') return p;
+    std::error_code ec;
+    std::string out = (std::filesystem::current_path(ec) / p).lexically_normal().string();
+    if (out.size() > 1 && out.back() == '/') out.pop_back(); // `cwd/.` is `cwd`, as getcwd() says
+    return out;
+}
+
+/** The first Markdown heading of a knowledge document (seed 004's hint shows it), read
+    from `<working directory>/.sven/knowledge/<name>`. Only a plain relative name is
+    looked up (no `..`, no absolute path, no link out of the folder), and at most 4 KB is read.
+*/
+inline std::string knowledge_title(std::string const& working_directory, std::string const& name)
+{
+    if (!valid_command_name(name) || name.find('@') != std::string::npos) return {};
+    std::string const dir = working_directory + "/.sven/knowledge";
+    std::string const real = real_path(dir + "/" + name);
+    std::error_code ec;
+    if (!within(real, {real_path(dir)}) || !std::filesystem::is_regular_file(real, ec)) return {};
+    std::ifstream in(real, std::ios::binary);
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    std::size_t pos = 0;
+    while (pos < head.size()) {
+        std::size_t const end = std::min(head.find('\n', pos), head.size());
+        std::string_view line(head.data() + pos, end - pos);
+        if (line.starts_with("# ")) {
+            line.remove_prefix(2);
+            while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+            if (skillmd::detail::find_non_text(line) != std::string_view::npos) return {};
+            return std::string(line);
+        }
+        pos = end + 1;
+    }
+    return {};
+}
+
+inline std::string with_name(std::string_view pattern, std::string_view name)
+{
+    std::string out(pattern);
+    if (auto const at = out.find("{}"); at != std::string::npos) out.replace(at, 2, name);
+    return out;
+}
+
+} // namespace detail
+
+/** Checks permission rules before they are used: a rule that is not seed 001's syntax
+    is an error (`permission-rule-invalid`); one that matches no skill of `snap` is a
+    warning (`permission-rule-unmatched`), with the skill it probably meant when only
+    case tells them apart (`COMMIT` for `commit`).
+*/
+inline std::vector<diagnostic> check_permission_rules(permission_rules const& rules, snapshot const& snap)
+{
+    std::vector<diagnostic> out;
+    auto check = [&](std::string const& rule, std::string_view kind) {
+        std::string const shown = "`" + skillmd::detail::clean_line(rule) + "`";
+        if (auto why = rule_problem(rule); !why.empty()) {
+            out.push_back({"permission-rule-invalid", severity::error, std::string(kind), 0, 0, shown + ": " + why});
+            return;
+        }
+        std::string const lowered = skillmd::detail::ascii_lower(rule);
+        std::string near;
+        for (auto const* list : {&snap.skills(), &snap.shadowed()})
+            for (auto const& r : *list) {
+                if (permission_rules::matches(rule, r.command) || permission_rules::matches(rule, r.qualified())) return;
+                std::string const cmd = skillmd::detail::ascii_lower(r.command);
+                if (near.empty() && (cmd == lowered || permission_rules::matches(lowered, cmd))) near = r.command;
+            }
+        out.push_back({"permission-rule-unmatched", severity::warning, std::string(kind), 0, 0,
+                       shown + " matches no skill now" +
+                           (near.empty() ? std::string() : "; names are case-sensitive: did you mean `" + near + "`?")});
+    };
+    for (auto const& r : rules.deny) check(r, "deny rule");
+    for (auto const& r : rules.allow) check(r, "allow rule");
+    return out;
+}
+
+/** Invokes a skill.
+
+    `name_or_command` is a name (`commit`, `/commit`) or a whole typed command
+    (`/commit fix the build`), whose rest is put before `args`. The user may invoke what
+    is user-invocable, the model what is model-invocable (seed 000's matrix, seed 004's
+    `user_invocable_only`). Deny rules bind both; for the model, allow rules allow and
+    anything else asks; a user's typed command is its own consent.
+*/
+template <class Registry, content_format Format>
+invocation invoke_unguarded(Registry const& reg, std::string_view name_or_command, std::string_view args, caller who,
+                            invoke_options const& opts, Format const& fmt)
+{
+    invocation inv;
+    inv.who = who;
+    inv.snapshot = reg.snapshot();
+    auto const& snap = *inv.snapshot;
+
+    std::string const raw(name_or_command);
+    std::string name(detail::trim_spaces(name_or_command));
+    std::string all_args(detail::trim_spaces(args));
+    bool const typed = !name.empty() && name.front() == '/';
+    if (auto const cmd = parse_slash(name)) {
+        name = cmd->name;
+        if (!cmd->arguments.empty()) all_args = all_args.empty() ? cmd->arguments : cmd->arguments + " " + all_args;
+    }
+    std::string const shown = skillmd::detail::clean_line(name);
+    // Seed 001: only an input that is empty once trimmed is malformed (its message keeps
+    // the input as given); `/` alone names the empty skill, which does not exist.
+    if (detail::trim_spaces(raw).empty()) {
+        std::string as_given;
+        for (char c : raw) as_given += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+        return detail::fail(std::move(inv), invoke_error::invalid_format, "Invalid skill format: " + as_given);
+    }
+    if (name.empty() || name == "/") {
+        inv.not_a_skill = typed || who == caller::user;
+        return detail::fail(std::move(inv), invoke_error::unknown_skill, detail::with_name(opts.unknown_skill_message, ""));
+    }
+    if (!valid_command_name(name) || detail::find_invalid_utf8(name) != std::string::npos)
+        return detail::fail(std::move(inv), invoke_error::invalid_format, "Invalid skill format: " + shown);
+    inv.command = name;
+
+    for (auto const& b : opts.builtin_commands)
+        if (b == name) return detail::fail(std::move(inv), invoke_error::not_prompt, "Skill " + shown + " is not a prompt-based skill");
+
+    skill_record const* r = snap.find(name);
+    if (!r && opts.match_sanitized) {
+        std::string const want = sanitize_command(name);
+        for (auto const& s : snap.skills())
+            if (sanitize_command(s.command) == want) {
+                r = &s;
+                break;
+            }
+    }
+    if (!r) {
+        inv.not_a_skill = typed || who == caller::user;
+        return detail::fail(std::move(inv), invoke_error::unknown_skill, detail::with_name(opts.unknown_skill_message, shown));
+    }
+    inv.record = r;
+    bool const winner = r->shadowed_by.empty();
+    inv.command = winner ? r->command : r->qualified(); // a shadowed skill is named with its tier everywhere
+    if (!winner && who == caller::model && !opts.model_may_invoke_shadowed)
+        return detail::fail(std::move(inv), invoke_error::shadowed_skill,
+                            "Skill " + skillmd::detail::clean_line(r->qualified()) + " is shadowed by " +
+                                skillmd::detail::clean_line(r->shadowed_by) + " and cannot be used with " +
+                                opts.tool_name + " tool");
+    if (r->hidden)
+        return detail::fail(std::move(inv), invoke_error::load_failed,
+                            "Could not load skill: " + shown + " (its required programs or environment variables are missing)");
+    if (who == caller::model && (r->meta.disable_model_invocation || r->meta.user_invocable_only))
+        return detail::fail(std::move(inv), invoke_error::model_invocation_disabled,
+                            "Skill " + shown + " cannot be used with " + opts.tool_name + " tool due to " +
+                                (r->meta.disable_model_invocation ? "disable-model-invocation" : "user_invocable_only"));
+    if (who == caller::user && !r->meta.user_invocable)
+        return detail::fail(std::move(inv), invoke_error::user_invocation_disabled,
+                            "Skill " + shown + " can only be invoked by the model (user-invocable: false)");
+    if (all_args.size() > opts.max_argument_bytes)
+        return detail::fail(std::move(inv), invoke_error::arguments_too_long,
+                            "Arguments for skill " + shown + " exceed " + std::to_string(opts.max_argument_bytes) + " bytes");
+
+    inv.permission = opts.permissions.decide(r->command, r->qualified(), winner);
+    if (inv.permission.behavior == permission::deny) {
+        std::string why = inv.permission.message; // read before `inv` is moved into the call
+        return detail::fail(std::move(inv), invoke_error::permission_denied, std::move(why));
+    }
+    if (who == caller::user) inv.permission = {permission::allow, "", ""};
+
+    std::string why;
+    auto text = reg.text(*r, &why); // read once: the body, and the whole file for formats that show it
+    if (!text) return detail::fail(std::move(inv), invoke_error::load_failed, "Could not load skill: " + shown + (why.empty() ? "" : ": " + why));
+
+    auto& ls = inv.loaded;
+    ls.command = inv.command;
+    ls.name = r->meta.label ? *r->meta.label : r->meta.name;
+    ls.description = r->meta.description;
+    ls.body = std::string(text->body());
+    ls.arguments = all_args;
+    ls.base_directory = detail::absolute_path(r->where.directory);
+    ls.skill_file = r->where.database ? std::string() : detail::absolute_path(r->where.path);
+    ls.bundled_files = reg.bundled_files(*r);
+    for (auto const* c : snap.children(r->command))
+        ls.children.push_back({c->command, c->meta.label ? *c->meta.label : c->meta.name, c->meta.description});
+    ls.knowledge = r->meta.knowledge;
+    ls.working_directory = opts.working_directory.empty() ? detail::absolute_path(".") : opts.working_directory;
+    for (auto const& k : ls.knowledge) ls.knowledge_titles.push_back(detail::knowledge_title(ls.working_directory, k));
+    ls.who = who;
+    ls.mode = r->meta.context;
+    if (!ls.skill_file.empty()) ls.file_text = std::move(text->file);
+
+    auto vars = opts.variables;
+    vars.emplace("SKILL_DIR", ls.base_directory);
+    vars.emplace("CLAUDE_SKILL_DIR", ls.base_directory);
+    auto policy = opts.substitution;
+    if (policy.seed001_exact && policy.text_before.empty())
+        policy.text_before = "Base directory for this skill: " + ls.base_directory + "\n\n";
+    inv.substitution = substitute(ls.body, all_args, r->meta.arguments, vars, policy);
+    if (inv.substitution.too_long)
+        return detail::fail(std::move(inv), invoke_error::content_too_long,
+                            "The content of skill " + shown + " with these arguments would exceed " +
+                                std::to_string(policy.max_output_bytes) + " bytes");
+    ls.content = inv.substitution.text;
+
+    inv.mode = r->meta.context;
+    if (inv.mode == context_mode::fork) inv.agent = r->meta.agent ? r->meta.agent : opts.default_fork_agent;
+    if (r->meta.model && *r->meta.model != "inherit") inv.model = r->meta.model;
+    inv.allowed_tools = r->meta.allowed_tools;
+    inv.content = fmt.render(ls);
+    return inv;
+}
+
+/// The same, with running out of memory turned into error 12: nothing is thrown.
+template <class Registry, content_format Format = content_formats::pegasus>
+invocation invoke(Registry const& reg, std::string_view name_or_command, std::string_view args, caller who,
+                  invoke_options const& opts = {}, Format const& fmt = {})
+{
+    try {
+        return invoke_unguarded(reg, name_or_command, args, who, opts, fmt);
+    } catch (std::bad_alloc const&) {
+        invocation inv;
+        inv.who = who;
+        inv.error = invoke_error::out_of_memory;
+        try {
+            inv.message = "Could not load skill: out of memory";
+        } catch (...) {
+        }
+        return inv;
+    }
+}
+
+} // namespace skillmd
+
+#endif
