@@ -1,4 +1,4 @@
-#include <skillmd/skillmd.hpp>
+#include <skillmd/presets.hpp>
 #include <iostream>
 
 int main(int argc, char** argv)

@@ -7,7 +7,8 @@
 // plus the prompt formatter policies (index format, content format) and the settings
 // that go with them (listing and budget, invocation options, the tool the model calls).
 // Each preset is one of these, so a user gets one system's behaviour from one name.
-// No X3 here: the parser is the registry's template parameter.
+// No X3 here: the parser is the registry's template parameter. The members that render,
+// invoke and read JSON are defined in impl/system.hpp (see config.hpp for compile-once).
 
 #include <skillmd/index/render.hpp>
 #include <skillmd/index/formats.hpp>
@@ -24,6 +25,8 @@
 #include <utility>
 
 namespace skillmd {
+
+struct tool_call_result;
 
 /// The run-time half of a system: everything that is a value rather than a policy type.
 struct system_settings
@@ -64,6 +67,12 @@ public:
     {
     }
 
+    // Out of line, so that a translation unit holding a preset system does not compile
+    // the registry's destructor (compile-once).
+    basic_system(basic_system&&) noexcept;
+    basic_system& operator=(basic_system&&) noexcept;
+    ~basic_system();
+
     /// The same registry and settings under other formats.
     template <index_format I, content_format C>
     explicit basic_system(basic_system<Registry, I, C>&& other, Index index = {}, Content content = {})
@@ -78,59 +87,26 @@ public:
     std::shared_ptr<skillmd::snapshot const> snapshot() const { return registry_->snapshot(); }
 
     /// Layer 1: the index for the system prompt, in this system's format and budget.
-    index_result index() const
-    {
-        try {
-            return render_index(*snapshot(), index_, settings_.listing);
-        } catch (std::bad_alloc const&) { // an empty index says less than a full one, never crashes
-            index_result r;
-            r.error = "out of memory";
-            return r;
-        }
-    }
+    index_result index() const;
 
     /** Layer 2: a name or a typed command (`/commit fix it`), with `args` put after the
         command's own. Check `status()`: only `run` means the content may be delivered now.
     */
-    invocation invoke(std::string_view name_or_command, caller who, std::string_view args = {}) const
-    {
-        return skillmd::invoke(*registry_, name_or_command, args, who, settings_.invoke, content_);
-    }
+    invocation invoke(std::string_view name_or_command, caller who, std::string_view args = {}) const;
 
     /// The definition of this system's skill tool, its parameter limited to what the model may invoke now.
-    boost::json::object tool_definition() const { return skillmd::tool_definition(settings_.tool, *snapshot()); }
+    boost::json::object tool_definition() const;
 
     /** A model's call of this system's skill tool, as JSON. A call that is not valid JSON,
         names another tool or has missing, unknown or mistyped parameters gives a
         `failed` invocation with error 9 (`bad_tool_call`); nothing throws.
     */
-    invocation call_tool(std::string_view json) const
-    {
-        return call_tool(parse_tool_call(json, settings_.tool));
-    }
-    invocation call_tool(tool_call_result const& parsed) const
-    {
-        auto bad = [&](std::string why) {
-            invocation inv;
-            inv.snapshot = snapshot();
-            inv.error = invoke_error::bad_tool_call;
-            inv.message = std::move(why);
-            return inv;
-        };
-        if (!parsed.ok()) return bad(parsed.error);
-        auto const& call = *parsed.call;
-        if (!call.skill_kind || tool_name(*call.skill_kind) != tool_name(settings_.tool))
-            return bad("this agent has no tool \"" + detail::shown_in_error(call.tool) + "\"; its skill tool is " +
-                       std::string(tool_name(settings_.tool)));
-        return invoke(call.skill, caller::model, call.args);
-    }
+    invocation call_tool(std::string_view json) const;
+    invocation call_tool(tool_call_result const& parsed) const;
 
     /// The permission rules of `settings().invoke` checked against the current skills:
     /// errors for rules that can match nothing, warnings for rules that match nothing now.
-    std::vector<diagnostic> check_permissions() const
-    {
-        return check_permission_rules(settings_.invoke.permissions, *snapshot());
-    }
+    std::vector<diagnostic> check_permissions() const;
 
     Registry& registry() noexcept { return *registry_; }
     Registry const& registry() const noexcept { return *registry_; }
@@ -157,5 +133,9 @@ private:
 };
 
 } // namespace skillmd
+
+#ifndef SKILLMD_SEPARATE_COMPILATION
+#include <skillmd/impl/system.hpp>
+#endif
 
 #endif

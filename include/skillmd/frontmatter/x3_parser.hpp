@@ -3,9 +3,13 @@
 #ifndef SKILLMD_FRONTMATTER_X3_PARSER_HPP
 #define SKILLMD_FRONTMATTER_X3_PARSER_HPP
 
-#include <skillmd/frontmatter/grammar_def.hpp>
+// The grammar itself is compiled where parse() is defined (frontmatter/impl/x3_parser.ipp):
+// in every translation unit when header-only, once with SKILLMD_SEPARATE_COMPILATION.
+
+#include <skillmd/config.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>
-#include <skillmd/detail/line_index.hpp>
+
+#include <cstdint>
 
 #include <string>
 #include <string_view>
@@ -34,45 +38,8 @@ public:
     parse_options const& options() const noexcept { return options_; }
     parse_options& options() noexcept { return options_; }
 
-    parse_result parse(std::string_view yaml, std::string_view origin, std::uint32_t first_line = 1) const
-    {
-        parse_result result;
-        if (yaml.size() > options_.max_bytes) {
-            result.diagnostics.push_back({std::string(codes::frontmatter_too_large), severity::error,
-                                          std::string(origin), first_line, 1,
-                                          "the frontmatter is " + std::to_string(yaml.size()) +
-                                              " bytes, more than the limit of " +
-                                              std::to_string(options_.max_bytes)});
-            return result;
-        }
-        document_builder builder(yaml, first_line);
-        grammar::parse_state state{options_, builder, {}, {}, {}};
-        std::string_view const text = builder.text();
-        char const* first = text.data();
-        char const* const last = text.data() + text.size();
-        bool const ok = boost::spirit::x3::parse(
-            first, last, boost::spirit::x3::with<grammar::state_tag>(std::ref(state))[grammar::document]);
-
-        if (!state.notes.empty() || !ok) {
-            skillmd::detail::line_index const lines(text, first_line);
-            auto at = [&](char const* p) { return lines.at(static_cast<std::size_t>(p - text.data())); };
-            for (auto const& n : state.notes) {
-                auto const pos = at(n.where);
-                result.diagnostics.push_back({std::string(n.code), severity::warning, std::string(origin),
-                                              pos.line, pos.column, n.message});
-            }
-            if (!ok) {
-                auto const pos = at(state.error.where ? state.error.where : text.data());
-                result.diagnostics.push_back(
-                    {std::string(state.error.code.empty() ? codes::yaml_syntax : state.error.code), severity::error,
-                     std::string(origin), pos.line, pos.column,
-                     state.error.message.empty() ? "invalid YAML" : state.error.message});
-                return result;
-            }
-        }
-        result.doc = std::move(builder).finish();
-        return result;
-    }
+    /// Parses `yaml`, whose first line is line `first_line` of the file `origin`.
+    SKILLMD_DECL parse_result parse(std::string_view yaml, std::string_view origin, std::uint32_t first_line = 1) const;
 
 private:
     parse_options options_;
@@ -81,5 +48,9 @@ private:
 static_assert(frontmatter_parser<x3_parser>);
 
 } // namespace skillmd::frontmatter
+
+#ifndef SKILLMD_SEPARATE_COMPILATION
+#include <skillmd/frontmatter/impl/x3_parser.ipp>
+#endif
 
 #endif

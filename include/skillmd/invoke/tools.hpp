@@ -7,6 +7,7 @@
 // for a skill, with the skill parameter constrained to the names it may invoke now.
 // Boost.JSON values; link Boost::json.
 
+#include <skillmd/invoke/skill_tool.hpp>
 #include <skillmd/storage/registry.hpp>
 
 #include <boost/json/array.hpp>
@@ -19,25 +20,6 @@
 #include <vector>
 
 namespace skillmd {
-
-enum class skill_tool : std::uint8_t {
-    use_skill,  ///< seed 000: `use_skill({skill, args?})`
-    load_skill, ///< seeds 003 and 004: `load_skill({name})`
-    skill,      ///< seed 001: `Skill({skill})`, the name alone
-    skill_with_args, ///< seed 002: `Skill({skill, args?})`, with the document's whole description
-};
-
-/// The name the model calls the tool by.
-inline constexpr std::string_view tool_name(skill_tool kind) noexcept
-{
-    switch (kind) {
-    case skill_tool::use_skill: return "use_skill";
-    case skill_tool::load_skill: return "load_skill";
-    case skill_tool::skill:
-    case skill_tool::skill_with_args: return "Skill";
-    }
-    return "Skill";
-}
 
 /// The commands the model may invoke in `snap`, in order.
 inline std::vector<std::string> invocable_names(snapshot const& snap)

@@ -4,6 +4,7 @@
 #define SKILLMD_MODEL_DIALECT_HPP
 
 #include <skillmd/config.hpp>
+#include <skillmd/frontmatter/parse_result.hpp>
 #include <skillmd/frontmatter/split.hpp>
 
 #include <cstdint>
@@ -182,6 +183,18 @@ inline std::optional<dialect> find(std::string_view id)
 }
 
 } // namespace dialects
+
+/// Options that a dialect and a mode imply for splitting and parsing.
+inline frontmatter::split_options split_options_for(dialect const& d, validation_mode mode)
+{
+    return {mode == validation_mode::strict ? d.missing : frontmatter::missing_policy::empty_metadata};
+}
+inline frontmatter::parse_options parse_options_for(dialect const&, validation_mode mode)
+{
+    frontmatter::parse_options o;
+    o.recover_colon_in_plain = mode == validation_mode::lenient; // the client guide's retry
+    return o;
+}
 
 } // namespace skillmd
 

@@ -563,18 +563,6 @@ inline read_result read_metadata(dialect const& d, validation_mode mode, frontma
     return detail::metadata_reader(d, mode, origin).read(doc);
 }
 
-/// Options that a dialect and a mode imply for splitting and parsing.
-inline frontmatter::split_options split_options_for(dialect const& d, validation_mode mode)
-{
-    return {mode == validation_mode::strict ? d.missing : frontmatter::missing_policy::empty_metadata};
-}
-inline frontmatter::parse_options parse_options_for(dialect const&, validation_mode mode)
-{
-    frontmatter::parse_options o;
-    o.recover_colon_in_plain = mode == validation_mode::lenient; // the client guide's retry
-    return o;
-}
-
 /** A whole SKILL.md: split, parse with `parser`, read and validate. Diagnostics from
     every stage come back together, sorted by position, with the reference
     validator's rule ids where they apply.

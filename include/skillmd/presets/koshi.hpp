@@ -9,6 +9,7 @@
 // section. Needs `skillmd::sqlite`.
 
 #include <skillmd/invoke/content.hpp>
+#include <skillmd/impl/system.hpp> // its own system type: built here in every mode
 #include <skillmd/presets/systems.hpp>
 #include <skillmd/storage/seeding.hpp>
 #include <skillmd/storage/sources/sqlite_source.hpp>

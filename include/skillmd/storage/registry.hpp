@@ -9,16 +9,12 @@
 // No X3 here: the parser is a template parameter.
 
 #include <skillmd/storage/dedup.hpp>
+#include <skillmd/model/skill.hpp>
+#include <skillmd/frontmatter/parse_result.hpp>
 #include <skillmd/model/dialect.hpp>
-#include <skillmd/model/read_skill.hpp>
-#include <skillmd/storage/requirements.hpp>
-#include <skillmd/invoke/slash.hpp>
 #include <skillmd/storage/source.hpp>
-#include <skillmd/detail/prompt_text.hpp>
-#include <skillmd/detail/unicode.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <concepts>
 #include <exception>
 #include <cstdint>
@@ -31,7 +27,6 @@
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -206,39 +201,6 @@ struct candidate_result
     bool absent = false; ///< a folder without SKILL.md: no skill, nothing to say
 };
 
-/** Reads, parses and validates one candidate of `src` exactly as a registry loads it,
-    with the source's bounds (size, file type, links). `skillmd lint` uses this, so a
-    file passes lint exactly when it loads.
-*/
-template <frontmatter::frontmatter_parser Parser, skill_source Source>
-candidate_result read_candidate(Parser const& parser, registry_options const& opts, Source const& src, candidate const& c)
-{
-    candidate_result out;
-    read_outcome text = src.read_head(c);
-    out.stamp = text.stamp;
-    if (text.absent && !c.confirmed) {
-        out.absent = true;
-        return out;
-    }
-    if (text.text && !text.complete) {
-        // The body reaches prompts, so all of it is checked now (and a default description
-        // may come from it): a head read that stopped early is completed.
-        text = src.read_all(c);
-        out.stamp = text.stamp;
-    }
-    if (!text.text) {
-        out.diagnostics.push_back({"skill-unreadable", severity::error, c.path, 0, 0,
-                                   "cannot read the skill: " + text.error + "; skipped"});
-        return out;
-    }
-    skill_origin const origin{c.path, c.directory_name, c.command};
-    auto r = read_skill(parser, opts.dialect, opts.mode, *text.text, origin);
-    out.diagnostics = std::move(r.diagnostics);
-    out.skill = std::move(r.skill);
-    out.body_offset = r.body_offset;
-    return out;
-}
-
 /** The skill registry, assembled from policies at compile time.
 
     @tparam Parser  a @ref frontmatter_parser (e.g. `frontmatter::x3_parser`)
@@ -320,38 +282,11 @@ public:
 
     /// The whole file of a skill and where its body starts, read once, now, through its
     /// source (so with the source's checks), and checked to be text again.
-    std::optional<skill_text> text(skill_record const& r, std::string* error = nullptr) const
-    {
-        std::optional<skill_text> out;
-        visit_source(r.tier_index, [&](auto const& src) {
-            auto res = src.read_all(r.where);
-            if (!res.text) {
-                if (error) *error = res.error;
-                return;
-            }
-            auto const f = frontmatter::read_skill_file(parser_, *res.text, r.where.path,
-                                                        split_options_for(opts_.dialect, opts_.mode));
-            // The file may have changed since it was loaded: what goes to the model is checked again.
-            for (auto const& d : f.diagnostics)
-                if (d.severity == severity::error && (d.code == codes::utf8_invalid || d.code == codes::body_not_text)) {
-                    if (error) *error = d.message + " (line " + std::to_string(d.line) + ")";
-                    return;
-                }
-            out = skill_text{std::move(*res.text), f.body_offset};
-        });
-        return out;
-    }
+    std::optional<skill_text> text(skill_record const& r, std::string* error = nullptr) const;
 
     /// The files bundled with a skill, relative to its directory, listed now and not read
     /// (sources that have no files list none).
-    std::vector<std::string> bundled_files(skill_record const& r) const
-    {
-        std::vector<std::string> out;
-        visit_source(r.tier_index, [&](auto const& src) {
-            if constexpr (requires { src.bundled_files(r.where); }) out = src.bundled_files(r.where);
-        });
-        return out;
-    }
+    std::vector<std::string> bundled_files(skill_record const& r) const;
 
     registry_options const& options() const noexcept { return opts_; }
     static constexpr std::size_t tier_count = sizeof...(Sources);
@@ -359,22 +294,7 @@ public:
     auto const& source() const noexcept { return std::get<I>(sources_); }
 
 private:
-    void refresh_locked()
-    {
-        auto const previous = snapshot();
-        // Every tier watched and quiet: the snapshot stands, unless a requirement
-        // (PATH, environment) changed for a gated skill.
-        if (loaded_ && all_unchanged(std::index_sequence_for<Sources...>{}) && gating_unchanged(*previous)) return;
-        auto next = std::make_shared<skillmd::snapshot>();
-        std::vector<work> items;
-        discover_all(items, *next, std::index_sequence_for<Sources...>{});
-        read_changed(items, *previous);
-        assemble(items, *next);
-        loaded_ = true;
-        std::shared_ptr<skillmd::snapshot const> published(std::move(next));
-        std::lock_guard<std::mutex> swap(current_mutex_);
-        current_.swap(published); // the old snapshot dies outside readers' view, after the lock
-    }
+    void refresh_locked(); // discover, read what changed, assemble, publish
 
     struct work
     {
@@ -401,15 +321,7 @@ private:
         else return false; // a source that cannot tell is always checked
     }
 
-    bool gating_unchanged(skillmd::snapshot const& s) const
-    {
-        if (!opts_.gate_requirements) return true;
-        requirement_checker gate;
-        for (auto const& r : s.skills())
-            if (!r.meta.requires_bins.empty() || !r.meta.requires_env.empty())
-                if (gate.unmet(r.meta).has_value() != r.hidden) return false;
-        return true;
-    }
+    bool gating_unchanged(skillmd::snapshot const& s) const;
 
     template <std::size_t I>
     void discover_one(std::vector<work>& items, skillmd::snapshot& next)
@@ -436,192 +348,17 @@ private:
         ((tier == I ? (f(std::get<I>(sources_)), 0) : 0), ...);
     }
 
-    void read_changed(std::vector<work>& items, skillmd::snapshot const& previous)
-    {
-        unsigned n = opts_.threads ? opts_.threads : std::max(1u, std::thread::hardware_concurrency());
-        n = static_cast<unsigned>(std::min<std::size_t>(n, (items.size() + 63) / 64)); // not worth a thread below that
-        std::atomic<std::size_t> next{0};
-        std::atomic<bool> failed{false};
-        auto worker = [&] {
-            try {
-                for (std::size_t k; (k = next.fetch_add(1)) < items.size() && !failed;) {
-                    auto& w = items[k];
-                    auto const it = previous.cache_.find({w.tier, w.where.path});
-                    if (it != previous.cache_.end()) {
-                        // Unchanged size, time and inode: keep what was read before.
-                        std::optional<file_stamp> now;
-                        visit_source(w.tier, [&](auto const& src) {
-                            if constexpr (requires { src.stamp(w.where); }) now = src.stamp(w.where);
-                            else now = w.where.stamp;
-                        });
-                        if (now && *now == it->second->stamp && now->mtime_ns != 0) {
-                            w.result = it->second;
-                            continue;
-                        }
-                    }
-                    w.result = read_one(w);
-                }
-            } catch (...) {
-                failed = true; // out of memory in a worker: the whole refresh fails, never the process
-            }
-        };
-        std::vector<std::thread> pool;
-        for (unsigned t = 1; t < n; ++t) {
-            try {
-                pool.emplace_back(worker);
-            } catch (...) {
-                break; // no thread (RLIMIT_NPROC, no memory): the ones running do the work
-            }
-        }
-        worker();
-        for (auto& t : pool) t.join();
-        if (failed) throw std::bad_alloc();
-    }
+    void read_changed(std::vector<work>& items, skillmd::snapshot const& previous);
 
-    std::shared_ptr<typename skillmd::snapshot::loaded const> read_one(work const& w) const
-    {
-        auto out = std::make_shared<typename skillmd::snapshot::loaded>();
-        candidate_result r;
-        visit_source(w.tier, [&](auto const& src) { r = read_candidate(parser_, opts_, src, w.where); });
-        out->stamp = r.stamp;
-        out->diagnostics = std::move(r.diagnostics);
-        if (r.skill) {
-            skill_record rec;
-            rec.command = w.where.command;
-            if (opts_.dialect.command_from_name && r.skill->name_given && valid_command_name(r.skill->name) &&
-                r.skill->name.find('/') == std::string::npos) {
-                // Seed 002 keys skills by `name`; a plugin's `prefix:` stays in front.
-                auto const colon = rec.command.find(':');
-                rec.command = (colon == std::string::npos ? std::string() : rec.command.substr(0, colon + 1)) + r.skill->name;
-            }
-            rec.tier = w.tier_label;
-            rec.tier_index = w.tier;
-            rec.where = w.where;
-            rec.where.stamp = r.stamp;
-            rec.meta = std::move(*r.skill);
-            rec.body_offset = r.body_offset;
-            out->record = std::make_shared<skill_record const>(std::move(rec));
-        }
-        return out;
-    }
+    std::shared_ptr<typename skillmd::snapshot::loaded const> read_one(work const& w) const;
 
-    void assemble(std::vector<work>& items, skillmd::snapshot& next) const
-    {
-        // Records are shared with the cache; one that this snapshot must change (hidden,
-        // shadowed, renamed, given children) is copied first.
-        auto edit = [](record_ptr& p) -> skill_record& {
-            auto copy = std::make_shared<skill_record>(*p);
-            skill_record& r = *copy;
-            p = std::move(copy);
-            return r;
-        };
-        std::map<std::string_view, std::vector<record_ptr>> groups; // sorted by command: deterministic
-        requirement_checker gate;
-        for (auto& w : items) {
-            next.cache_[{w.tier, w.where.path}] = w.result;
-            next.diagnostics_.insert(next.diagnostics_.end(), w.result->diagnostics.begin(), w.result->diagnostics.end());
-            if (!w.result->record) continue;
-            record_ptr rec = w.result->record;
-            if (opts_.gate_requirements && (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty())) {
-                if (auto why = gate.unmet(rec->meta)) {
-                    edit(rec).hidden = true;
-                    next.diagnostics_.push_back({"requirements-unmet", severity::info, rec->where.path, 0, 0,
-                                                 "skill `" + rec->command + "` is hidden: " + *why});
-                }
-            }
-            groups[rec->command].push_back(std::move(rec));
-        }
-        auto& skills = next.skills_.items_;
-        for (auto& [command, group] : groups) {
-            std::stable_sort(group.begin(), group.end(), [](auto const& a, auto const& b) { return a->tier_index < b->tier_index; });
-            if (group.size() == 1) {
-                skills.push_back(std::move(group[0]));
-                continue;
-            }
-            std::vector<dedup_entry> entries;
-            for (auto const& r : group) entries.push_back({r->tier_index, r->tier, r->where.database, r->where.stamp});
-            dedup_decision const d = Dedup::resolve(entries);
-            if (d.keep_all) {
-                for (auto& r : group) {
-                    std::string const q = r->qualified();
-                    edit(r).command = q;
-                    skills.push_back(std::move(r));
-                }
-                continue;
-            }
-            std::string const winner = group[d.winner]->qualified();
-            for (std::size_t i = 0; i < group.size(); ++i) {
-                if (i == d.winner) continue;
-                auto& r = group[i];
-                if (Dedup::collapse_same_file && r->where.stamp.same_file(group[d.winner]->where.stamp)) continue;
-                next.diagnostics_.push_back({"skill-shadowed", severity::info, r->where.path, 0, 0,
-                                             "skill `" + std::string(command) + "` from tier " + r->tier +
-                                                 " is shadowed by " + winner + "; it stays reachable as `" +
-                                                 r->qualified() + "`"});
-                edit(r).shadowed_by = winner;
-                next.shadowed_.items_.push_back(std::move(r));
-            }
-            skills.push_back(std::move(group[d.winner]));
-        }
-        std::sort(skills.begin(), skills.end(), [](auto const& a, auto const& b) { return a->command < b->command; });
-        for (std::size_t i = 0; i < skills.size(); ++i) next.index_.emplace(skills[i]->command, i);
-        report_confusables(next);
-        // Sub-skills (seed 004): exactly the skills whose command is a skill's plus one more
-        // segment. A skill two folders below another, with none between, is nobody's child.
-        std::map<std::size_t, std::vector<std::string>> children;
-        for (auto const& r : skills) {
-            std::string_view const command = r->command;
-            auto const slash = command.rfind('/');
-            if (slash == std::string_view::npos) continue;
-            if (auto const it = next.index_.find(std::string(command.substr(0, slash))); it != next.index_.end())
-                children[it->second].push_back(r->command);
-        }
-        for (std::size_t i = 0; i < skills.size(); ++i) {
-            auto const it = children.find(i);
-            std::vector<std::string> wanted = it == children.end() ? std::vector<std::string>{} : std::move(it->second);
-            if (skills[i]->children != wanted) edit(skills[i]).children = std::move(wanted);
-        }
-        // A name lookup also finds a skill whose `name:` differs from its command, and
-        // (seed 001) the label the user sees; a real command always wins over a name.
-        for (std::size_t i = 0; i < skills.size(); ++i) {
-            if (!skills[i]->meta.name.empty()) next.index_.emplace(skills[i]->meta.name, i);
-            if (opts_.dialect.find_by_label && skills[i]->meta.label && !skills[i]->meta.label->empty())
-                next.index_.emplace(*skills[i]->meta.label, i);
-        }
-    }
+    void assemble(std::vector<work>& items, skillmd::snapshot& next) const;
 
     /// Names a reader cannot tell apart (`api` and Cyrillic `аpi`, `file` and `ﬁle`,
     /// `deploy` and `Deploy`) are different skills that look like one: say so. Only
     /// case can make ASCII names collide, so the Unicode skeletons are computed only
     /// when some name is not ASCII.
-    static void report_confusables(skillmd::snapshot& next)
-    {
-        std::vector<std::pair<std::string, skill_record const*>> looks; // what a name looks like, its skill
-        bool ascii = true;
-        for (auto const* list : {&next.skills_, &next.shadowed_})
-            for (auto const& r : *list) {
-                looks.emplace_back(std::string(), &r);
-                for (char c : r.command) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
-            }
-        for (auto& [key, r] : looks) {
-            std::string_view const base = skillmd::snapshot::base_command(*r);
-            key = ascii ? skillmd::detail::ascii_lower(base) : skillmd::detail::confusable_skeleton(base);
-        }
-        std::stable_sort(looks.begin(), looks.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
-        for (std::size_t first = 0, i = 1; i < looks.size(); ++i) {
-            if (looks[i].first != looks[first].first) {
-                first = i;
-                continue;
-            }
-            std::string_view const a = skillmd::snapshot::base_command(*looks[first].second);
-            std::string_view const b = skillmd::snapshot::base_command(*looks[i].second);
-            if (a == b) continue; // the same name in two tiers: shadowing, reported already
-            next.diagnostics_.push_back({"skill-confusable", severity::warning, looks[i].second->where.path, 0, 0,
-                                         "skill `" + skillmd::detail::clean_line(b) + "` (tier " + looks[i].second->tier +
-                                             ") looks like `" + skillmd::detail::clean_line(a) + "` (tier " +
-                                             looks[first].second->tier + "): a reader cannot tell them apart"});
-        }
-    }
+    static void report_confusables(skillmd::snapshot& next);
 
     Parser parser_;
     registry_options opts_;
@@ -636,5 +373,9 @@ private:
 };
 
 } // namespace skillmd
+
+#ifndef SKILLMD_SEPARATE_COMPILATION
+#include <skillmd/storage/impl/registry.hpp>
+#endif
 
 #endif

@@ -1,0 +1,92 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_DETAIL_IMPL_UNICODE_IPP
+#define SKILLMD_DETAIL_IMPL_UNICODE_IPP
+
+// The Unicode rules of detail/unicode.hpp, answered by ICU.
+
+#include <skillmd/detail/unicode.hpp>
+
+#include <unicode/locid.h>
+#include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+#include <unicode/uspoof.h>
+
+namespace skillmd::detail {
+
+SKILLMD_DECL std::string nfkc(std::string_view s)
+{
+    UErrorCode status = U_ZERO_ERROR;
+    icu::Normalizer2 const* n = icu::Normalizer2::getNFKCInstance(status);
+    if (U_FAILURE(status)) return std::string(s);
+    icu::UnicodeString const in = icu::UnicodeString::fromUTF8(icu::StringPiece(s.data(), static_cast<int32_t>(s.size())));
+    icu::UnicodeString const out = n->normalize(in, status);
+    if (U_FAILURE(status)) return std::string(s);
+    std::string r;
+    out.toUTF8String(r);
+    return r;
+}
+
+SKILLMD_DECL std::string confusable_skeleton(std::string_view s)
+{
+    UErrorCode status = U_ZERO_ERROR;
+    icu::Normalizer2 const* n = icu::Normalizer2::getNFKCCasefoldInstance(status);
+    if (U_FAILURE(status)) return std::string(s);
+    icu::UnicodeString const folded =
+        n->normalize(icu::UnicodeString::fromUTF8(icu::StringPiece(s.data(), static_cast<int32_t>(s.size()))), status);
+    if (U_FAILURE(status)) return std::string(s);
+    USpoofChecker* sc = uspoof_open(&status);
+    if (U_FAILURE(status)) return std::string(s);
+    icu::UnicodeString skeleton;
+    uspoof_getSkeletonUnicodeString(sc, 0, folded, skeleton, &status);
+    uspoof_close(sc);
+    if (U_FAILURE(status)) return std::string(s);
+    std::string r;
+    skeleton.toUTF8String(r);
+    return r;
+}
+
+SKILLMD_DECL std::string to_lower(std::string_view s)
+{
+    icu::UnicodeString u = icu::UnicodeString::fromUTF8(icu::StringPiece(s.data(), static_cast<int32_t>(s.size())));
+    u.toLower(icu::Locale::getRoot());
+    std::string r;
+    u.toUTF8String(r);
+    return r;
+}
+
+SKILLMD_DECL bool is_alnum(char32_t c)
+{
+    switch (u_charType(static_cast<UChar32>(c))) {
+    case U_UPPERCASE_LETTER:
+    case U_LOWERCASE_LETTER:
+    case U_TITLECASE_LETTER:
+    case U_MODIFIER_LETTER:
+    case U_OTHER_LETTER:
+    case U_DECIMAL_DIGIT_NUMBER:
+    case U_LETTER_NUMBER:
+    case U_OTHER_NUMBER:
+        return true;
+    default:
+        return false;
+    }
+}
+
+SKILLMD_DECL bool is_space(char32_t c) { return c == ' ' || (c >= 0x09 && c <= 0x0d) || u_isUWhiteSpace(static_cast<UChar32>(c)); }
+
+SKILLMD_DECL std::optional<std::pair<char32_t, std::size_t>> find_invisible(std::string_view s, bool allow_breaks)
+{
+    std::optional<std::pair<char32_t, std::size_t>> found;
+    for_each_code_point(s, [&](char32_t c, std::size_t at) {
+        if (found) return;
+        if (allow_breaks && (c == '\t' || c == '\n' || c == '\r')) return;
+        auto const t = u_charType(static_cast<UChar32>(c));
+        if (t == U_CONTROL_CHAR || t == U_FORMAT_CHAR || c == 0x2028 || c == 0x2029) found.emplace(c, at);
+    });
+    return found;
+}
+
+} // namespace skillmd::detail
+
+#endif

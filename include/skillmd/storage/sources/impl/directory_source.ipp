@@ -1,0 +1,636 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_STORAGE_SOURCES_IMPL_DIRECTORY_SOURCE_IPP
+#define SKILLMD_STORAGE_SOURCES_IMPL_DIRECTORY_SOURCE_IPP
+
+// directory_source: the walk (openat, one listing per folder, on up to four threads),
+// contained reads, bundled files and inotify watches.
+
+#include <skillmd/storage/sources/directory_source.hpp>
+#include <skillmd/detail/read_file.hpp>
+#include <skillmd/detail/utf8.hpp>
+#include <skillmd/frontmatter/split.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <new>
+#include <system_error>
+#include <thread>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace skillmd {
+
+namespace detail {
+
+/// The path of the file open on `fd`, as the kernel knows it (no race with a link swap).
+SKILLMD_DECL std::string opened_path(int fd, std::string const& fallback)
+{
+    std::string const link = "/proc/self/fd/" + std::to_string(fd);
+    char buf[4096];
+    ssize_t const n = ::readlink(link.c_str(), buf, sizeof buf);
+    if (n > 0 && static_cast<std::size_t>(n) < sizeof buf && buf[0] == '/') return std::string(buf, static_cast<std::size_t>(n));
+    return real_path(fallback);
+}
+
+/// What a read must check besides size and type.
+struct read_checks
+{
+    std::vector<std::string> const* roots = nullptr; ///< the file must resolve inside one of these
+    file_stamp const* expected = nullptr;            ///< the file must be this one (device and inode), when known
+};
+
+SKILLMD_DECL file_stamp stamp_of(struct stat const& st)
+{
+    return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+            static_cast<std::uint64_t>(st.st_size),
+            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+/// A name that may become a command or reach a prompt: UTF-8, no control characters.
+SKILLMD_DECL bool printable_name(std::string_view name)
+{
+    if (find_invalid_utf8(name) != std::string_view::npos) return false;
+    for (char const ch : name) {
+        auto const c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c == 0x7f) return false;
+    }
+    return true;
+}
+
+SKILLMD_DECL std::string escaped(std::string_view s)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out;
+    for (char const ch : s) {
+        auto const c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c == 0x7f || c >= 0x80) {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+/// `skill.md`, `Skill.md` ...: SKILL.md in another case.
+SKILLMD_DECL bool is_skill_md_variant(std::string_view n)
+{
+    return n.size() == 8 && n != "SKILL.md" && ascii_lower(n) == "skill.md";
+}
+
+/// Reads a regular file: all of it, or (with `head`) until the frontmatter block is
+/// complete. FIFOs and devices are refused by type on the opened descriptor; `checks`
+/// keep the read inside the tier and on the file that was loaded.
+SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_bytes, bool head, read_checks checks = {})
+{
+    read_outcome r;
+    int const fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        int const err = errno;
+        struct stat lst {};
+        bool const dangling = err == ENOENT && ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
+        r.absent = (err == ENOENT || err == ENOTDIR) && !dangling;
+        r.error = dangling ? "broken symbolic link" : err == ENXIO ? "not a regular file" : std::strerror(err);
+        return r;
+    }
+    struct closer { int fd; ~closer() { ::close(fd); } } const guard{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        r.error = std::strerror(errno);
+        return r;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        r.error = "not a regular file";
+        return r;
+    }
+    r.stamp = stamp_of(st);
+    if (checks.roots && !checks.roots->empty()) {
+        std::string const real = opened_path(fd, path);
+        if (!within(real, *checks.roots)) {
+            r.error = "it leads outside the tier's folders (to " + escaped(real) + "); not read";
+            return r;
+        }
+    }
+    if (checks.expected && checks.expected->inode != 0 && !checks.expected->same_file(r.stamp)) {
+        r.error = "a different file is there now than the one loaded; refresh the registry first";
+        return r;
+    }
+    auto const size = static_cast<std::size_t>(st.st_size);
+    if (size > max_bytes) {
+        r.error = "larger than the limit of " + std::to_string(max_bytes) + " bytes";
+        return r;
+    }
+    // The size is known: one read does for a small file. A head read stops at 4 KB and
+    // goes on only while the frontmatter block is still open.
+    std::string text;
+    std::size_t want = head ? std::min<std::size_t>(size, 4096) : size;
+    for (;;) {
+        std::size_t const old = text.size();
+        text.resize(std::max(want, old + 1));
+        ssize_t const n = ::read(fd, text.data() + old, text.size() - old);
+        if (n < 0) {
+            if (errno == EINTR) {
+                text.resize(old);
+                continue;
+            }
+            r.error = std::strerror(errno);
+            return r;
+        }
+        text.resize(old + static_cast<std::size_t>(n));
+        if (n == 0 || text.size() >= size) {
+            r.complete = true; // end of file, or all `size` bytes read
+            break;
+        }
+        if (text.size() > max_bytes) {
+            r.error = "larger than the limit of " + std::to_string(max_bytes) + " bytes";
+            return r;
+        }
+        if (head && text.size() >= want) {
+            auto const s = frontmatter::split(text, {});
+            bool const unclosed = !s.diagnostics.empty() && s.diagnostics[0].code == codes::frontmatter_unclosed;
+            if (s.has_frontmatter || !unclosed) break;
+            want = std::min(size, want * 2);
+        }
+    }
+    r.text = std::move(text);
+    return r;
+}
+
+} // namespace detail
+
+struct directory_source::watch_state
+{
+    std::mutex mutex;
+    int fd = -1;
+    bool broken = false, complete = false, changed = false;
+    std::set<std::string> watched;
+    std::map<int, std::vector<std::string>> paths; // watch descriptor -> watched paths
+    ~watch_state()
+    {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+struct directory_source::shared_state
+{
+    std::mutex mutex;
+    std::set<std::pair<dev_t, ino_t>> visited;
+    std::atomic<std::size_t> directories{0};
+    std::atomic<bool> stopped{false}, timing_dependent{false};
+    bool parallel = false;
+    std::shared_ptr<std::vector<std::string> const> roots;
+};
+
+struct directory_source::job
+{
+    int fd;
+    std::string path, rel;
+};
+
+struct directory_source::walker
+{
+    directory_source const& src;
+    shared_state* sh;
+    discovery out;
+    std::vector<job> jobs;
+    bool depth_reported = false, count_reported = false;
+
+    bool first_visit(dev_t dev, ino_t ino)
+    {
+        std::lock_guard<std::mutex> lock(sh->mutex);
+        bool const fresh = sh->visited.insert({dev, ino}).second;
+        if (!fresh) sh->timing_dependent = true;
+        return fresh;
+    }
+
+    void report(std::string const& path, severity sev, std::string_view code, std::string msg)
+    {
+        out.diagnostics.push_back({std::string(code), sev, detail::escaped(path), 0, 0, std::move(msg)});
+    }
+    void warn(std::string const& path, std::string msg) { report(path, severity::warning, "discovery", std::move(msg)); }
+
+    bool skipped(std::string_view name) const
+    {
+        return std::find(src.opts_.skip.begin(), src.opts_.skip.end(), name) != src.opts_.skip.end();
+    }
+
+    /// Walks the directory open on `fd` (and closes it). `path` is its path, `rel`
+    /// its path below the root.
+    void walk(int fd, std::string const& path, std::string const& rel, std::size_t depth)
+    {
+        auto const& o = src.opts_;
+        DIR* d = ::fdopendir(fd);
+        if (d == nullptr) {
+            warn(path, "cannot list the directory: " + std::string(std::strerror(errno)) + "; skipped");
+            ::close(fd);
+            return;
+        }
+        std::vector<std::pair<std::string, unsigned char>> names;
+        errno = 0;
+        while (dirent* e = ::readdir(d)) {
+            std::string_view const n = e->d_name;
+            if (n != "." && n != "..") names.emplace_back(std::string(n), e->d_type);
+        }
+        if (errno != 0) warn(path, "reading the directory failed: " + std::string(std::strerror(errno)));
+        std::sort(names.begin(), names.end());
+        out.directories.push_back(path);
+        int const dfd = ::dirfd(d);
+        if (depth > 0 && o.layout == layout::nested) {
+            // The folder's own listing says whether it is a skill. Any entry named SKILL.md
+            // (a FIFO, a dangling or looping link too) is a candidate: reading it says what
+            // is wrong, as lint does, rather than nothing. `skill.md` in another case is an
+            // unconfirmed one, whose read says why it is no skill.
+            bool exact = false, variant = false;
+            for (auto const& entry : names) {
+                exact = exact || entry.first == "SKILL.md";
+                variant = variant || detail::is_skill_md_variant(entry.first);
+            }
+            if (exact || variant) add_candidate(path + "/SKILL.md", rel, path, exact);
+        }
+
+        for (auto const& [name, type] : names) {
+            if (sh->stopped) break;
+            if (skipped(name) || name == "SKILL.md") continue;
+            std::string const full = path + "/" + name;
+            if (o.layout == layout::files) {
+                if (depth == 0 && name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0) {
+                    if (!detail::printable_name(name)) { // the name becomes the command, as a folder's does
+                        warn(full, "the file name is not printable UTF-8; skipped");
+                        continue;
+                    }
+                    struct stat st {};
+                    if (::fstatat(dfd, name.c_str(), &st, 0) != 0) {
+                        warn(full, std::string(std::strerror(errno)) + "; skipped");
+                    } else if (!S_ISREG(st.st_mode)) {
+                        if (!S_ISDIR(st.st_mode)) warn(full, "not a regular file; skipped");
+                    } else {
+                        add_candidate(full, name.substr(0, name.size() - 3), path, true);
+                    }
+                }
+                continue;
+            }
+            if (type == DT_REG || type == DT_FIFO || type == DT_SOCK || type == DT_CHR || type == DT_BLK) continue;
+            struct stat st {};
+            if (::fstatat(dfd, name.c_str(), &st, 0) != 0) {
+                if (errno == ENOENT && type == DT_LNK) warn(full, "broken symbolic link; skipped");
+                else if (errno != ENOENT) warn(full, std::string(std::strerror(errno)) + "; skipped");
+                continue;
+            }
+            if (!S_ISDIR(st.st_mode)) continue;
+            if (type != DT_DIR) { // a link (or a file system without types): it must stay inside
+                std::string const real = detail::real_path(full);
+                if (!detail::within(real, *sh->roots)) {
+                    report(full, severity::warning, "skill-outside-root",
+                           "links outside the tier's folders (to " + detail::escaped(real) +
+                               "); not followed (allow the folder with directory_options::allowed_roots)");
+                    continue;
+                }
+            }
+            // Depth first: a folder too deep on this path is not marked visited, so a
+            // shorter path to it (a link from higher up) still walks it.
+            if (depth + 1 > o.max_depth) {
+                sh->timing_dependent = true; // which thread reports it first
+                if (!depth_reported)
+                    warn(src.root_, "directories deeper than " + std::to_string(o.max_depth) +
+                                        " levels are not searched (first: " + detail::escaped(full) + ")");
+                depth_reported = true;
+                continue;
+            }
+            if (!first_visit(st.st_dev, st.st_ino)) {
+                report(full, severity::info, "discovery-loop",
+                       type == DT_LNK ? "symbolic link to a directory already visited (a loop or a second path); skipped"
+                                      : "directory already visited; skipped");
+                continue;
+            }
+            if (++sh->directories > o.max_directories) {
+                sh->timing_dependent = true;
+                if (!count_reported)
+                    warn(src.root_, "more than " + std::to_string(o.max_directories) +
+                                        " directories; the rest are not searched");
+                count_reported = true;
+                sh->stopped = true;
+                break;
+            }
+            if (!detail::printable_name(name)) {
+                warn(full, "the directory name is not printable UTF-8; skipped");
+                continue;
+            }
+            std::string const child_rel = rel.empty() ? name : rel + "/" + name;
+            // Flat: a skill folder is never listed; reading its SKILL.md tells. Nested:
+            // every folder is listed (its own walk finds its SKILL.md), because a link
+            // count of 2 says nothing of symbolic links to sub-skills inside it.
+            if (o.layout == layout::flat) {
+                add_candidate(full + "/SKILL.md", child_rel, full, false);
+                continue;
+            }
+            int const cfd = ::openat(dfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (cfd < 0) {
+                warn(full, "cannot open the directory: " + std::string(std::strerror(errno)) + "; skipped");
+                continue;
+            }
+            if (depth == 0 && sh->parallel) jobs.push_back({cfd, full, child_rel});
+            else walk(cfd, full, child_rel, depth + 1);
+        }
+        ::closedir(d);
+    }
+
+    void add_candidate(std::string file, std::string const& command, std::string const& directory, bool confirmed)
+    {
+        candidate c;
+        c.command = command;
+        c.path = std::move(file);
+        c.directory = directory;
+        auto const slash = directory.find_last_of('/');
+        c.directory_name = src.opts_.layout == layout::files ? command : directory.substr(slash + 1);
+        c.confirmed = confirmed;
+        out.skills.push_back(std::move(c));
+    }
+};
+
+struct directory_source::roots_state
+{
+    std::mutex mutex;
+    std::shared_ptr<std::vector<std::string> const> resolved;
+};
+
+SKILLMD_DECL directory_source::directory_source(std::string label, std::string root, directory_options opts)
+    : label_(std::move(label)), root_(std::move(root)), opts_(std::move(opts)),
+      watch_(std::make_shared<watch_state>()), roots_(std::make_shared<roots_state>())
+{
+    while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+}
+
+SKILLMD_DECL discovery directory_source::discover() const
+{
+    // Subtrees of the root are walked on both cores. Should a cap be reached or a
+    // directory be met twice, which thread met it first would decide the result,
+    // so the walk is then done again in one thread: the result never depends on timing.
+    unsigned const threads = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+    if (threads > 1) {
+        auto d = discover_with(threads);
+        if (d) return std::move(*d);
+    }
+    return *discover_with(1);
+}
+
+SKILLMD_DECL std::shared_ptr<std::vector<std::string> const> directory_source::roots() const
+{
+    {
+        std::lock_guard<std::mutex> lock(roots_->mutex);
+        if (roots_->resolved) return roots_->resolved;
+    }
+    return resolve_roots();
+}
+
+SKILLMD_DECL bool directory_source::watch(discovery const& d) const
+{
+    auto& w = *watch_;
+    std::lock_guard<std::mutex> lock(w.mutex);
+    if (w.broken) return false;
+    if (w.fd < 0) {
+        w.fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+        if (w.fd < 0) {
+            w.broken = true;
+            return false;
+        }
+    }
+    constexpr std::uint32_t mask = IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM |
+                                   IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF;
+    bool added = false;
+    // `optional`: a SKILL.md that may not exist; its folder's watch sees it appear.
+    auto add = [&](std::string const& path, bool optional) {
+        if (w.broken || w.watched.count(path)) return;
+        int const wd = ::inotify_add_watch(w.fd, path.c_str(), mask);
+        if (wd >= 0) {
+            added = true;
+            w.watched.insert(path);
+            w.paths[wd].push_back(path);
+        } else if (errno == ENOSPC || errno == ENOMEM) {
+            w.broken = true; // out of watches: fall back to checking every file
+        } else if (!(optional && errno == ENOENT)) {
+            added = true; // vanished or unreadable: not watched, so the watch stays incomplete
+        }
+    };
+    add(root_, true);
+    if (!w.watched.count(root_)) {
+        // A tier whose folder does not exist yet (a project without skills): its nearest
+        // existing ancestor sees it appear, so the tier can still vouch for itself.
+        std::filesystem::path p(root_);
+        while (p.has_relative_path() && p.has_parent_path() && p != p.parent_path()) {
+            p = p.parent_path();
+            if (::access(p.c_str(), F_OK) == 0) {
+                add(p.string(), false);
+                break;
+            }
+        }
+    }
+    for (auto const& dir : d.directories) add(dir, false);
+    for (auto const& c : d.skills) {
+        add(c.directory, false);
+        add(c.path, !c.confirmed);
+    }
+    w.complete = !added && !w.broken;
+    w.changed = false;
+    return w.complete;
+}
+
+SKILLMD_DECL bool directory_source::unchanged() const
+{
+    auto& w = *watch_;
+    std::lock_guard<std::mutex> lock(w.mutex);
+    if (w.fd < 0 || w.broken) return false;
+    alignas(inotify_event) char buf[16384];
+    for (;;) {
+        ssize_t const n = ::read(w.fd, buf, sizeof buf);
+        if (n <= 0) break; // EAGAIN: nothing (more) pending
+        w.changed = true;  // any event, a queue overflow included, means a full check
+        for (ssize_t at = 0; at + static_cast<ssize_t>(sizeof(inotify_event)) <= n;) {
+            auto const* e = reinterpret_cast<inotify_event const*>(buf + at);
+            if (e->mask & IN_IGNORED) { // the watched inode is gone: watch its path again later
+                if (auto const it = w.paths.find(e->wd); it != w.paths.end()) {
+                    for (auto const& p : it->second) w.watched.erase(p);
+                    w.paths.erase(it);
+                }
+            }
+            at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+        }
+    }
+    return w.complete && !w.changed;
+}
+
+SKILLMD_DECL std::optional<file_stamp> directory_source::stamp(candidate const& c) const
+{
+    struct stat st {};
+    if (::stat(c.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return detail::stamp_of(st);
+}
+
+SKILLMD_DECL std::vector<std::string> directory_source::bundled_files(candidate const& c) const
+{
+    std::size_t const limit = opts_.max_bundled;
+    std::vector<std::string> out;
+    if (c.directory.empty() || opts_.layout == layout::files) return out;
+    std::set<std::pair<dev_t, ino_t>> seen;
+    auto const allowed = roots();
+    list_bundled(c.directory, "", 0, seen, out, limit, *allowed);
+    return out;
+}
+
+SKILLMD_DECL read_outcome directory_source::read(candidate const& c, bool head) const
+{
+    // Every read is contained (a SKILL.md linked to /etc/passwd is never read) and, once
+    // a file was loaded, must still be that file: a link swapped in later is refused.
+    auto const allowed = roots();
+    detail::read_checks checks;
+    checks.roots = allowed.get();
+    checks.expected = &c.stamp;
+    if (allowed->empty()) { // the root itself is gone: nothing can be read from it
+        read_outcome r;
+        r.absent = true;
+        r.error = "the tier's folder does not exist";
+        return r;
+    }
+    return misnamed(c, detail::read_regular(c.path, opts_.max_file_bytes, head, checks));
+}
+
+SKILLMD_DECL std::shared_ptr<std::vector<std::string> const> directory_source::resolve_roots() const
+{
+    auto out = std::make_shared<std::vector<std::string>>();
+    if (auto r = detail::real_path(root_); !r.empty()) out->push_back(std::move(r));
+    for (auto const& a : opts_.allowed_roots)
+        if (auto r = detail::real_path(a); !r.empty()) out->push_back(std::move(r));
+    std::shared_ptr<std::vector<std::string> const> done = std::move(out);
+    std::lock_guard<std::mutex> lock(roots_->mutex);
+    roots_->resolved = done;
+    return done;
+}
+
+SKILLMD_DECL read_outcome directory_source::misnamed(candidate const& c, read_outcome r) const
+{
+    if (!r.absent || opts_.layout == layout::files || c.directory.empty()) return r;
+    DIR* d = ::opendir(c.directory.c_str());
+    if (d == nullptr) return r;
+    while (dirent* e = ::readdir(d)) {
+        std::string_view const n = e->d_name;
+        if (detail::is_skill_md_variant(n)) {
+            r.absent = false;
+            r.error = "the folder has `" + detail::escaped(n) + "` but no `SKILL.md`; the file must be named SKILL.md exactly";
+            break;
+        }
+    }
+    ::closedir(d);
+    return r;
+}
+
+SKILLMD_DECL void directory_source::list_bundled(std::string const& dir, std::string const& prefix, std::size_t depth,
+                  std::set<std::pair<dev_t, ino_t>>& seen, std::vector<std::string>& out, std::size_t limit,
+                  std::vector<std::string> const& roots_now) const
+{
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) return;
+    std::vector<std::string> names;
+    while (dirent* e = ::readdir(d)) {
+        std::string_view const n = e->d_name;
+        if (n != "." && n != "..") names.emplace_back(n);
+    }
+    ::closedir(d);
+    std::sort(names.begin(), names.end());
+    for (auto const& n : names) {
+        if (out.size() >= limit) return;
+        if ((depth == 0 && n == "SKILL.md") || !detail::printable_name(n) ||
+            std::find(opts_.skip.begin(), opts_.skip.end(), n) != opts_.skip.end())
+            continue;
+        std::string const full = dir + "/" + n;
+        struct stat st {};
+        if (::lstat(full.c_str(), &st) != 0) continue;
+        if (S_ISLNK(st.st_mode) && (!detail::within(detail::real_path(full), roots_now) || ::stat(full.c_str(), &st) != 0))
+            continue; // a link that leaves the tier's folders (`references -> ~`) is not offered
+
+        if (S_ISREG(st.st_mode)) {
+            out.push_back(prefix + n);
+        } else if (S_ISDIR(st.st_mode) && depth < opts_.max_depth && seen.insert({st.st_dev, st.st_ino}).second) {
+            struct stat sk {};
+            if (opts_.layout == layout::nested && ::stat((full + "/SKILL.md").c_str(), &sk) == 0)
+                continue; // a sub-skill, not a bundled file
+            list_bundled(full, prefix + n + "/", depth + 1, seen, out, limit, roots_now);
+        }
+    }
+}
+
+SKILLMD_DECL std::optional<discovery> directory_source::discover_with(unsigned threads) const
+{
+    shared_state sh;
+    sh.parallel = threads > 1;
+    sh.roots = resolve_roots(); // links may have changed since the last walk
+    walker w{*this, &sh, {}, {}};
+    int const fd = ::open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno != ENOENT) w.warn(root_, "cannot open the skills directory: " + std::string(std::strerror(errno)));
+        return std::move(w.out);
+    }
+    struct stat st {};
+    ::fstat(fd, &st);
+    sh.visited.insert({st.st_dev, st.st_ino});
+    w.walk(fd, root_, "", 0); // takes the descriptor; in parallel mode it leaves subtrees in w.jobs
+    std::vector<walker> walkers;
+    for (unsigned t = 0; t < threads; ++t) walkers.push_back(walker{*this, &sh, {}, {}});
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    auto run = [&](walker& mine) {
+        for (std::size_t k; (k = next.fetch_add(1)) < w.jobs.size();) {
+            auto& j = w.jobs[k];
+            if (sh.stopped || failed) {
+                ::close(j.fd);
+                continue;
+            }
+            try {
+                mine.walk(j.fd, j.path, j.rel, 1);
+            } catch (...) { // out of memory on a helper thread: fail the walk, not the process
+                failed = true;
+                sh.stopped = true;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads && w.jobs.size() > 1; ++t) {
+        try {
+            pool.emplace_back(run, std::ref(walkers[t]));
+        } catch (...) {
+            break; // no thread (RLIMIT_NPROC, no memory): the ones running take the remaining subtrees
+        }
+    }
+    run(walkers[0]);
+    for (auto& t : pool) t.join();
+    if (failed) throw std::bad_alloc();
+    if (sh.parallel && sh.timing_dependent) return std::nullopt;
+    for (auto& other : walkers) {
+        w.out.skills.insert(w.out.skills.end(), std::make_move_iterator(other.out.skills.begin()),
+                            std::make_move_iterator(other.out.skills.end()));
+        w.out.diagnostics.insert(w.out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
+                                 std::make_move_iterator(other.out.diagnostics.end()));
+        w.out.directories.insert(w.out.directories.end(), std::make_move_iterator(other.out.directories.begin()),
+                                 std::make_move_iterator(other.out.directories.end()));
+    }
+    std::sort(w.out.skills.begin(), w.out.skills.end(),
+              [](candidate const& a, candidate const& b) { return a.command < b.command; });
+    std::stable_sort(w.out.diagnostics.begin(), w.out.diagnostics.end(),
+                     [](diagnostic const& a, diagnostic const& b) { return a.file < b.file; });
+    return std::move(w.out);
+}
+
+} // namespace skillmd
+
+#endif

@@ -1,0 +1,17 @@
+# Runs two programs with the same arguments and requires the same standard output and
+# exit status (the same test program built header-only and with compile-once).
+separate_arguments(args UNIX_COMMAND "${ARGS}")
+execute_process(COMMAND "${FIRST}" ${args} OUTPUT_VARIABLE out1 RESULT_VARIABLE rc1)
+execute_process(COMMAND "${SECOND}" ${args} OUTPUT_VARIABLE out2 RESULT_VARIABLE rc2)
+if(NOT rc1 EQUAL 0 OR NOT rc2 EQUAL 0)
+  message(FATAL_ERROR "exit status ${rc1} and ${rc2}")
+endif()
+string(LENGTH "${out1}" n1)
+if(n1 LESS 1000)
+  message(FATAL_ERROR "the report is ${n1} bytes: the presets found no skills")
+endif()
+if(NOT out1 STREQUAL out2)
+  file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/first.out" "${out1}")
+  file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/second.out" "${out2}")
+  message(FATAL_ERROR "the outputs differ: see first.out and second.out in ${CMAKE_CURRENT_BINARY_DIR}")
+endif()
