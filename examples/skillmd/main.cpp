@@ -699,7 +699,7 @@ int cmd_db(std::span<char const* const> args)
         print(*body);
         return exit_ok;
     }
-    // list: every skill with its source (seed 003's list_skills), bodies left out
+    // list: every skill with its source (koshi's list_skills), bodies left out
     std::string out;
     if (json) {
         out = boost::json::serialize(presets::list_skills_json(*snap)) + "\n";

@@ -19,7 +19,6 @@
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -170,9 +169,8 @@ BOOST_AUTO_TEST_CASE(symlinks_are_followed_and_loops_end_at_once)
     for (int i = 0; i < 8; ++i)
         for (int j = 0; j < 8; ++j)
             fs::create_directory_symlink(t / ("mesh/m" + std::to_string(j)), t / ("mesh/m" + std::to_string(i) + "/l" + std::to_string(j)));
-    auto const start = std::chrono::steady_clock::now();
     auto const d = discover(t.path, layout::nested);
-    BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
+    BOOST_TEST(d.directories.size() < 64u); // each directory of the mesh walked once, not once per path
     // `alias` is the same directory as `real`: visited once, under its first name
     BOOST_TEST((commands(d) == std::vector<std::string>{"alias", "linked"}));
     BOOST_TEST(has(d.diagnostics, "discovery-loop"));
@@ -211,7 +209,6 @@ BOOST_AUTO_TEST_CASE(odd_files_give_diagnostics_and_never_block)
     BOOST_TEST(has(d.diagnostics, "discovery", "not printable"));
     for (auto const& diag : d.diagnostics) // names are escaped before they reach any output
         BOOST_TEST(diag.file.find('\n') == std::string::npos);
-    auto const start = std::chrono::steady_clock::now();
     for (char const* odd : {"fifo", "device", "sock"}) {
         auto const r = src.read_head(by_command(d, odd));
         BOOST_TEST(!r.text.has_value(), odd);
@@ -220,7 +217,6 @@ BOOST_AUTO_TEST_CASE(odd_files_give_diagnostics_and_never_block)
     auto const dangling = src.read_head(by_command(d, "dangling"));
     BOOST_TEST(dangling.error == "broken symbolic link");
     BOOST_TEST(!dangling.absent);
-    BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
     basic_registry<parser, first_tier_wins, directory_source> reg(parser{}, lenient(), src);
     reg.load();
     BOOST_TEST(reg.snapshot()->skills().size() == 1u);
@@ -265,10 +261,9 @@ BOOST_AUTO_TEST_CASE(one_hundred_thousand_directories_end_in_bounded_time)
 {
     temp_dir t;
     for (int i = 0; i < 100000; ++i) fs::create_directory(t / numbered("d", i));
-    auto const start = std::chrono::steady_clock::now();
     auto const d = discover(t.path, layout::nested); // default cap: 2,000 directories
-    BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(10)));
     BOOST_TEST(has(d.diagnostics, "discovery", "more than 2000 directories"));
+    BOOST_TEST(d.directories.size() <= 2001u); // the walk stopped at the cap (the root and 2,000)
 }
 
 BOOST_AUTO_TEST_CASE(permission_denied_entries_are_skipped_as_a_non_root_user)

@@ -3,7 +3,7 @@
 #ifndef SKILLMD_AUTHORING_SCAFFOLD_HPP
 #define SKILLMD_AUTHORING_SCAFFOLD_HPP
 
-// Helpers for people (SPEC 6.11, seed 002): the `/skills` table, and the template
+// Helpers for people: the `/skills` table, and the template
 // writer behind `/skill create NAME`, whose SKILL.md passes the specification's checks.
 
 #include <skillmd/detail/prompt_text.hpp>
@@ -19,7 +19,7 @@
 
 namespace skillmd {
 
-/** Seed 002's `/skills` listing: a box-drawn table of names and descriptions,
+/** mycode's `/skills` listing: a box-drawn table of names and descriptions,
     `inner_width` code points between the borders (60 in the seed), descriptions cut
     with `…` to fit, then the hint on how skills are invoked.
 */
@@ -64,10 +64,10 @@ struct template_result
 {
     bool ok = false;
     std::string path;    ///< the SKILL.md written
-    std::string message; ///< seed 002's confirmation, or why nothing was written
+    std::string message; ///< mycode's confirmation, or why nothing was written
 };
 
-/// Writes `dir/NAME/SKILL.md` from seed 002's template; never overwrites.
+/// Writes `dir/NAME/SKILL.md` from mycode's template; never overwrites.
 inline template_result write_skill_template(std::string const& dir, std::string_view name)
 {
     template_result res;

@@ -3,8 +3,8 @@
 #ifndef SKILLMD_FRONTMATTER_LINE_PARSER_HPP
 #define SKILLMD_FRONTMATTER_LINE_PARSER_HPP
 
-// Seed 001's minimal frontmatter parser (Claude Code as reverse-engineered), for users
-// who need its results bug for bug (SPEC 3.5). It is not YAML:
+// Claude Code's minimal frontmatter parser, as reverse-engineered, for users
+// who need its results bug for bug. It is not YAML:
 //  - the block starts at a first `---` and ends at the next `---` anywhere, even
 //    inside a line;
 //  - each line is split at its first colon; key and value are trimmed;
@@ -143,7 +143,7 @@ private:
     }
 };
 
-static_assert(frontmatter_parser<line_parser>);
+static_assert(frontmatter_parser<line_parser>, "line_parser must model frontmatter_parser");
 
 } // namespace skillmd::frontmatter
 

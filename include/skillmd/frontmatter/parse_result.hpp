@@ -65,14 +65,14 @@ struct skill_file
     std::vector<diagnostic> diagnostics;
 };
 
-/// Splits `text` (SPEC 3.1, or the parser's own `split`) and parses its frontmatter with `parser`.
+/// Splits `text` and parses its frontmatter with `parser`.
 template <frontmatter_parser Parser>
 skill_file read_skill_file(Parser const& parser, std::string_view text, std::string_view origin,
                            split_options opts = {})
 {
     skill_file out;
-    // A parser that finds its block its own way (seed 001's line parser) says so with a
-    // `split` member; the others share SPEC 3.1's splitter.
+    // A parser that finds its block its own way (Claude Code's line parser) says so with a
+    // `split` member; the others share the splitter.
     split_result s;
     if constexpr (requires { parser.split(text, origin, opts); }) {
         s = parser.split(text, origin, opts);

@@ -18,7 +18,7 @@ namespace skillmd::frontmatter {
 
 /// What a file without a leading `---` line means.
 enum class missing_policy : std::uint8_t {
-    empty_metadata, ///< no metadata, the whole file is the body (seed 001); a warning
+    empty_metadata, ///< no metadata, the whole file is the body (Claude Code); a warning
     error,          ///< an error, as the Agent Skills reference validator does
 };
 
@@ -148,7 +148,7 @@ inline void check_body(std::string_view file, std::size_t from, std::string_view
 
 } // namespace detail
 
-/** Finds the frontmatter block of a SKILL.md (SPEC 3.1).
+/** Finds the frontmatter block of a SKILL.md.
 
     The block runs from a first line `---` to the next line that is exactly `---`
     (trailing blanks allowed). A UTF-8 byte order mark and CRLF line endings are

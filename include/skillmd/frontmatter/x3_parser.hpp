@@ -16,7 +16,7 @@
 
 namespace skillmd::frontmatter {
 
-/** The default frontmatter parser: the Spirit X3 grammar for SPEC 3.2's YAML subset.
+/** The default frontmatter parser: the Spirit X3 grammar for the YAML subset.
 
     Every construct outside the subset (anchors, aliases, tags, directives, several
     documents, tabs as indentation, duplicate keys, ...) is refused with a diagnostic
@@ -45,7 +45,7 @@ private:
     parse_options options_;
 };
 
-static_assert(frontmatter_parser<x3_parser>);
+static_assert(frontmatter_parser<x3_parser>, "x3_parser must model frontmatter_parser");
 
 } // namespace skillmd::frontmatter
 

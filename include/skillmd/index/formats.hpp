@@ -3,7 +3,7 @@
 #ifndef SKILLMD_INDEX_FORMATS_HPP
 #define SKILLMD_INDEX_FORMATS_HPP
 
-// The index formats of SPEC 6.1, one model of `index_format` per system, and each
+// The index formats, one model of `index_format` per system, and each
 // system's listing policy (which skills, what budget). Markdown and plain formats (and
 // Codex, which collapses white space when it loads) clean every text to one line, so a
 // description can never start a list item, heading or fence. XML formats keep a
@@ -71,7 +71,7 @@ inline void indented_skill(std::string& out, index_entry const& e, std::string_v
 
 } // namespace detail
 
-/// Seed 000 ("pegasus"): `Available skills:`, `- name: description` lines, and the
+/// Pegasus ("pegasus"): `Available skills:`, `- name: description` lines, and the
 /// pointer to the `use_skill` tool.
 struct pegasus
 {
@@ -96,7 +96,7 @@ struct pegasus
     }
 };
 
-/// Seed 001 (Claude Code as reverse-engineered): one line per skill,
+/// Claude Code, as reverse-engineered: one line per skill,
 /// `- /name hint: description (tier) - when_to_use`, trailing spaces trimmed, no frame.
 struct claude_code
 {
@@ -106,7 +106,7 @@ struct claude_code
     void describe(std::string& out, index_entry const& e) const
     {
         detail::append_clean_line(out, e.description);
-        if (!e.tier.empty()) { // seed 001 shows where a skill came from: `description (user)`
+        if (!e.tier.empty()) { // Claude Code shows where a skill came from: `description (user)`
             out += " ("sv;
             detail::append_clean_line(out, e.tier);
             out += ')';
@@ -133,7 +133,7 @@ struct claude_code
     void end(std::string&, index_summary const&) const {}
 };
 
-/// Seed 003 ("koshi"): a Markdown `## Available Skills` section with bold names and
+/// koshi ("koshi"): a Markdown `## Available Skills` section with bold names and
 /// the pointer to the `load_skill` tool.
 struct koshi
 {
@@ -159,7 +159,7 @@ struct koshi
     }
 };
 
-/// Seed 004 ("sven"): the `## Skills` section with an `<available_skills>` block of
+/// sven ("sven"): the `## Skills` section with an `<available_skills>` block of
 /// command, name and description; the budget counts the whole block, and a notice
 /// after it says how many skills were left out.
 struct sven
@@ -328,9 +328,15 @@ struct gemini
     }
 };
 
-static_assert(index_format<pegasus> && index_format<claude_code> && index_format<koshi> && index_format<sven> &&
-              index_format<agent_skills> && index_format<agent_skills_guide> && index_format<codex> &&
-              index_format<gemini>);
+// Each shipped format models index_format (docs/policies.md lists what it takes).
+static_assert(index_format<pegasus>, "index_formats::pegasus must model index_format");
+static_assert(index_format<claude_code>, "index_formats::claude_code must model index_format");
+static_assert(index_format<koshi>, "index_formats::koshi must model index_format");
+static_assert(index_format<sven>, "index_formats::sven must model index_format");
+static_assert(index_format<agent_skills>, "index_formats::agent_skills must model index_format");
+static_assert(index_format<agent_skills_guide>, "index_formats::agent_skills_guide must model index_format");
+static_assert(index_format<codex>, "index_formats::codex must model index_format");
+static_assert(index_format<gemini>, "index_formats::gemini must model index_format");
 
 /// Which skills a system lists and within what budget.
 struct index_policy
@@ -353,7 +359,7 @@ inline index_policy guarded(index_policy p)
     return p;
 }
 
-/// Seed 000: 2 % of the context window (16,000 characters when it is unknown); what
+/// Pegasus: 2 % of the context window (16,000 characters when it is unknown); what
 /// does not fit is left out; skills the model may not invoke are not listed.
 inline index_policy pegasus()
 {
@@ -363,7 +369,7 @@ inline index_policy pegasus()
     p.budget.strategy = budget_strategy::skip_overflow;
     return guarded(p);
 }
-/// Seed 001: 15,000 characters or `SLASH_COMMAND_TOOL_CHAR_BUDGET`; stop at the first
+/// Claude Code: 15,000 characters or `SLASH_COMMAND_TOOL_CHAR_BUDGET`; stop at the first
 /// skill that does not fit; only documented, model-invocable skills.
 inline index_policy claude_code()
 {
@@ -383,9 +389,9 @@ inline index_policy unbudgeted_system()
     p.budget_added = true;
     return guarded(p);
 }
-/// Seed 003: every skill (the document sets no budget).
+/// koshi: every skill (the document sets no budget).
 inline index_policy koshi() { return unbudgeted_system(); }
-/// Seed 004: 30,000 characters for the block; `always` skills bypass it.
+/// sven: 30,000 characters for the block; `always` skills bypass it.
 inline index_policy sven()
 {
     index_policy p;

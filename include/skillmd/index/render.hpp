@@ -3,7 +3,7 @@
 #ifndef SKILLMD_INDEX_RENDER_HPP
 #define SKILLMD_INDEX_RENDER_HPP
 
-// Layer 1 of progressive disclosure (SPEC 6.1-6.3): the skill index a system prompt
+// Layer 1 of progressive disclosure: the skill index a system prompt
 // carries. An index format (skillmd/index/formats.hpp) writes the frame and one entry;
 // this header chooses the entries (visibility), fits them to a budget with one of four
 // strategies, and reports which skills were shortened or left out.
@@ -30,11 +30,11 @@ struct index_entry
     std::string_view command;       ///< lookup key; `/command` for users
     std::string_view name;          ///< display name: the label where the dialect has one
     std::string_view description;
-    std::string_view when_to_use;   ///< seed 001: shown after the description
+    std::string_view when_to_use;   ///< Claude Code: shown after the description
     std::string_view argument_hint;
     std::string location;           ///< absolute path of the skill file ("" for database skills)
     std::string_view tier;
-    bool always = false;            ///< seed 004: listed whatever the budget
+    bool always = false;            ///< sven: listed whatever the budget
     skill_record const* record = nullptr;
 };
 
@@ -68,21 +68,21 @@ concept index_format = requires(F const& f, std::string& out, index_entry const&
     f.end(out, s);
 };
 
-/// What to do when the entries do not fit (SPEC 6.2).
+/// What to do when the entries do not fit.
 enum class budget_strategy : std::uint8_t {
-    stop_at_overflow, ///< list in order; stop at the first entry that does not fit (seed 001)
-    skip_overflow,    ///< leave out what does not fit and go on (seed 000)
-    always_bypass,    ///< `always` skills are listed whatever the budget, the rest stop at the first overflow; a notice says how many were left out (seed 004)
+    stop_at_overflow, ///< list in order; stop at the first entry that does not fit (Claude Code)
+    skip_overflow,    ///< leave out what does not fit and go on (Pegasus)
+    always_bypass,    ///< `always` skills are listed whatever the budget, the rest stop at the first overflow; a notice says how many were left out (sven)
     shorten_then_drop ///< shorten every description evenly, then drop descriptions, then skills (Codex)
 };
 
 /** How many characters (code points) an index may take.
 
     The first that applies wins: the environment variable `env` holding a positive
-    number (seed 001's `SLASH_COMMAND_TOOL_CHAR_BUDGET`); `chars`; `fraction` of a known
+    number (Claude Code's `SLASH_COMMAND_TOOL_CHAR_BUDGET`); `chars`; `fraction` of a known
     context window (`context_tokens` x `chars_per_token`); `fallback_chars` (0: no
     budget). Only the entries count, plus `overhead` characters the format declares
-    (seed 004 counts its whole `<available_skills>` block).
+    (sven counts its whole `<available_skills>` block).
 */
 struct index_budget
 {
@@ -94,7 +94,7 @@ struct index_budget
     std::string env;
     std::size_t entry_cap = 0; ///< longest description shown, in code points (0: no cap)
     /// When skills are left out, say so after the index (formats that have their own notice,
-    /// seed 004's, say it themselves). Off gives the documents' exact text.
+    /// sven's, say it themselves). Off gives the documents' exact text.
     bool announce_omitted = false;
     budget_strategy strategy = budget_strategy::stop_at_overflow;
 
@@ -117,10 +117,10 @@ struct index_budget
     }
 };
 
-/// Which skills an index lists (SPEC 6.3).
+/// Which skills an index lists.
 enum class listing : std::uint8_t {
-    model,            ///< what the model may invoke (seed 000's matrix, seed 004's `user_invocable_only`)
-    model_documented, ///< and only with a written description or `when_to_use` (seed 001)
+    model,            ///< what the model may invoke (Pegasus's matrix, sven's `user_invocable_only`)
+    model_documented, ///< and only with a written description or `when_to_use` (Claude Code)
     all,              ///< every loaded skill that is not hidden
 };
 

@@ -3,10 +3,10 @@
 #ifndef SKILLMD_INVOKE_ARGUMENTS_HPP
 #define SKILLMD_INVOKE_ARGUMENTS_HPP
 
-// Argument substitution in a skill body (SPEC 6.5): `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`,
+// Argument substitution in a skill body: `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`,
 // named `$name`, `${VARIABLE}`, the `\$` escape, and `ARGUMENTS: <value>` appended when
 // nothing took the arguments. By default code (fenced blocks and inline spans) is left
-// alone and amounts such as `$1,000` are not placeholders; a policy restores seed 001's
+// alone and amounts such as `$1,000` are not placeholders; a policy restores Claude Code's
 // exact rule (replace `$ARGUMENTS` or append) or Claude Code's documented one.
 
 #include <skillmd/config.hpp>
@@ -82,8 +82,8 @@ struct substitution_policy
     bool skip_code = true;         ///< fenced code blocks and inline code are left as written
     bool amounts_are_text = true;  ///< `$1,000`, `$1.50` and `US$5` are not placeholders
     bool append_unconsumed = true; ///< `ARGUMENTS: <value>` when no placeholder took them
-    bool seed001_exact = false;    ///< seed 001: replace every `$ARGUMENTS`, else append; nothing more
-    /// Seed 001 runs JavaScript's `replaceAll` on the content with the base-directory line
+    bool seed001_exact = false;    ///< Claude Code: replace every `$ARGUMENTS`, else append; nothing more
+    /// Claude Code runs JavaScript's `replaceAll` on the content with the base-directory line
     /// in front; `$\`` in an argument stands for everything before the match, this included.
     std::string text_before;
     /// The substituted text may not grow past this: a body full of placeholders times a
@@ -103,7 +103,7 @@ inline substitution_policy claude_code()
     p.amounts_are_text = false;
     return p;
 }
-/// Seed 001 to the letter.
+/// Claude Code to the letter.
 inline substitution_policy seed001()
 {
     substitution_policy p;

@@ -3,7 +3,7 @@
 #ifndef SKILLMD_INVOKE_CONTENT_HPP
 #define SKILLMD_INVOKE_CONTENT_HPP
 
-// Layer 2 (SPEC 6.7): how an invoked skill's instructions reach the model, one
+// Layer 2: how an invoked skill's instructions reach the model, one
 // `content_format` per system. Names, commands and paths are cleaned to one line and
 // escaped where they sit in XML; a body may not close the element that wraps it (its
 // closing tag is written `&lt;/...`).
@@ -43,10 +43,10 @@ struct loaded_skill
     std::string base_directory;    ///< absolute; "" for database skills
     std::string skill_file;        ///< absolute path of the SKILL.md
     std::vector<std::string> bundled_files; ///< relative to the base directory
-    std::vector<sub_skill> children;        ///< direct sub-skills (seed 004)
-    std::vector<std::string> knowledge;     ///< seed 004 knowledge documents
+    std::vector<sub_skill> children;        ///< direct sub-skills (sven)
+    std::vector<std::string> knowledge;     ///< sven knowledge documents
     std::vector<std::string> knowledge_titles; ///< each document's first heading ("" when unknown)
-    std::string working_directory;          ///< seed 002's context
+    std::string working_directory;          ///< mycode's context
     skillmd::caller who = caller::model;
     context_mode mode = context_mode::inline_;
 };
@@ -125,7 +125,7 @@ inline std::string_view trim_end(std::string_view s)
 
 namespace content_formats {
 
-/// Seed 000 ("pegasus"): the model gets the content as the tool result; a user's
+/// Pegasus ("pegasus"): the model gets the content as the tool result; a user's
 /// `/command` injects `[Skill: name]` and the content as a user message; a fork gets
 /// the content as its task.
 struct pegasus
@@ -139,7 +139,7 @@ struct pegasus
     }
 };
 
-/// Seed 001 (Claude Code as reverse-engineered): the base directory line, then the
+/// Claude Code, as reverse-engineered: the base directory line, then the
 /// content (arguments substituted or appended).
 struct claude_code
 {
@@ -161,7 +161,7 @@ struct claude_code
     }
 };
 
-/// Seed 002 ("mycode"): the "Skill Activated" context message; `tool_result` is what
+/// mycode ("mycode"): the "Skill Activated" context message; `tool_result` is what
 /// the Skill tool returns.
 struct mycode
 {
@@ -180,7 +180,7 @@ struct mycode
     }
 };
 
-/// Seed 003 ("koshi"): `load_skill` returns the body; skills whose triggers match go
+/// koshi ("koshi"): `load_skill` returns the body; skills whose triggers match go
 /// into an `## Active Skills` section, or a `## Skill Hint` when they cannot be loaded.
 struct koshi
 {
@@ -219,7 +219,7 @@ private:
     }
 };
 
-/// Seed 004 ("sven"): `load_skill` returns `<skill_content>` with the body, the base
+/// sven ("sven"): `load_skill` returns `<skill_content>` with the body, the base
 /// directory, at most `max_files` bundled files, the direct sub-skills and knowledge
 /// hints; a user's `/command` sends the body and the task.
 struct sven
@@ -257,7 +257,7 @@ struct sven
             out += "</sub_skills>\n";
         }
         if (!s.knowledge.empty()) {
-            // Seed 004's hint: each path, then its title in parentheses, the titles aligned.
+            // sven's hint: each path, then its title in parentheses, the titles aligned.
             out += "\nRelevant knowledge docs (use search_knowledge or read_file to load):\n";
             std::vector<std::string> paths;
             std::size_t width = 0;
@@ -336,9 +336,15 @@ struct gemini
     }
 };
 
-static_assert(content_format<pegasus> && content_format<claude_code> && content_format<mycode> &&
-              content_format<koshi> && content_format<sven> && content_format<agent_skills> &&
-              content_format<codex> && content_format<gemini>);
+// Each shipped format models content_format (docs/policies.md).
+static_assert(content_format<pegasus>, "content_formats::pegasus must model content_format");
+static_assert(content_format<claude_code>, "content_formats::claude_code must model content_format");
+static_assert(content_format<mycode>, "content_formats::mycode must model content_format");
+static_assert(content_format<koshi>, "content_formats::koshi must model content_format");
+static_assert(content_format<sven>, "content_formats::sven must model content_format");
+static_assert(content_format<agent_skills>, "content_formats::agent_skills must model content_format");
+static_assert(content_format<codex>, "content_formats::codex must model content_format");
+static_assert(content_format<gemini>, "content_formats::gemini must model content_format");
 
 /// The format names `skillmd invoke --format` takes.
 inline constexpr std::string_view names[] = {"pegasus", "claude-code", "mycode", "koshi",

@@ -3,8 +3,8 @@
 #ifndef SKILLMD_INVOKE_INVOCATION_HPP
 #define SKILLMD_INVOKE_INVOCATION_HPP
 
-// Invocation (SPEC 6.4): name or `/command` -> validation with seed 001's error codes and
-// seed 000's caller rules -> permission decision -> the body read now, arguments
+// Invocation: name or `/command` -> validation with Claude Code's error codes and
+// Pegasus's caller rules -> permission decision -> the body read now, arguments
 // substituted -> the rendered content and what the agent must do with it (inline, or
 // a fork with agent and model; the tools the skill allows).
 
@@ -28,7 +28,7 @@
 
 namespace skillmd {
 
-/// Why an invocation failed. 1-5 are seed 001's Skill tool codes; 6-8 are skillmd's.
+/// Why an invocation failed. 1-5 are Claude Code's Skill tool codes; 6-8 are skillmd's.
 enum class invoke_error : int {
     none = 0,
     invalid_format = 1,            ///< empty name, or a name no skill can have (`..`, `//`, controls)
@@ -52,13 +52,13 @@ struct invoke_options
     std::map<std::string, std::string, std::less<>> variables; ///< `${NAME}` values besides the skill's own
     std::vector<std::string> builtin_commands; ///< the agent's own commands (`help`, `clear`): code 5
     std::size_t max_argument_bytes = 64 * 1024;
-    bool match_sanitized = false; ///< seed 004: `/sven_plan` finds `sven/plan` by its sanitised name
+    bool match_sanitized = false; ///< sven: `/sven_plan` finds `sven/plan` by its sanitised name
     std::string tool_name = "Skill"; ///< named in the code 4 message
-    std::string working_directory;   ///< seed 002's context ("" = the current directory)
-    /// Error 2's message; `{}` stands for the name. Seed 001's by default; seed 000 says
-    /// `Skill "{}" not found`, seed 002 `Skill not found: {}`.
+    std::string working_directory;   ///< mycode's context ("" = the current directory)
+    /// Error 2's message; `{}` stands for the name. Claude Code's by default; Pegasus says
+    /// `Skill "{}" not found`, mycode `Skill not found: {}`.
     std::string unknown_skill_message = "Unknown skill: {}";
-    /// The sub-agent of a `context: fork` skill that names none (seed 000: `general`).
+    /// The sub-agent of a `context: fork` skill that names none (Pegasus: `general`).
     std::optional<std::string> default_fork_agent;
     /// May the model invoke a skill another tier shadows (`deploy@project`)? The index
     /// never shows it, so by default only the user can.
@@ -88,7 +88,7 @@ inline constexpr std::string_view to_string(invoke_status s) noexcept
 struct invocation
 {
     invoke_error error = invoke_error::none;
-    std::string message;         ///< seed 001's text for errors; "" on success
+    std::string message;         ///< Claude Code's text for errors; "" on success
     bool not_a_skill = false;    ///< a typed `/command` that names no skill: treat it as a message
     std::shared_ptr<skillmd::snapshot const> snapshot; ///< keeps `record` alive
     skill_record const* record = nullptr;
@@ -98,7 +98,7 @@ struct invocation
     context_mode mode = context_mode::inline_;       ///< inline: a tool result or user message; fork: a sub-agent task
     std::optional<std::string> agent;                ///< the sub-agent type for a fork
     std::optional<std::string> model;                ///< model override; `inherit` gives none
-    std::vector<std::string> allowed_tools;          ///< granted while the skill runs (seed 001's context modifier)
+    std::vector<std::string> allowed_tools;          ///< granted while the skill runs (Claude Code's context modifier)
     loaded_skill loaded;
     substitution_result substitution;
     std::string content;                             ///< rendered by the content format
@@ -138,7 +138,7 @@ inline std::string absolute_path(std::string const& p)
     return out;
 }
 
-/** The first Markdown heading of a knowledge document (seed 004's hint shows it), read
+/** The first Markdown heading of a knowledge document (sven's hint shows it), read
     from `<working directory>/.sven/knowledge/<name>`. Only a plain relative name is
     looked up (no `..`, no absolute path, no link out of the folder), and at most 4 KB is read.
 */
@@ -177,7 +177,7 @@ inline std::string with_name(std::string_view pattern, std::string_view name)
 
 } // namespace detail
 
-/** Checks permission rules before they are used: a rule that is not seed 001's syntax
+/** Checks permission rules before they are used: a rule that is not Claude Code's syntax
     is an error (`permission-rule-invalid`); one that matches no skill of `snap` is a
     warning (`permission-rule-unmatched`), with the skill it probably meant when only
     case tells them apart (`COMMIT` for `commit`).
@@ -212,7 +212,7 @@ inline std::vector<diagnostic> check_permission_rules(permission_rules const& ru
 
     `name_or_command` is a name (`commit`, `/commit`) or a whole typed command
     (`/commit fix the build`), whose rest is put before `args`. The user may invoke what
-    is user-invocable, the model what is model-invocable (seed 000's matrix, seed 004's
+    is user-invocable, the model what is model-invocable (Pegasus's matrix, sven's
     `user_invocable_only`). Deny rules bind both; for the model, allow rules allow and
     anything else asks; a user's typed command is its own consent.
 */
@@ -234,7 +234,7 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
         if (!cmd->arguments.empty()) all_args = all_args.empty() ? cmd->arguments : cmd->arguments + " " + all_args;
     }
     std::string const shown = skillmd::detail::clean_line(name);
-    // Seed 001: only an input that is empty once trimmed is malformed (its message keeps
+    // Claude Code: only an input that is empty once trimmed is malformed (its message keeps
     // the input as given); `/` alone names the empty skill, which does not exist.
     if (detail::trim_spaces(raw).empty()) {
         std::string as_given;

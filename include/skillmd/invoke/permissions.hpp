@@ -3,9 +3,9 @@
 #ifndef SKILLMD_INVOKE_PERMISSIONS_HPP
 #define SKILLMD_INVOKE_PERMISSIONS_HPP
 
-// Permission rules for invoking skills (SPEC 6.6, seed 001's Skill tool): deny rules
+// Permission rules for invoking skills: deny rules
 // first, then allow rules, else ask. A rule is a skill name, or `prefix:*`, which
-// matches every name that starts with `prefix` (seed 001's rule, to the letter: the
+// matches every name that starts with `prefix` (Claude Code's rule, to the letter: the
 // text before `:*` is the prefix). Nothing else is a wildcard: `my-*` is a name.
 
 #include <skillmd/config.hpp>
@@ -28,7 +28,7 @@ struct permission_decision
 {
     skillmd::permission behavior = permission::ask;
     std::string rule;    ///< the rule that decided ("" for ask)
-    std::string message; ///< seed 001's text for deny and ask
+    std::string message; ///< Claude Code's text for deny and ask
 };
 
 struct permission_rules
@@ -71,7 +71,7 @@ struct permission_rules
     }
 };
 
-/** Why `rule` is not a rule of seed 001's syntax, or "" when it is one. A rule is a skill
+/** Why `rule` is not a rule of Claude Code's syntax, or "" when it is one. A rule is a skill
     name (`deploy`, `deploy@project`, `plugin:tool`) or a prefix ending in `:*`
     (`ms-office:*`). Nothing else is a wildcard, so `my-*` and `*` would match nothing;
     blank rules and rules with surrounding spaces or control characters match nothing

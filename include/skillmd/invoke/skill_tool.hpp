@@ -12,10 +12,10 @@
 namespace skillmd {
 
 enum class skill_tool : std::uint8_t {
-    use_skill,  ///< seed 000: `use_skill({skill, args?})`
-    load_skill, ///< seeds 003 and 004: `load_skill({name})`
-    skill,      ///< seed 001: `Skill({skill})`, the name alone
-    skill_with_args, ///< seed 002: `Skill({skill, args?})`, with the document's whole description
+    use_skill,  ///< Pegasus: `use_skill({skill, args?})`
+    load_skill, ///< koshi and sven: `load_skill({name})`
+    skill,      ///< Claude Code: `Skill({skill})`, the name alone
+    skill_with_args, ///< mycode: `Skill({skill, args?})`, with the document's whole description
 };
 
 /// The name the model calls the tool by.

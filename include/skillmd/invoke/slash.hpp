@@ -3,8 +3,8 @@
 #ifndef SKILLMD_INVOKE_SLASH_HPP
 #define SKILLMD_INVOKE_SLASH_HPP
 
-// Slash commands (SPEC 6.8): `/name rest of line` split into a command and its
-// arguments, the checks a typed name must pass before it is looked up, and seed 004's
+// Slash commands: `/name rest of line` split into a command and its
+// arguments, the checks a typed name must pass before it is looked up, and sven's
 // command-name sanitiser.
 
 #include <skillmd/config.hpp>
@@ -62,7 +62,7 @@ inline bool valid_command_name(std::string_view name) noexcept
     }
 }
 
-/** Seed 004's sanitiser for TUI commands: each `/`-separated segment on its own,
+/** sven's sanitiser for TUI commands: each `/`-separated segment on its own,
     uppercase lowered, every run of characters other than ASCII letters and digits
     (spaces and hyphens among them) one `_`, none at a segment's ends; `/` kept, empty
     segments dropped. `Sven Plan/Code-Review` -> `sven_plan/code_review`.

@@ -31,7 +31,7 @@ struct tool_call
 {
     std::string tool;                    ///< as the model named it: `Skill`, `use_skill`, `load_skill`, `create_skill` ...
     std::optional<skill_tool> skill_kind; ///< set for the skill tools
-    std::optional<db_tool> db_kind;       ///< set for seed 003's database tools
+    std::optional<db_tool> db_kind;       ///< set for koshi's database tools
     std::string skill;                   ///< the skill asked for (`skill` or `name`)
     std::string args;                    ///< `args`, when the tool has it
     std::optional<std::string> description, content; ///< database tools
@@ -95,8 +95,8 @@ inline std::optional<tool_shape> shape_of(std::string_view tool, skill_tool skil
 /** Reads a tool call that is already JSON. Accepted envelopes: `{"name", "input"}`
     (Anthropic's tool_use block), `{"name", "arguments"}` with `arguments` an object or
     a JSON string (OpenAI function calls, MCP `tools/call`), and `{"function": {...}}`.
-    `Skill` takes `args` only when `skill_variant` is `skill_with_args` (seed 002);
-    seed 001's has `skill` alone. Unknown parameters, missing or mistyped ones, unknown
+    `Skill` takes `args` only when `skill_variant` is `skill_with_args` (mycode);
+    Claude Code's has `skill` alone. Unknown parameters, missing or mistyped ones, unknown
     tools and over-long names are refused.
 */
 inline tool_call_result parse_tool_call(boost::json::value const& v, skill_tool skill_variant = skill_tool::skill,

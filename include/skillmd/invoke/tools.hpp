@@ -3,7 +3,7 @@
 #ifndef SKILLMD_INVOKE_TOOLS_HPP
 #define SKILLMD_INVOKE_TOOLS_HPP
 
-// Tool definitions (SPEC 6.10): the JSON schema of the tool through which a model asks
+// Tool definitions: the JSON schema of the tool through which a model asks
 // for a skill, with the skill parameter constrained to the names it may invoke now.
 // Boost.JSON values; link Boost::json.
 
@@ -90,10 +90,10 @@ inline boost::json::object tool_definition(skill_tool kind, snapshot const& snap
     return tool_definition(kind, invocable_names(snap));
 }
 
-/// Seed 003's database tools.
+/// koshi's database tools.
 enum class db_tool : std::uint8_t { create_skill, update_skill, delete_skill, list_skills };
 
-/// The tool's definition, `{"name", "description", "input_schema"}`, with seed 003's
+/// The tool's definition, `{"name", "description", "input_schema"}`, with koshi's
 /// parameters; `update_skill` requires only the name (a partial update).
 inline boost::json::object tool_definition(db_tool kind)
 {

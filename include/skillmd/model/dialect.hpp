@@ -33,15 +33,15 @@ enum class unknown_keys : std::uint8_t { error, warning, ignore };
 /// Where a missing description comes from.
 enum class description_default : std::uint8_t {
     none,            ///< a missing description stays empty (and is reported if required)
-    first_paragraph, ///< the body's first paragraph (seed 000)
-    first_heading,   ///< the body's first heading, or "Skill" (seed 001)
+    first_paragraph, ///< the body's first paragraph (Pegasus)
+    first_heading,   ///< the body's first heading, or "Skill" (Claude Code)
 };
 
 /// Which rule a name must follow.
 enum class name_rule : std::uint8_t {
     none,             ///< any text (it is a label, or the system does not check)
     agent_skills,     ///< the specification: NFKC, Unicode lowercase letters, digits, `-`, 1-64
-    lowercase_hyphen, ///< ASCII `a-z`, `0-9` and `-`, at most 64 (seeds 000 and 003)
+    lowercase_hyphen, ///< ASCII `a-z`, `0-9` and `-`, at most 64 (Pegasus and koshi)
 };
 
 /// How hard validation is: strict follows the dialect's document to the letter;
@@ -73,8 +73,8 @@ struct dialect
     std::size_t max_name = 64;
     std::size_t max_description = 1024;
     std::size_t max_compatibility = 500;
-    bool find_by_label = false;                 ///< a lookup by the label finds the skill (seed 001's user-facing name)
-    bool command_from_name = false;             ///< the frontmatter `name` is the command (seed 002's registry key)
+    bool find_by_label = false;                 ///< a lookup by the label finds the skill (Claude Code's user-facing name)
+    bool command_from_name = false;             ///< the frontmatter `name` is the command (mycode's registry key)
 
     std::optional<skillmd::field> field_of(std::string_view key) const
     {
@@ -104,7 +104,7 @@ inline dialect agent_skills()
             false, true, true, true, false, true, frontmatter::missing_policy::error};
 }
 
-/// Seed 000 ("pegasus"): name defaults to the directory (lowercase and hyphens, at most 64),
+/// Pegasus ("pegasus"): name defaults to the directory (lowercase and hyphens, at most 64),
 /// description to the body's first paragraph.
 inline dialect pegasus()
 {
@@ -118,7 +118,7 @@ inline dialect pegasus()
             {}, unknown_keys::warning, description_default::first_paragraph, name_rule::lowercase_hyphen};
 }
 
-/// Seed 001 (Claude Code as reverse-engineered) plus the fields Claude Code documents:
+/// Claude Code, as reverse-engineered, plus the fields Claude Code documents:
 /// the command is the directory name, `name:` only a label; description from the first
 /// heading; unknown keys ignored, as Claude Code does.
 inline dialect claude_code()
@@ -135,7 +135,7 @@ inline dialect claude_code()
             false, false, false, false, false, frontmatter::missing_policy::empty_metadata, 64, 1024, 500, true};
 }
 
-/// Seed 002 ("mycode"): name, description, allowed-tools, and version/author/tags metadata;
+/// mycode ("mycode"): name, description, allowed-tools, and version/author/tags metadata;
 /// skills are keyed by their `name` (the folder's name when there is none).
 inline dialect mycode()
 {
@@ -148,7 +148,7 @@ inline dialect mycode()
             500, false, true};
 }
 
-/// Seed 003 ("koshi"): kebab-case name, one-sentence description and trigger phrases,
+/// koshi ("koshi"): kebab-case name, one-sentence description and trigger phrases,
 /// all required; `tools` for the sub-agent's tool scope.
 inline dialect koshi()
 {
@@ -159,7 +159,7 @@ inline dialect koshi()
             false, false, true, true, true};
 }
 
-/// Seed 004 ("sven"): only the description is required; `name:` is a label (the command
+/// sven ("sven"): only the description is required; `name:` is a label (the command
 /// is the path); the `sven:` block gates and pins skills; `knowledge:` lists documents.
 inline dialect sven()
 {

@@ -3,7 +3,7 @@
 #ifndef SKILLMD_MODEL_READ_SKILL_HPP
 #define SKILLMD_MODEL_READ_SKILL_HPP
 
-// From a frontmatter document to a typed, validated `skill_metadata` (SPEC 4):
+// From a frontmatter document to a typed, validated `skill_metadata`:
 // field names and defaults come from a dialect, every problem is a diagnostic at
 // the line and column of the value, and the rules of the Agent Skills reference
 // validator carry its rule ids so tools can compare verdicts.
@@ -29,7 +29,7 @@ struct skill_origin
 {
     std::string_view file;           ///< for diagnostics
     std::string_view directory_name; ///< the folder holding SKILL.md: default name, spec name check
-    std::string_view command = {};   ///< nested command path (seed 004); overrides the directory as default name
+    std::string_view command = {};   ///< nested command path (sven); overrides the directory as default name
     std::string_view body = {};      ///< for descriptions taken from the body
 };
 
@@ -92,7 +92,7 @@ inline std::optional<bool> parse_bool(std::string_view v)
 }
 
 /// The first paragraph of a Markdown body: the first run of text lines that is not a
-/// heading, a fence or a rule, joined with spaces (seed 000's default description).
+/// heading, a fence or a rule, joined with spaces (Pegasus's default description).
 inline std::string first_paragraph(std::string_view body)
 {
     std::string out;
@@ -122,7 +122,7 @@ inline std::string first_paragraph(std::string_view body)
     return out;
 }
 
-/// The text of the first Markdown heading, or `fallback` (seed 001's default description).
+/// The text of the first Markdown heading, or `fallback` (Claude Code's default description).
 inline std::string first_heading(std::string_view body, std::string_view fallback = "Skill")
 {
     std::size_t pos = 0;
@@ -401,7 +401,7 @@ private:
     {
         std::string_view const command = !origin_.command.empty() ? origin_.command : origin_.directory_name;
         if (d_.name_is_label) {
-            // The name is the folder's (seed 004: `sven/plan` is named `plan`); the command,
+            // The name is the folder's (sven: `sven/plan` is named `plan`); the command,
             // kept by the source, is the path.
             if (s.name_given) s.label = s.name;
             s.name = std::string(origin_.directory_name.empty() ? command : origin_.directory_name);
@@ -476,7 +476,7 @@ private:
     }
 
     /// The name rules of the specification (as the reference validator applies them)
-    /// or of seeds 000 and 003.
+    /// or of Pegasus and koshi.
     void check_name(node at, std::string const& given_name)
     {
         if (d_.names == name_rule::agent_skills) {

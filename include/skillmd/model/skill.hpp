@@ -32,17 +32,17 @@ struct unknown_field
 };
 
 /** The typed metadata of one skill: every field the seeds and the Agent Skills
-    specification define (SPEC 4.1). A field that the frontmatter does not give
+    specification define. A field that the frontmatter does not give
     holds its documented default; `*_given` flags say which defaults were applied.
 */
 struct skill_metadata
 {
     std::string name;                       ///< given, or the directory name / command path
     bool name_given = false;
-    std::optional<std::string> label;       ///< display name, where the dialect makes `name` a label (seeds 001, 004)
+    std::optional<std::string> label;       ///< display name, where the dialect makes `name` a label (Claude Code, sven)
     std::string description;                ///< given, or from the body as the dialect says
     bool description_given = false;
-    std::optional<std::string> when_to_use; ///< seed 001: appended to the description in listings
+    std::optional<std::string> when_to_use; ///< Claude Code: appended to the description in listings
     std::optional<std::string> license;
     std::optional<std::string> compatibility;
     std::vector<std::pair<std::string, std::string>> metadata; ///< string map, in source order
@@ -57,9 +57,9 @@ struct skill_metadata
     std::optional<std::string> model;       ///< model override; `inherit` means none
     std::optional<std::string> argument_hint;
     std::vector<std::string> arguments;     ///< named positional arguments (`$name`)
-    std::vector<std::string> triggers;      ///< seed 003 trigger phrases
-    std::vector<std::string> knowledge;     ///< seed 004 knowledge documents
-    // seed 004's `sven:` block
+    std::vector<std::string> triggers;      ///< koshi trigger phrases
+    std::vector<std::string> knowledge;     ///< sven knowledge documents
+    // sven's `sven:` block
     bool always = false;
     std::vector<std::string> requires_bins;
     std::vector<std::string> requires_env;

@@ -3,7 +3,7 @@
 #ifndef SKILLMD_PRESETS_KOSHI_HPP
 #define SKILLMD_PRESETS_KOSHI_HPP
 
-// Seed 003 ("koshi"): `*.md` file skills in the user's config directory (seeded from the
+// koshi ("koshi"): `*.md` file skills in the user's config directory (seeded from the
 // shipped skills on first start) plus agent-created skills in SQLite; a file wins a
 // name collision; trigger phrases pull the full skill into an `## Active Skills`
 // section. Needs `skillmd::sqlite`.
@@ -29,7 +29,7 @@
 namespace skillmd::presets {
 
 using koshi_registry = basic_registry<parser, files_win_over_database<first_tier_wins>, directory_source, sqlite_source>;
-/// koshi (seed 003, an agent's skill notes): a Markdown `## Available Skills` index (the
+/// koshi (koshi, an agent's skill notes): a Markdown `## Available Skills` index (the
 /// document sets no budget; the preset's policy adds one), `load_skill`, and Active Skills
 /// pulled in by trigger phrases.
 using koshi = basic_system<koshi_registry, index_formats::koshi, content_formats::koshi>;
@@ -111,7 +111,7 @@ inline file_skill_check file_skills_of(std::shared_ptr<snapshot const> snap)
     };
 }
 
-/// Seed 003's tools over a koshi registry: each refreshes first (so a file skill added
+/// koshi's tools over a koshi registry: each refreshes first (so a file skill added
 /// since is seen), writes, and refreshes again so the registry holds the result.
 inline db_outcome create_skill(koshi& reg, db_skill const& s)
 {
@@ -135,7 +135,7 @@ inline db_outcome delete_skill(koshi& reg, std::string_view name)
     return r;
 }
 
-/// Seed 003's `list_skills` result: every skill with its metadata and source, no bodies.
+/// koshi's `list_skills` result: every skill with its metadata and source, no bodies.
 inline boost::json::array list_skills_json(snapshot const& snap)
 {
     boost::json::array rows;
@@ -148,7 +148,7 @@ inline boost::json::array list_skills_json(snapshot const& snap)
 }
 
 /** A model's tool call routed to koshi: `load_skill` loads (the model's invocation), the
-    database tools create, update, delete and list (seed 003's tools). The result is what
+    database tools create, update, delete and list (koshi's tools). The result is what
     the model gets back, as JSON: `{"ok": true, ...}` or `{"ok": false, "error", "message"}`.
     A malformed call is `{"ok": false, "error": "bad_tool_call"}`; nothing throws.
 */
@@ -195,7 +195,7 @@ inline boost::json::object call_tool(koshi& agent, std::string_view json)
     return refuse("bad_tool_call", "unknown tool");
 }
 
-/** What seed 003 adds to the system prompt for one user message: the full content of
+/** What koshi adds to the system prompt for one user message: the full content of
     every skill whose triggers match, under `## Active Skills`; skills that match but
     cannot be loaded are named under `## Skill Hint` instead.
 */

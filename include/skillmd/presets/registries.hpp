@@ -31,7 +31,7 @@ struct locations
 {
     std::filesystem::path home;
     std::filesystem::path project;
-    std::filesystem::path managed;    ///< seed 001's managed (policy) settings directory
+    std::filesystem::path managed;    ///< Claude Code's managed (policy) settings directory
     std::map<std::string, std::filesystem::path> overrides;
     /// Folders outside the tiers that links in a tier may lead into (a dotfiles folder).
     /// Links between a preset's own tiers are always allowed; anything else is refused.

@@ -27,27 +27,27 @@ inline system_settings settings_for(index_formats::index_policy listing, skill_t
     return s;
 }
 
-/// Pegasus (seed 000, a design document): builtin `skills/` and user `data/skills/`, the
+/// Pegasus (Pegasus, a design document): builtin `skills/` and user `data/skills/`, the
 /// user tier wins; listed as `- name: description` within 2 % of the context window;
 /// the model calls `use_skill`; content as `[Skill: name]`.
 using pegasus = basic_system<pegasus_registry, index_formats::pegasus, content_formats::pegasus>;
 SKILLMD_DECL pegasus make_pegasus(locations const& at = {}, validation_mode mode = validation_mode::lenient);
 
-/// Claude Code as reverse-engineered (seed 001): managed > user > project, the first tier
+/// Claude Code, as reverse-engineered: managed > user > project, the first tier
 /// wins, the same file reached twice (a symlink) collapses silently; `- /name: description`
 /// lines within 15,000 characters, stopping at the first that does not fit; the `Skill`
 /// tool; content starting `Base directory for this skill: DIR`.
 using claude_code = basic_system<claude_code_registry, index_formats::claude_code, content_formats::claude_code>;
 SKILLMD_DECL claude_code make_claude_code(locations const& at = {}, validation_mode mode = validation_mode::lenient);
 
-/// mycode (seed 002, a proposal for a coding agent): user, project, then plugins; a later
+/// mycode (mycode, a proposal for a coding agent): user, project, then plugins; a later
 /// source replaces an earlier skill of the same name; plugin skills are `plugin:name`.
 /// Listed like Claude Code; the `Skill` tool with `args`; a "Skill Activated" message.
 using mycode = basic_system<mycode_registry, index_formats::claude_code, content_formats::mycode>;
 SKILLMD_DECL mycode make_mycode(locations const& at = {}, std::string plugin_name = "plugin",
                           validation_mode mode = validation_mode::lenient);
 
-/// sven (seed 004, a design document): six nested roots by increasing precedence, the
+/// sven (sven, a design document): six nested roots by increasing precedence, the
 /// command is the path, 256 KB per file; an `<available_skills>` XML index within 30,000
 /// characters (`always` skills bypass it); `load_skill`; content with the base
 /// directory, bundled files and sub-skills. `/sven_plan` finds `sven/plan`.

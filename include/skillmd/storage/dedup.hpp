@@ -3,7 +3,7 @@
 #ifndef SKILLMD_STORAGE_DEDUP_HPP
 #define SKILLMD_STORAGE_DEDUP_HPP
 
-// Dedup policies (SPEC 5.4): which of several skills with one command wins.
+// Dedup policies: which of several skills with one command wins.
 
 #include <skillmd/storage/source.hpp>
 
@@ -34,7 +34,7 @@ struct dedup_decision
     and picks the winner; the others stay reachable as `name@tier` and are reported
     as shadowed. When `collapse_same_file` is true, a loser that is the very same
     file as the winner (same device and inode, e.g. through a symlink) is dropped
-    without a report, as seed 001 does.
+    without a report, as Claude Code does.
 
     @par Exemplar
     @code
@@ -58,21 +58,21 @@ concept dedup_policy = requires(std::span<dedup_entry const> group) {
     { P::collapse_same_file } -> std::convertible_to<bool>;
 };
 
-/// The tier listed first wins (seed 001: managed, then user, then project).
+/// The tier listed first wins (Claude Code: managed, then user, then project).
 struct first_tier_wins
 {
     static constexpr bool collapse_same_file = true;
     static dedup_decision resolve(std::span<dedup_entry const>) { return {0}; }
 };
 
-/// The tier listed last wins (seeds 000 and 004 list tiers by increasing precedence).
+/// The tier listed last wins (Pegasus and sven list tiers by increasing precedence).
 struct highest_tier_wins
 {
     static constexpr bool collapse_same_file = true;
     static dedup_decision resolve(std::span<dedup_entry const> g) { return {g.size() - 1}; }
 };
 
-/// A file skill beats a database skill whatever the tier order (seed 003); among the
+/// A file skill beats a database skill whatever the tier order (koshi); among the
 /// remaining, `Base` decides.
 template <dedup_policy Base = first_tier_wins>
 struct files_win_over_database
@@ -102,8 +102,10 @@ struct keep_all
     static dedup_decision resolve(std::span<dedup_entry const>) { return {0, true}; }
 };
 
-static_assert(dedup_policy<first_tier_wins> && dedup_policy<highest_tier_wins> &&
-              dedup_policy<files_win_over_database<>> && dedup_policy<keep_all>);
+static_assert(dedup_policy<first_tier_wins>, "first_tier_wins must model dedup_policy");
+static_assert(dedup_policy<highest_tier_wins>, "highest_tier_wins must model dedup_policy");
+static_assert(dedup_policy<files_win_over_database<>>, "files_win_over_database must model dedup_policy");
+static_assert(dedup_policy<keep_all>, "keep_all must model dedup_policy");
 
 } // namespace skillmd
 

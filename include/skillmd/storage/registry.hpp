@@ -33,7 +33,7 @@
 
 namespace skillmd {
 
-/// Who may see a skill (SPEC 6.3).
+/// Who may see a skill.
 enum class visibility : std::uint8_t {
     all,   ///< every loaded skill
     model, ///< the model may invoke it: no `disable-model-invocation`, no `user_invocable_only`
@@ -48,10 +48,10 @@ struct skill_record
     std::size_t tier_index = 0;
     candidate where;           ///< path, base directory, stamp
     skill_metadata meta;
-    std::vector<std::string> children; ///< commands of the direct sub-skills (seed 004)
+    std::vector<std::string> children; ///< commands of the direct sub-skills (sven)
     std::size_t body_offset = 0;
     std::string shadowed_by;   ///< on a shadowed skill: the winner as `name@tier`
-    bool hidden = false;       ///< requirements unmet (seed 004): loaded but not listed
+    bool hidden = false;       ///< requirements unmet (sven): loaded but not listed
 
     std::string qualified() const { return command + "@" + tier; }
     bool visible_to(visibility v) const
@@ -140,7 +140,7 @@ public:
         return out;
     }
 
-    /// The direct sub-skills of a nested skill (seed 004).
+    /// The direct sub-skills of a nested skill (sven).
     std::vector<skill_record const*> children(std::string_view command) const
     {
         std::vector<skill_record const*> out;

@@ -3,7 +3,7 @@
 #ifndef SKILLMD_STORAGE_REQUIREMENTS_HPP
 #define SKILLMD_STORAGE_REQUIREMENTS_HPP
 
-// Requirements gating (seed 004, SPEC 5.6): a skill whose `requires_bins` are not on
+// Requirements gating (sven): a skill whose `requires_bins` are not on
 // PATH or whose `requires_env` variables are unset is hidden, with an info diagnostic.
 
 #include <skillmd/model/skill.hpp>

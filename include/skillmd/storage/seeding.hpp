@@ -3,7 +3,7 @@
 #ifndef SKILLMD_STORAGE_SEEDING_HPP
 #define SKILLMD_STORAGE_SEEDING_HPP
 
-// Seeding (seed 003, SPEC 5.5): on first start, a user skills directory that does not
+// Seeding (koshi): on first start, a user skills directory that does not
 // exist yet is created and filled from the shipped skills.
 
 #include <skillmd/model/diagnostic.hpp>

@@ -37,7 +37,7 @@ struct candidate
     std::string directory;           ///< the skill's base directory ("" for memory skills)
     std::string directory_name;      ///< default name and the specification's name check
     file_stamp stamp;
-    bool database = false;           ///< from the database tier (files win over it, seed 003)
+    bool database = false;           ///< from the database tier (files win over it, koshi)
     bool confirmed = true;           ///< false: the file may not exist; the first read tells
 };
 

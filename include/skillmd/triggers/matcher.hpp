@@ -3,7 +3,7 @@
 #ifndef SKILLMD_TRIGGERS_MATCHER_HPP
 #define SKILLMD_TRIGGERS_MATCHER_HPP
 
-// Trigger phrases (seed 003, SPEC 6.9): literal, case-insensitive, whole-word matching
+// Trigger phrases (koshi): literal, case-insensitive, whole-word matching
 // of every phrase of every skill in one pass over the message, whatever the number of
 // phrases (an Aho-Corasick automaton over code points).
 

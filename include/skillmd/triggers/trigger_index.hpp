@@ -3,7 +3,7 @@
 #ifndef SKILLMD_TRIGGERS_TRIGGER_INDEX_HPP
 #define SKILLMD_TRIGGERS_TRIGGER_INDEX_HPP
 
-// The trigger phrases of every skill of a snapshot in one matcher (seed 003, SPEC 6.9).
+// The trigger phrases of every skill of a snapshot in one matcher (koshi).
 
 #include <skillmd/storage/registry.hpp>
 #include <skillmd/triggers/matcher.hpp>
@@ -17,7 +17,7 @@
 
 namespace skillmd {
 
-/// A skill's trigger phrases: the `triggers` field where the dialect has one (seed 003),
+/// A skill's trigger phrases: the `triggers` field where the dialect has one (koshi),
 /// else a `triggers` key the dialect left unclaimed (a list of strings, or one string).
 inline std::vector<std::string> triggers_of(skill_metadata const& m)
 {

@@ -175,7 +175,7 @@ std::shared_ptr<typename skillmd::snapshot::loaded const> basic_registry<Parser,
         rec.command = w.where.command;
         if (opts_.dialect.command_from_name && r.skill->name_given && valid_command_name(r.skill->name) &&
             r.skill->name.find('/') == std::string::npos) {
-            // Seed 002 keys skills by `name`; a plugin's `prefix:` stays in front.
+            // mycode keys skills by `name`; a plugin's `prefix:` stays in front.
             auto const colon = rec.command.find(':');
             rec.command = (colon == std::string::npos ? std::string() : rec.command.substr(0, colon + 1)) + r.skill->name;
         }
@@ -252,7 +252,7 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     std::sort(skills.begin(), skills.end(), [](auto const& a, auto const& b) { return a->command < b->command; });
     for (std::size_t i = 0; i < skills.size(); ++i) next.index_.emplace(skills[i]->command, i);
     report_confusables(next);
-    // Sub-skills (seed 004): exactly the skills whose command is a skill's plus one more
+    // Sub-skills (sven): exactly the skills whose command is a skill's plus one more
     // segment. A skill two folders below another, with none between, is nobody's child.
     std::map<std::size_t, std::vector<std::string>> children;
     for (auto const& r : skills) {
@@ -268,7 +268,7 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
         if (skills[i]->children != wanted) edit(skills[i]).children = std::move(wanted);
     }
     // A name lookup also finds a skill whose `name:` differs from its command, and
-    // (seed 001) the label the user sees; a real command always wins over a name.
+    // (Claude Code) the label the user sees; a real command always wins over a name.
     for (std::size_t i = 0; i < skills.size(); ++i) {
         if (!skills[i]->meta.name.empty()) next.index_.emplace(skills[i]->meta.name, i);
         if (opts_.dialect.find_by_label && skills[i]->meta.label && !skills[i]->meta.label->empty())

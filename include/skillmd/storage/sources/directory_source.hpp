@@ -20,11 +20,11 @@
 
 namespace skillmd {
 
-/// How skills sit under a root (SPEC 5.1).
+/// How skills sit under a root.
 enum class layout : std::uint8_t {
-    flat,   ///< `root/<name>/SKILL.md` (seeds 000, 001, 002)
-    nested, ///< any depth; the command is the path below the root (seed 004)
-    files,  ///< `root/<name>.md`, one skill per Markdown file (seed 003)
+    flat,   ///< `root/<name>/SKILL.md` (Pegasus, Claude Code, 002)
+    nested, ///< any depth; the command is the path below the root (sven)
+    files,  ///< `root/<name>.md`, one skill per Markdown file (koshi)
 };
 
 struct directory_options
@@ -32,7 +32,7 @@ struct directory_options
     skillmd::layout layout = layout::flat;
     std::size_t max_depth = 6;            ///< directory levels below the root (Codex: 6)
     std::size_t max_directories = 2000;   ///< directories visited per root (Codex: 2,000)
-    std::size_t max_file_bytes = 256 * 1024; ///< larger skill files are skipped (seed 004: 256 KB)
+    std::size_t max_file_bytes = 256 * 1024; ///< larger skill files are skipped (sven: 256 KB)
     std::size_t max_bundled = 1000;       ///< bundled files listed per skill
     std::vector<std::string> skip = {".git", "node_modules", ".hg", ".svn"};
     /// Folders besides the tier's own root that links may lead into (a dotfiles folder).
@@ -41,7 +41,7 @@ struct directory_options
 };
 
 
-/** Skills in a directory tree: the flat, nested and files layouts of SPEC 5.1.
+/** Skills in a directory tree: the flat, nested and files layouts
 
     Discovery reads no skill file and makes as few system calls as it can: one
     `fstatat` per directory, a listing only for directories that have
@@ -123,7 +123,7 @@ private:
     std::shared_ptr<roots_state> roots_;
 };
 
-static_assert(skill_source<directory_source>);
+static_assert(skill_source<directory_source>, "directory_source must model skill_source");
 
 } // namespace skillmd
 

@@ -92,7 +92,7 @@ private:
     std::shared_ptr<state> state_;
 };
 
-static_assert(skill_source<memory_source>);
+static_assert(skill_source<memory_source>, "memory_source must model skill_source");
 
 } // namespace skillmd
 

@@ -12,7 +12,7 @@
 
 namespace skillmd {
 
-/** A plugin's skills: another source whose commands become `plugin:name` (seed 001),
+/** A plugin's skills: another source whose commands become `plugin:name` (Claude Code),
     so they never collide with the user's own skills.
 */
 template <skill_source Inner>

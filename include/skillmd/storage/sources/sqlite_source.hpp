@@ -3,7 +3,7 @@
 #ifndef SKILLMD_STORAGE_SOURCES_SQLITE_SOURCE_HPP
 #define SKILLMD_STORAGE_SOURCES_SQLITE_SOURCE_HPP
 
-// The mutable database tier (SPEC 7, seed 003): agent-created skills in SQLite's
+// The mutable database tier: agent-created skills in SQLite's
 // `skills` table, as a `skill_source` and with create / update / delete / list / load.
 // Link `skillmd::sqlite` (SQLite::SQLite3); nothing else includes this header.
 //
@@ -17,6 +17,9 @@
 #include <skillmd/detail/json.hpp>
 #include <skillmd/model/diagnostic.hpp>
 #include <skillmd/storage/source.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
 
 #include <sqlite3.h>
 
@@ -47,7 +50,7 @@ struct db_skill
     std::int64_t revision = 0; ///< the store's change counter at the last write of this row
 };
 
-/// A partial update: only the fields given change (seed 003).
+/// A partial update: only the fields given change (koshi).
 struct db_update
 {
     std::optional<std::string> description;
@@ -119,61 +122,20 @@ inline std::string triggers_json(std::vector<std::string> const& triggers)
     return j + "]";
 }
 
-/// A JSON array of strings as our own writes store it; anything else gives nothing.
+/// A JSON array of strings (as our writes store it); anything else gives nothing.
 inline std::vector<std::string> parse_triggers_json(std::string_view j)
 {
+    boost::json::parse_options opts;
+    opts.max_depth = 2; // an array of strings: anything deeper is no trigger list
+    boost::system::error_code ec;
+    boost::json::value const v = boost::json::parse(j, ec, {}, opts);
+    if (ec || !v.is_array()) return {};
     std::vector<std::string> out;
-    std::size_t i = 0;
-    auto const ws = [&] {
-        while (i < j.size() && (j[i] == ' ' || j[i] == '\n' || j[i] == '\t' || j[i] == '\r')) ++i;
-    };
-    ws();
-    if (i >= j.size() || j[i] != '[') return {};
-    ++i;
-    ws();
-    if (i < j.size() && j[i] == ']') return out;
-    while (i < j.size()) {
-        ws();
-        if (i >= j.size() || j[i] != '"') return {};
-        ++i;
-        std::string s;
-        while (i < j.size() && j[i] != '"') {
-            char c = j[i++];
-            if (c == '\\' && i < j.size()) {
-                char const e = j[i++];
-                switch (e) {
-                case 'n': c = '\n'; break;
-                case 't': c = '\t'; break;
-                case 'r': c = '\r'; break;
-                case 'b': c = '\b'; break;
-                case 'f': c = '\f'; break;
-                case 'u': {
-                    if (i + 4 > j.size()) return {};
-                    unsigned v = 0;
-                    for (int k = 0; k < 4; ++k) {
-                        char const h = j[i++];
-                        v = v * 16 + static_cast<unsigned>(h >= 'a' ? h - 'a' + 10 : h >= 'A' ? h - 'A' + 10 : h - '0');
-                    }
-                    utf8_append(s, static_cast<char32_t>(v));
-                    continue;
-                }
-                default: c = e;
-                }
-            }
-            s += c;
-        }
-        if (i >= j.size()) return {};
-        ++i;
-        out.push_back(std::move(s));
-        ws();
-        if (i < j.size() && j[i] == ',') {
-            ++i;
-            continue;
-        }
-        if (i < j.size() && j[i] == ']') return out;
-        return {};
+    for (auto const& e : v.get_array()) {
+        if (!e.is_string()) return {};
+        out.emplace_back(e.get_string());
     }
-    return {};
+    return out;
 }
 
 /// A prepared statement that finalizes itself.
@@ -545,13 +507,13 @@ private:
         }
         if (!exec("PRAGMA journal_mode = WAL")) return bad("switching to WAL");
         if (version < schema_version) {
-            // v0 -> v1: seed 003's table (created if missing) plus the change counter.
+            // v0 -> v1: koshi's table (created if missing) plus the change counter.
             if (!exec("BEGIN IMMEDIATE")) return bad("starting the schema");
             bool ok = exec("CREATE TABLE IF NOT EXISTS skills ("
                            "name TEXT PRIMARY KEY, description TEXT NOT NULL, triggers TEXT NOT NULL DEFAULT '[]', "
                            "content TEXT NOT NULL, created_at DATETIME DEFAULT CURRENT_TIMESTAMP, "
                            "updated_at DATETIME DEFAULT CURRENT_TIMESTAMP)");
-            // A table written by seed 003's own system lacks the revision column.
+            // A table written by koshi's own system lacks the revision column.
             bool has_revision = false;
             {
                 detail::statement c(db_, "SELECT 1 FROM pragma_table_info('skills') WHERE name = 'revision'");
@@ -579,7 +541,7 @@ private:
     std::mutex mutex_;
 };
 
-/** The database as a registry tier, and seed 003's operations on it.
+/** The database as a registry tier, and koshi's operations on it.
 
     Candidates are marked `database`, so `files_win_over_database` lets a file skill of
     the same name win. Each row reads as the SKILL.md `db_skill_text` writes, so it goes
@@ -744,7 +706,7 @@ private:
     std::shared_ptr<seen> seen_;
 };
 
-static_assert(skill_source<sqlite_source>);
+static_assert(skill_source<sqlite_source>, "sqlite_source must model skill_source");
 
 } // namespace skillmd
 

@@ -1,0 +1,103 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_FRONTMATTER_GRAMMAR_READER_INPUT_HPP
+#define SKILLMD_FRONTMATTER_GRAMMAR_READER_INPUT_HPP
+
+// The reader: input checks (printable UTF-8, document markers), blank and comment
+// lines, what may not start a node.
+
+#include <skillmd/frontmatter/grammar/reader.hpp>
+
+namespace skillmd::frontmatter::grammar::detail {
+
+inline void reader::check_marker(char const* line)
+{
+    if (is_marker(line))
+        fail(line, codes::yaml_multiple_documents,
+             "document markers (`---`, `...`) cannot appear inside frontmatter; one document only");
+    if (*line == '%')
+        fail(line, codes::yaml_directive, "YAML directives (`%YAML`, `%TAG`) are not supported in frontmatter");
+}
+
+inline void reader::check_characters()
+{
+    std::string_view const s(b_, static_cast<std::size_t>(e_ - b_));
+    std::size_t i = 0, slow_until = 0;
+    while (i < s.size()) {
+        if (i >= slow_until && i + block_size <= s.size()) {
+            if (plain_ascii_block(s.data() + i)) {
+                i += block_size;
+                continue;
+            }
+            slow_until = i + block_size; // check these bytes one by one, then go back to blocks
+        }
+        auto const c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) bad_character(i, c);
+            ++i;
+            continue;
+        }
+        std::size_t const n = skillmd::detail::utf8_sequence_length(s, i);
+        if (n == 0) {
+            static constexpr char hex[] = "0123456789ABCDEF";
+            fail(b_ + i, codes::utf8_invalid,
+                 std::string("byte 0x") + hex[c >> 4] + hex[c & 15] + " is not UTF-8; save the file as UTF-8");
+        }
+        char32_t const cp = skillmd::detail::utf8_decode(s.data() + i, n);
+        if ((cp >= 0x80 && cp <= 0x9f && cp != 0x85) || cp == 0xfffe || cp == 0xffff) bad_character(i, cp);
+        i += n;
+    }
+}
+
+inline void reader::skip_blank_lines()
+{
+    while (p_ < e_) {
+        char const* q = skip_blanks(p_);
+        if (q >= e_) { p_ = e_; return; }
+        if (*q == '#') q = line_end(q);
+        else if (!is_break(*q)) {
+            check_marker(p_);
+            return;
+        }
+        p_ = next_line(q);
+    }
+}
+
+inline void reader::check_node_start(char const* q)
+{
+    switch (*q) {
+    case '&':
+        fail(q, codes::yaml_anchor, "anchors (`&name`) are not supported in frontmatter; write the value out in full");
+    case '*':
+        fail(q, codes::yaml_alias, "aliases (`*name`) are not supported in frontmatter; write the value out in full");
+    case '!':
+        fail(q, codes::yaml_tag, "tags (`!tag`) are not supported in frontmatter; remove the tag, or quote a value that starts with `!`");
+    case '%':
+        fail(q, codes::yaml_reserved_indicator, "a value cannot start with `%`; put it in quotes");
+    case '@':
+    case '`':
+        fail(q, codes::yaml_reserved_indicator, std::string("`") + *q + "` is reserved in YAML and cannot start a value; put the value in quotes");
+    case '?':
+        if (ws_or_end(q + 1))
+            fail(q, codes::yaml_complex_key, "explicit keys (`? key`) are not supported; write `key: value`");
+        break;
+    case ':':
+    case '-':
+        if (ws_or_end(q + 1))
+            fail(q, codes::yaml_syntax, std::string("a value cannot start with `") + *q + " `; put it in quotes");
+        break;
+    case ',':
+    case ']':
+    case '}':
+        fail(q, codes::yaml_syntax, std::string("unexpected `") + *q + "`; put the value in quotes");
+    case '|':
+    case '>':
+        fail(q, codes::yaml_syntax, "a block scalar (`|` or `>`) cannot appear here; put the value in quotes");
+    default:
+        break;
+    }
+}
+
+} // namespace skillmd::frontmatter::grammar::detail
+
+#endif
