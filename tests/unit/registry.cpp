@@ -6,6 +6,7 @@
 
 #include "../support/test_support.hpp"
 
+#include <algorithm>
 #include <skillmd/invoke/invocation.hpp>
 #include <skillmd/presets/systems.hpp>
 #include <skillmd/storage/registry.hpp>
@@ -57,10 +58,31 @@ std::string numbered(char const* prefix, int n)
     return s;
 }
 
+/// Everything a discovery says, in one comparable text (the folders walked in order).
+std::string described(discovery const& d)
+{
+    std::string out;
+    for (auto const& c : d.skills)
+        out += "skill " + c.command + " | " + c.path + " | " + c.directory + " | " + c.directory_name +
+               (c.confirmed ? " | confirmed\n" : " | unconfirmed\n");
+    for (auto const& g : d.diagnostics) out += "diagnostic " + to_text(g) + "\n";
+    auto folders = d.directories;
+    std::sort(folders.begin(), folders.end()); // helper threads add theirs in any order
+    for (auto const& f : folders) out += "folder " + f + "\n";
+    return out;
+}
+
+/// The tree at `root` discovered by both walkers, which must agree to the byte: every test
+/// that discovers through here (layouts, bounds, links, odd names) holds them to it.
 discovery discover(fs::path const& root, layout l, directory_options o = {})
 {
     o.layout = l;
-    return directory_source("t", root.string(), o).discover();
+    o.walker = directory_walker::posix;
+    auto posix = directory_source("t", root.string(), o).discover();
+    o.walker = directory_walker::boost_filesystem;
+    auto const portable = directory_source("t", root.string(), o).discover();
+    BOOST_TEST(described(posix) == described(portable));
+    return posix;
 }
 
 /// The commands of the candidates that are skills (unconfirmed ones whose SKILL.md exists).
@@ -221,6 +243,50 @@ BOOST_AUTO_TEST_CASE(odd_files_give_diagnostics_and_never_block)
     reg.load();
     BOOST_TEST(reg.snapshot()->skills().size() == 1u);
     BOOST_TEST(has(reg.snapshot()->diagnostics(), "skill-unreadable", "not a regular file"));
+}
+
+// The Boost.Filesystem walker exists for platforms without openat and inotify; on Linux
+// it must find exactly what the POSIX walker finds. discover() compares the two on every
+// call; this tree holds every kind of entry at once, under each layout and bound.
+BOOST_AUTO_TEST_CASE(both_walkers_agree_on_one_hostile_tree)
+{
+    temp_dir t;
+    fs::path const root = t / "root";
+    write(root / "good/SKILL.md", skill("good", "g"));
+    write(root / "good/notes.md", "x");
+    write(root / "Case/skill.md", skill("case", "c"));
+    write(root / "deep/a/b/c/d/e/f/g/SKILL.md", skill("g", "g"));
+    write(root / "nest/SKILL.md", skill("nest", "n"));
+    write(root / "nest/child/SKILL.md", skill("child", "c"));
+    write(root / "top.md", skill("top", "t"));
+    write(root / "bad\nname/SKILL.md", skill("x", "x"));
+    write(root / "bad\xFEname/SKILL.md", skill("x", "x"));
+    write(root / "bad\x01file.md", skill("x", "x"));
+    write(root / "node_modules/hidden/SKILL.md", skill("hidden", "h"));
+    BOOST_TEST_REQUIRE(::mkfifo((root / "pipe.md").c_str(), 0600) == 0);
+    fs::create_directories(root / "fifo");
+    BOOST_TEST_REQUIRE(::mkfifo((root / "fifo/SKILL.md").c_str(), 0600) == 0);
+    fs::create_symlink(t / "nowhere", root / "dangling");
+    fs::create_symlink(t / "nowhere.md", root / "dangling.md");
+    fs::create_directory_symlink(root / "nest", root / "alias");
+    fs::create_directory_symlink(root, root / "nest/loop");
+    write(t / "outside/escaped/SKILL.md", skill("escaped", "e"));
+    fs::create_directory_symlink(t / "outside", root / "out");
+    fs::create_directory_symlink(t / "outside/escaped", root / "escaped");
+    for (int i = 0; i < 30; ++i) fs::create_directories(root / "many" / numbered("d", i));
+
+    directory_options allowed;
+    allowed.allowed_roots = {(t / "outside").string()};
+    directory_options bounded;
+    bounded.max_depth = 3;
+    bounded.max_directories = 20;
+    std::size_t said = 0;
+    for (layout const l : {layout::flat, layout::nested, layout::files})
+        for (directory_options const& o : {directory_options{}, allowed, bounded}) {
+            auto const d = discover(root, l, o); // fails here when the walkers differ
+            said += d.skills.size() + d.diagnostics.size();
+        }
+    BOOST_TEST(said > 50u); // the tree gave both walkers plenty to agree on
 }
 
 BOOST_AUTO_TEST_CASE(bounds_give_one_warning_each)
@@ -412,6 +478,25 @@ struct counting_dir
     bool watch(discovery const& d) const { return inner.watch(d); }
     bool unchanged() const { return inner.unchanged(); }
 };
+
+BOOST_AUTO_TEST_CASE(the_portable_walker_refreshes_by_comparing_stamps)
+{
+    temp_dir t;
+    write(t / "a/SKILL.md", skill("a", "first"));
+    directory_options o;
+    o.walker = directory_walker::boost_filesystem;
+    basic_registry<parser, first_tier_wins, directory_source> reg(parser{}, lenient(), directory_source("t", t.path.string(), o));
+    reg.load();
+    reg.refresh(); // where the POSIX walker would set its watches
+    BOOST_TEST(!reg.source<0>().unchanged()); // no watches: every refresh walks and compares stamps
+    write(t / "a/SKILL.md", skill("a", "second, and longer"));
+    write(t / "b/SKILL.md", skill("b", "new"));
+    reg.refresh();
+    auto const snap = reg.snapshot();
+    BOOST_TEST_REQUIRE(snap->find("a") != nullptr);
+    BOOST_TEST(snap->find("a")->meta.description == "second, and longer");
+    BOOST_TEST(snap->find("b") != nullptr);
+}
 
 BOOST_AUTO_TEST_CASE(watched_trees_refresh_without_touching_files_and_miss_no_change)
 {

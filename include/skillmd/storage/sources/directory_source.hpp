@@ -27,6 +27,12 @@ enum class layout : std::uint8_t {
     files,  ///< `root/<name>.md`, one skill per Markdown file (koshi)
 };
 
+/// How a directory_source lists folders. Both give the same discovery on the same tree.
+enum class directory_walker : std::uint8_t {
+    posix,            ///< openat, fdopendir, fstatat from open descriptors, on up to four threads (Linux, the default)
+    boost_filesystem, ///< Boost.Filesystem iteration and status by path, one thread (portable)
+};
+
 struct directory_options
 {
     skillmd::layout layout = layout::flat;
@@ -38,6 +44,7 @@ struct directory_options
     /// Folders besides the tier's own root that links may lead into (a dotfiles folder).
     /// Nothing outside the root and these is walked, listed or read.
     std::vector<std::string> allowed_roots;
+    directory_walker walker = directory_walker::posix;
 };
 
 
@@ -106,14 +113,15 @@ private:
                       std::set<std::pair<dev_t, ino_t>>& seen, std::vector<std::string>& out, std::size_t limit,
                       std::vector<std::string> const& roots_now) const;
 
-    struct shared_state;
-
-    struct job;
-
-    /// The walk with `threads` threads; nothing when the result could depend on timing.
-    std::optional<discovery> discover_with(unsigned threads) const;
-
+    template <class Fs>
+    struct walk_shared;
+    template <class Fs>
     struct walker;
+
+    /// The walk over `Fs` (POSIX calls or Boost.Filesystem) with `threads` threads;
+    /// nothing when the result could depend on timing.
+    template <class Fs>
+    std::optional<discovery> discover_with(unsigned threads) const;
 
     std::string label_;
     std::string root_;

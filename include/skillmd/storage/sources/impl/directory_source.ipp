@@ -11,6 +11,10 @@
 #include <skillmd/detail/utf8.hpp>
 #include <skillmd/frontmatter/split.hpp>
 
+#include <boost/filesystem/directory.hpp>
+#include <boost/filesystem/operations.hpp>
+#include <boost/system/error_code.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -169,6 +173,186 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
     return r;
 }
 
+/// What a directory's listing says an entry is, before any link is followed.
+enum class entry_type : std::uint8_t { regular, directory, link, special, unknown };
+
+/// An entry with its links followed.
+struct followed_entry
+{
+    int error = 0;       ///< 0, or the errno of the failure
+    std::string message; ///< the failure, for a diagnostic
+    bool is_dir = false;
+    bool is_reg = false;
+};
+
+/// The walk over POSIX calls relative to an open directory (openat, fdopendir, fstatat),
+/// so a link swapped mid-walk cannot redirect it; a directory is known by device and inode.
+struct posix_walk
+{
+    using id = std::pair<std::uint64_t, std::uint64_t>;
+    struct dir
+    {
+        int fd = -1;
+        DIR* stream = nullptr;
+    };
+    using listing = std::vector<std::pair<std::string, entry_type>>;
+
+    static std::optional<dir> open_root(std::string const& path, int& error, std::string& message)
+    {
+        int const fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+            error = errno;
+            message = std::strerror(error);
+            return std::nullopt;
+        }
+        return dir{fd, nullptr};
+    }
+    static id id_of(dir const& d)
+    {
+        struct stat st {};
+        ::fstat(d.fd, &st);
+        return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+    }
+    /// The entries but `.` and `..`; false (and why) when the directory cannot be listed;
+    /// `partial` says why the listing may be incomplete.
+    static bool list(dir& d, listing& names, std::string& error, std::string& partial)
+    {
+        d.stream = ::fdopendir(d.fd);
+        if (d.stream == nullptr) {
+            error = std::strerror(errno);
+            return false;
+        }
+        errno = 0;
+        while (dirent* e = ::readdir(d.stream)) {
+            std::string_view const n = e->d_name;
+            if (n == "." || n == "..") continue;
+            entry_type t = entry_type::unknown;
+            switch (e->d_type) {
+            case DT_REG: t = entry_type::regular; break;
+            case DT_DIR: t = entry_type::directory; break;
+            case DT_LNK: t = entry_type::link; break;
+            case DT_FIFO: case DT_SOCK: case DT_CHR: case DT_BLK: t = entry_type::special; break;
+            default: break;
+            }
+            names.emplace_back(std::string(n), t);
+        }
+        if (errno != 0) partial = std::strerror(errno);
+        return true;
+    }
+    static followed_entry follow(dir const& d, std::string const& name, std::string const&, id* out)
+    {
+        followed_entry f;
+        struct stat st {};
+        if (::fstatat(::dirfd(d.stream), name.c_str(), &st, 0) != 0) {
+            f.error = errno;
+            f.message = std::strerror(f.error);
+            return f;
+        }
+        f.is_dir = S_ISDIR(st.st_mode);
+        f.is_reg = S_ISREG(st.st_mode);
+        if (out) *out = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+        return f;
+    }
+    static std::optional<dir> open_child(dir const& d, std::string const& name, std::string const&, std::string& error)
+    {
+        int const fd = ::openat(::dirfd(d.stream), name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+            error = std::strerror(errno);
+            return std::nullopt;
+        }
+        return dir{fd, nullptr};
+    }
+    static void release(dir& d)
+    {
+        if (d.stream) ::closedir(d.stream);
+        else if (d.fd >= 0) ::close(d.fd);
+        d = {};
+    }
+};
+
+/// The walk over Boost.Filesystem (iteration and status by path), for platforms without
+/// openat or inotify; a directory is known by its canonical path. It gives the same
+/// discovery as posix_walk on the same tree (a test holds them to it).
+struct boost_walk
+{
+    using id = std::string;
+    using listing = std::vector<std::pair<std::string, entry_type>>;
+    struct dir
+    {
+        std::string path;
+        listing names; // read when the directory is opened, as openat would refuse it then
+        std::string partial;
+    };
+
+    static entry_type type_of(boost::filesystem::file_type t)
+    {
+        switch (t) {
+        case boost::filesystem::regular_file: return entry_type::regular;
+        case boost::filesystem::directory_file: return entry_type::directory;
+        case boost::filesystem::symlink_file: return entry_type::link;
+        case boost::filesystem::block_file:
+        case boost::filesystem::character_file:
+        case boost::filesystem::fifo_file:
+        case boost::filesystem::socket_file: return entry_type::special;
+        default: return entry_type::unknown;
+        }
+    }
+    static std::optional<dir> read(std::string const& path, int& error, std::string& message)
+    {
+        boost::system::error_code ec;
+        boost::filesystem::directory_iterator it(path, ec);
+        if (ec) {
+            error = ec.value();
+            message = ec.message();
+            return std::nullopt;
+        }
+        dir d;
+        d.path = path;
+        for (boost::filesystem::directory_iterator const end; it != end; it.increment(ec)) {
+            if (ec) break;
+            d.names.emplace_back(it->path().filename().string(), type_of(it->symlink_status().type()));
+        }
+        if (ec) d.partial = ec.message();
+        return d;
+    }
+    static std::optional<dir> open_root(std::string const& path, int& error, std::string& message)
+    {
+        return read(path, error, message);
+    }
+    static id id_of(dir const& d)
+    {
+        boost::system::error_code ec;
+        return boost::filesystem::canonical(d.path, ec).string();
+    }
+    static bool list(dir& d, listing& names, std::string&, std::string& partial)
+    {
+        names = std::move(d.names);
+        partial = d.partial;
+        return true;
+    }
+    static followed_entry follow(dir const&, std::string const&, std::string const& full, id* out)
+    {
+        followed_entry f;
+        boost::system::error_code ec;
+        auto const st = boost::filesystem::status(full, ec);
+        if (ec || st.type() == boost::filesystem::file_not_found) {
+            f.error = ec ? ec.value() : ENOENT;
+            f.message = ec ? ec.message() : std::strerror(ENOENT);
+            return f;
+        }
+        f.is_dir = st.type() == boost::filesystem::directory_file;
+        f.is_reg = st.type() == boost::filesystem::regular_file;
+        if (out) *out = boost::filesystem::canonical(full, ec).string();
+        return f;
+    }
+    static std::optional<dir> open_child(dir const&, std::string const&, std::string const& full, std::string& error)
+    {
+        int e = 0;
+        return read(full, e, error);
+    }
+    static void release(dir&) {}
+};
+
 } // namespace detail
 
 struct directory_source::watch_state
@@ -184,34 +368,45 @@ struct directory_source::watch_state
     }
 };
 
-struct directory_source::shared_state
+
+
+
+struct directory_source::roots_state
 {
     std::mutex mutex;
-    std::set<std::pair<dev_t, ino_t>> visited;
+    std::shared_ptr<std::vector<std::string> const> resolved;
+};
+
+template <class Fs>
+struct directory_source::walk_shared
+{
+    std::mutex mutex;
+    std::set<typename Fs::id> visited;
     std::atomic<std::size_t> directories{0};
     std::atomic<bool> stopped{false}, timing_dependent{false};
     bool parallel = false;
     std::shared_ptr<std::vector<std::string> const> roots;
 };
 
-struct directory_source::job
-{
-    int fd;
-    std::string path, rel;
-};
-
+template <class Fs>
 struct directory_source::walker
 {
+    struct job
+    {
+        typename Fs::dir dir;
+        std::string path, rel;
+    };
+
     directory_source const& src;
-    shared_state* sh;
+    walk_shared<Fs>* sh;
     discovery out;
     std::vector<job> jobs;
     bool depth_reported = false, count_reported = false;
 
-    bool first_visit(dev_t dev, ino_t ino)
+    bool first_visit(typename Fs::id const& id)
     {
         std::lock_guard<std::mutex> lock(sh->mutex);
-        bool const fresh = sh->visited.insert({dev, ino}).second;
+        bool const fresh = sh->visited.insert(id).second;
         if (!fresh) sh->timing_dependent = true;
         return fresh;
     }
@@ -227,124 +422,132 @@ struct directory_source::walker
         return std::find(src.opts_.skip.begin(), src.opts_.skip.end(), name) != src.opts_.skip.end();
     }
 
-    /// Walks the directory open on `fd` (and closes it). `path` is its path, `rel`
-    /// its path below the root.
-    void walk(int fd, std::string const& path, std::string const& rel, std::size_t depth)
+    /// Walks the open directory `dir` (and releases it). `path` is its path, `rel` its
+    /// path below the root.
+    void walk(typename Fs::dir dir, std::string const& path, std::string const& rel, std::size_t depth)
     {
-        auto const& o = src.opts_;
-        DIR* d = ::fdopendir(fd);
-        if (d == nullptr) {
-            warn(path, "cannot list the directory: " + std::string(std::strerror(errno)) + "; skipped");
-            ::close(fd);
+        typename Fs::listing names;
+        std::string error, partial;
+        if (!Fs::list(dir, names, error, partial)) {
+            warn(path, "cannot list the directory: " + error + "; skipped");
+            Fs::release(dir);
             return;
         }
-        std::vector<std::pair<std::string, unsigned char>> names;
-        errno = 0;
-        while (dirent* e = ::readdir(d)) {
-            std::string_view const n = e->d_name;
-            if (n != "." && n != "..") names.emplace_back(std::string(n), e->d_type);
-        }
-        if (errno != 0) warn(path, "reading the directory failed: " + std::string(std::strerror(errno)));
+        if (!partial.empty()) warn(path, "reading the directory failed: " + partial);
         std::sort(names.begin(), names.end());
         out.directories.push_back(path);
-        int const dfd = ::dirfd(d);
-        if (depth > 0 && o.layout == layout::nested) {
-            // The folder's own listing says whether it is a skill. Any entry named SKILL.md
-            // (a FIFO, a dangling or looping link too) is a candidate: reading it says what
-            // is wrong, as lint does, rather than nothing. `skill.md` in another case is an
-            // unconfirmed one, whose read says why it is no skill.
-            bool exact = false, variant = false;
-            for (auto const& entry : names) {
-                exact = exact || entry.first == "SKILL.md";
-                variant = variant || detail::is_skill_md_variant(entry.first);
-            }
-            if (exact || variant) add_candidate(path + "/SKILL.md", rel, path, exact);
-        }
-
+        if (depth > 0 && src.opts_.layout == layout::nested) note_own_skill(names, path, rel);
         for (auto const& [name, type] : names) {
             if (sh->stopped) break;
             if (skipped(name) || name == "SKILL.md") continue;
             std::string const full = path + "/" + name;
-            if (o.layout == layout::files) {
-                if (depth == 0 && name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0) {
-                    if (!detail::printable_name(name)) { // the name becomes the command, as a folder's does
-                        warn(full, "the file name is not printable UTF-8; skipped");
-                        continue;
-                    }
-                    struct stat st {};
-                    if (::fstatat(dfd, name.c_str(), &st, 0) != 0) {
-                        warn(full, std::string(std::strerror(errno)) + "; skipped");
-                    } else if (!S_ISREG(st.st_mode)) {
-                        if (!S_ISDIR(st.st_mode)) warn(full, "not a regular file; skipped");
-                    } else {
-                        add_candidate(full, name.substr(0, name.size() - 3), path, true);
-                    }
-                }
-                continue;
-            }
-            if (type == DT_REG || type == DT_FIFO || type == DT_SOCK || type == DT_CHR || type == DT_BLK) continue;
-            struct stat st {};
-            if (::fstatat(dfd, name.c_str(), &st, 0) != 0) {
-                if (errno == ENOENT && type == DT_LNK) warn(full, "broken symbolic link; skipped");
-                else if (errno != ENOENT) warn(full, std::string(std::strerror(errno)) + "; skipped");
-                continue;
-            }
-            if (!S_ISDIR(st.st_mode)) continue;
-            if (type != DT_DIR) { // a link (or a file system without types): it must stay inside
-                std::string const real = detail::real_path(full);
-                if (!detail::within(real, *sh->roots)) {
-                    report(full, severity::warning, "skill-outside-root",
-                           "links outside the tier's folders (to " + detail::escaped(real) +
-                               "); not followed (allow the folder with directory_options::allowed_roots)");
-                    continue;
-                }
-            }
-            // Depth first: a folder too deep on this path is not marked visited, so a
-            // shorter path to it (a link from higher up) still walks it.
-            if (depth + 1 > o.max_depth) {
-                sh->timing_dependent = true; // which thread reports it first
-                if (!depth_reported)
-                    warn(src.root_, "directories deeper than " + std::to_string(o.max_depth) +
-                                        " levels are not searched (first: " + detail::escaped(full) + ")");
-                depth_reported = true;
-                continue;
-            }
-            if (!first_visit(st.st_dev, st.st_ino)) {
-                report(full, severity::info, "discovery-loop",
-                       type == DT_LNK ? "symbolic link to a directory already visited (a loop or a second path); skipped"
-                                      : "directory already visited; skipped");
-                continue;
-            }
-            if (++sh->directories > o.max_directories) {
-                sh->timing_dependent = true;
-                if (!count_reported)
-                    warn(src.root_, "more than " + std::to_string(o.max_directories) +
-                                        " directories; the rest are not searched");
-                count_reported = true;
-                sh->stopped = true;
-                break;
-            }
-            if (!detail::printable_name(name)) {
-                warn(full, "the directory name is not printable UTF-8; skipped");
-                continue;
-            }
-            std::string const child_rel = rel.empty() ? name : rel + "/" + name;
-            // Flat: a skill folder is never listed; reading its SKILL.md tells. Nested:
-            // every folder is listed (its own walk finds its SKILL.md), because a link
-            // count of 2 says nothing of symbolic links to sub-skills inside it.
-            if (o.layout == layout::flat) {
-                add_candidate(full + "/SKILL.md", child_rel, full, false);
-                continue;
-            }
-            int const cfd = ::openat(dfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-            if (cfd < 0) {
-                warn(full, "cannot open the directory: " + std::string(std::strerror(errno)) + "; skipped");
-                continue;
-            }
-            if (depth == 0 && sh->parallel) jobs.push_back({cfd, full, child_rel});
-            else walk(cfd, full, child_rel, depth + 1);
+            if (src.opts_.layout == layout::files) file_entry(dir, name, full, path, depth);
+            else directory_entry(dir, name, type, full, rel, depth);
         }
-        ::closedir(d);
+        Fs::release(dir);
+    }
+
+    /// Nested layout: the folder's own listing says whether it is a skill. Any entry named
+    /// SKILL.md (a FIFO, a dangling or looping link too) is a candidate: reading it says what
+    /// is wrong, as lint does, rather than nothing. `skill.md` in another case is an
+    /// unconfirmed one, whose read says why it is no skill.
+    void note_own_skill(typename Fs::listing const& names, std::string const& path, std::string const& rel)
+    {
+        bool exact = false, variant = false;
+        for (auto const& entry : names) {
+            exact = exact || entry.first == "SKILL.md";
+            variant = variant || detail::is_skill_md_variant(entry.first);
+        }
+        if (exact || variant) add_candidate(path + "/SKILL.md", rel, path, exact);
+    }
+
+    /// Files layout: `root/<name>.md` is a skill; nothing below the root is.
+    void file_entry(typename Fs::dir const& dir, std::string const& name, std::string const& full,
+                    std::string const& path, std::size_t depth)
+    {
+        if (depth != 0 || name.size() <= 3 || name.compare(name.size() - 3, 3, ".md") != 0) return;
+        if (!detail::printable_name(name)) { // the name becomes the command, as a folder's does
+            warn(full, "the file name is not printable UTF-8; skipped");
+            return;
+        }
+        auto const f = Fs::follow(dir, name, full, nullptr);
+        if (f.error != 0) warn(full, f.message + "; skipped");
+        else if (!f.is_reg) {
+            if (!f.is_dir) warn(full, "not a regular file; skipped");
+        } else {
+            add_candidate(full, name.substr(0, name.size() - 3), path, true);
+        }
+    }
+
+    /// Flat and nested layouts: a folder (or a link to one that stays inside the tier's
+    /// folders), within the depth and count bounds, visited once.
+    void directory_entry(typename Fs::dir const& dir, std::string const& name, detail::entry_type type,
+                         std::string const& full, std::string const& rel, std::size_t depth)
+    {
+        auto const& o = src.opts_;
+        if (type == detail::entry_type::regular || type == detail::entry_type::special) return;
+        typename Fs::id id{};
+        auto const f = Fs::follow(dir, name, full, &id);
+        if (f.error != 0) {
+            if (f.error == ENOENT && type == detail::entry_type::link) warn(full, "broken symbolic link; skipped");
+            else if (f.error != ENOENT) warn(full, f.message + "; skipped");
+            return;
+        }
+        if (!f.is_dir) return;
+        if (type != detail::entry_type::directory) { // a link (or a file system without types): it must stay inside
+            std::string const real = detail::real_path(full);
+            if (!detail::within(real, *sh->roots)) {
+                report(full, severity::warning, "skill-outside-root",
+                       "links outside the tier's folders (to " + detail::escaped(real) +
+                           "); not followed (allow the folder with directory_options::allowed_roots)");
+                return;
+            }
+        }
+        // Depth first: a folder too deep on this path is not marked visited, so a
+        // shorter path to it (a link from higher up) still walks it.
+        if (depth + 1 > o.max_depth) {
+            sh->timing_dependent = true; // which thread reports it first
+            if (!depth_reported)
+                warn(src.root_, "directories deeper than " + std::to_string(o.max_depth) +
+                                    " levels are not searched (first: " + detail::escaped(full) + ")");
+            depth_reported = true;
+            return;
+        }
+        if (!first_visit(id)) {
+            report(full, severity::info, "discovery-loop",
+                   type == detail::entry_type::link
+                       ? "symbolic link to a directory already visited (a loop or a second path); skipped"
+                       : "directory already visited; skipped");
+            return;
+        }
+        if (++sh->directories > o.max_directories) {
+            sh->timing_dependent = true;
+            if (!count_reported)
+                warn(src.root_, "more than " + std::to_string(o.max_directories) + " directories; the rest are not searched");
+            count_reported = true;
+            sh->stopped = true;
+            return;
+        }
+        if (!detail::printable_name(name)) {
+            warn(full, "the directory name is not printable UTF-8; skipped");
+            return;
+        }
+        std::string const child_rel = rel.empty() ? name : rel + "/" + name;
+        // Flat: a skill folder is never listed; reading its SKILL.md tells. Nested:
+        // every folder is listed (its own walk finds its SKILL.md), because a link
+        // count of 2 says nothing of symbolic links to sub-skills inside it.
+        if (o.layout == layout::flat) {
+            add_candidate(full + "/SKILL.md", child_rel, full, false);
+            return;
+        }
+        std::string error;
+        auto child = Fs::open_child(dir, name, full, error);
+        if (!child) {
+            warn(full, "cannot open the directory: " + error + "; skipped");
+            return;
+        }
+        if (depth == 0 && sh->parallel) jobs.push_back({std::move(*child), full, child_rel});
+        else walk(std::move(*child), full, child_rel, depth + 1);
     }
 
     void add_candidate(std::string file, std::string const& command, std::string const& directory, bool confirmed)
@@ -360,11 +563,67 @@ struct directory_source::walker
     }
 };
 
-struct directory_source::roots_state
+template <class Fs>
+std::optional<discovery> directory_source::discover_with(unsigned threads) const
 {
-    std::mutex mutex;
-    std::shared_ptr<std::vector<std::string> const> resolved;
-};
+    walk_shared<Fs> sh;
+    sh.parallel = threads > 1;
+    sh.roots = resolve_roots(); // links may have changed since the last walk
+    walker<Fs> w{*this, &sh, {}, {}};
+    int error = 0;
+    std::string message;
+    auto root = Fs::open_root(root_, error, message);
+    if (!root) {
+        if (error != ENOENT) w.warn(root_, "cannot open the skills directory: " + message);
+        return std::move(w.out);
+    }
+    sh.visited.insert(Fs::id_of(*root));
+    w.walk(std::move(*root), root_, "", 0); // takes the directory; in parallel mode it leaves subtrees in w.jobs
+    std::vector<walker<Fs>> walkers;
+    for (unsigned t = 0; t < threads; ++t) walkers.push_back(walker<Fs>{*this, &sh, {}, {}});
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    auto run = [&](walker<Fs>& mine) {
+        for (std::size_t k; (k = next.fetch_add(1)) < w.jobs.size();) {
+            auto& j = w.jobs[k];
+            if (sh.stopped || failed) {
+                Fs::release(j.dir);
+                continue;
+            }
+            try {
+                mine.walk(std::move(j.dir), j.path, j.rel, 1);
+            } catch (...) { // out of memory on a helper thread: fail the walk, not the process
+                failed = true;
+                sh.stopped = true;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads && w.jobs.size() > 1; ++t) {
+        try {
+            pool.emplace_back(run, std::ref(walkers[t]));
+        } catch (...) {
+            break; // no thread (RLIMIT_NPROC, no memory): the ones running take the remaining subtrees
+        }
+    }
+    run(walkers[0]);
+    for (auto& t : pool) t.join();
+    if (failed) throw std::bad_alloc();
+    if (sh.parallel && sh.timing_dependent) return std::nullopt;
+    for (auto& other : walkers) {
+        w.out.skills.insert(w.out.skills.end(), std::make_move_iterator(other.out.skills.begin()),
+                            std::make_move_iterator(other.out.skills.end()));
+        w.out.diagnostics.insert(w.out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
+                                 std::make_move_iterator(other.out.diagnostics.end()));
+        w.out.directories.insert(w.out.directories.end(), std::make_move_iterator(other.out.directories.begin()),
+                                 std::make_move_iterator(other.out.directories.end()));
+    }
+    std::sort(w.out.skills.begin(), w.out.skills.end(),
+              [](candidate const& a, candidate const& b) { return a.command < b.command; });
+    std::stable_sort(w.out.diagnostics.begin(), w.out.diagnostics.end(),
+                     [](diagnostic const& a, diagnostic const& b) { return a.file < b.file; });
+    return std::move(w.out);
+}
 
 SKILLMD_DECL directory_source::directory_source(std::string label, std::string root, directory_options opts)
     : label_(std::move(label)), root_(std::move(root)), opts_(std::move(opts)),
@@ -378,12 +637,13 @@ SKILLMD_DECL discovery directory_source::discover() const
     // Subtrees of the root are walked on both cores. Should a cap be reached or a
     // directory be met twice, which thread met it first would decide the result,
     // so the walk is then done again in one thread: the result never depends on timing.
+    if (opts_.walker == directory_walker::boost_filesystem) return *discover_with<detail::boost_walk>(1);
     unsigned const threads = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
     if (threads > 1) {
-        auto d = discover_with(threads);
+        auto d = discover_with<detail::posix_walk>(threads);
         if (d) return std::move(*d);
     }
-    return *discover_with(1);
+    return *discover_with<detail::posix_walk>(1);
 }
 
 SKILLMD_DECL std::shared_ptr<std::vector<std::string> const> directory_source::roots() const
@@ -397,6 +657,8 @@ SKILLMD_DECL std::shared_ptr<std::vector<std::string> const> directory_source::r
 
 SKILLMD_DECL bool directory_source::watch(discovery const& d) const
 {
+    // The portable walker sets no inotify watches: a refresh walks again and compares stamps.
+    if (opts_.walker != directory_walker::posix) return false;
     auto& w = *watch_;
     std::lock_guard<std::mutex> lock(w.mutex);
     if (w.broken) return false;
@@ -449,6 +711,7 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
 
 SKILLMD_DECL bool directory_source::unchanged() const
 {
+    if (opts_.walker != directory_walker::posix) return false;
     auto& w = *watch_;
     std::lock_guard<std::mutex> lock(w.mutex);
     if (w.fd < 0 || w.broken) return false;
@@ -570,66 +833,6 @@ SKILLMD_DECL void directory_source::list_bundled(std::string const& dir, std::st
     }
 }
 
-SKILLMD_DECL std::optional<discovery> directory_source::discover_with(unsigned threads) const
-{
-    shared_state sh;
-    sh.parallel = threads > 1;
-    sh.roots = resolve_roots(); // links may have changed since the last walk
-    walker w{*this, &sh, {}, {}};
-    int const fd = ::open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno != ENOENT) w.warn(root_, "cannot open the skills directory: " + std::string(std::strerror(errno)));
-        return std::move(w.out);
-    }
-    struct stat st {};
-    ::fstat(fd, &st);
-    sh.visited.insert({st.st_dev, st.st_ino});
-    w.walk(fd, root_, "", 0); // takes the descriptor; in parallel mode it leaves subtrees in w.jobs
-    std::vector<walker> walkers;
-    for (unsigned t = 0; t < threads; ++t) walkers.push_back(walker{*this, &sh, {}, {}});
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> failed{false};
-    auto run = [&](walker& mine) {
-        for (std::size_t k; (k = next.fetch_add(1)) < w.jobs.size();) {
-            auto& j = w.jobs[k];
-            if (sh.stopped || failed) {
-                ::close(j.fd);
-                continue;
-            }
-            try {
-                mine.walk(j.fd, j.path, j.rel, 1);
-            } catch (...) { // out of memory on a helper thread: fail the walk, not the process
-                failed = true;
-                sh.stopped = true;
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads && w.jobs.size() > 1; ++t) {
-        try {
-            pool.emplace_back(run, std::ref(walkers[t]));
-        } catch (...) {
-            break; // no thread (RLIMIT_NPROC, no memory): the ones running take the remaining subtrees
-        }
-    }
-    run(walkers[0]);
-    for (auto& t : pool) t.join();
-    if (failed) throw std::bad_alloc();
-    if (sh.parallel && sh.timing_dependent) return std::nullopt;
-    for (auto& other : walkers) {
-        w.out.skills.insert(w.out.skills.end(), std::make_move_iterator(other.out.skills.begin()),
-                            std::make_move_iterator(other.out.skills.end()));
-        w.out.diagnostics.insert(w.out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
-                                 std::make_move_iterator(other.out.diagnostics.end()));
-        w.out.directories.insert(w.out.directories.end(), std::make_move_iterator(other.out.directories.begin()),
-                                 std::make_move_iterator(other.out.directories.end()));
-    }
-    std::sort(w.out.skills.begin(), w.out.skills.end(),
-              [](candidate const& a, candidate const& b) { return a.command < b.command; });
-    std::stable_sort(w.out.diagnostics.begin(), w.out.diagnostics.end(),
-                     [](diagnostic const& a, diagnostic const& b) { return a.file < b.file; });
-    return std::move(w.out);
-}
 
 } // namespace skillmd
 
