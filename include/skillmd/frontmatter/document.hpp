@@ -62,6 +62,7 @@ class document
 
 public:
     class node_ref;
+    class entry_range;
 
     /// Iterates the children of a sequence, or the keys and values of a mapping in turn.
     class child_iterator
@@ -130,22 +131,61 @@ public:
         child_iterator begin() const { return {d_, n().first}; }
         child_iterator end() const { return {d_, none}; }
 
+        /// A mapping's entries as key/value pairs, in order (nothing for other nodes):
+        /// `for (auto [key, value] : map.entries())`.
+        entry_range entries() const;
+
         /// The value stored under `key` in a mapping.
-        std::optional<node_ref> find(std::string_view key) const
-        {
-            if (!is_mapping()) return std::nullopt;
-            for (auto it = begin(); it != end(); ++it) {
-                node_ref k = *it;
-                ++it;
-                if (k.value() == key) return *it;
-            }
-            return std::nullopt;
-        }
+        std::optional<node_ref> find(std::string_view key) const;
 
     private:
         document::node const& n() const { return d_->nodes_[i_]; }
         document const* d_;
         index i_;
+    };
+
+    /// One entry of a mapping.
+    struct entry
+    {
+        node_ref key;
+        node_ref value;
+    };
+
+    /// Iterates a mapping's keys and values two children at a time.
+    class entry_iterator
+    {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = entry;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = entry;
+
+        entry_iterator() = default;
+        explicit entry_iterator(child_iterator at) : at_(at) {}
+        entry operator*() const { return {*at_, *std::next(at_)}; }
+        entry_iterator& operator++()
+        {
+            ++at_;
+            ++at_;
+            return *this;
+        }
+        entry_iterator operator++(int) { auto t = *this; ++*this; return t; }
+        bool operator==(entry_iterator const& o) const { return at_ == o.at_; }
+
+    private:
+        child_iterator at_;
+    };
+
+    class entry_range
+    {
+    public:
+        entry_range(entry_iterator b, entry_iterator e) : b_(b), e_(e) {}
+        entry_iterator begin() const { return b_; }
+        entry_iterator end() const { return e_; }
+
+    private:
+        entry_iterator b_, e_;
     };
 
     /// True when the frontmatter holds no node (empty, or only comments).
@@ -170,6 +210,19 @@ private:
     index root_ = none;
 };
 
+inline document::entry_range document::node_ref::entries() const
+{
+    if (!is_mapping()) return {entry_iterator(end()), entry_iterator(end())};
+    return {entry_iterator(begin()), entry_iterator(end())};
+}
+
+inline std::optional<document::node_ref> document::node_ref::find(std::string_view key) const
+{
+    for (auto [k, v] : entries())
+        if (k.value() == key) return v;
+    return std::nullopt;
+}
+
 /** Appends `n` as JSON: mappings become objects in key order, sequences arrays and
     every scalar a string (the YAML failsafe schema), exactly as `skillmd parse` prints it.
 */
@@ -191,13 +244,12 @@ inline void write_json(std::string& out, document::node_ref n)
     case node_kind::mapping: {
         out += '{';
         bool first = true;
-        for (auto it = n.begin(); it != n.end(); ++it) {
+        for (auto [key, value] : n.entries()) {
             if (!first) out += ", ";
             first = false;
-            skillmd::detail::json_quote(out, (*it).value());
+            skillmd::detail::json_quote(out, key.value());
             out += ": ";
-            ++it;
-            write_json(out, *it);
+            write_json(out, value);
         }
         out += '}';
         return;

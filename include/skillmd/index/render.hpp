@@ -226,6 +226,274 @@ private:
     std::size_t next_ = 0;             ///< texts recorded so far
 };
 
+/** One rendering of an index: the entries, the format, the budget, and what has been
+    written so far. `render_index` makes one and runs the budget's strategy; each
+    strategy is a member, and the state they share lives here rather than in lambdas.
+*/
+template <index_format F>
+class index_renderer
+{
+public:
+    index_renderer(std::span<index_entry const> entries, F const& fmt, index_budget const& budget)
+        : entries_(entries), fmt_(fmt), budget_(budget), limit_(budget.resolve()), spans_(entries.size()),
+          made_(entries.size(), 0), short_flag_(entries.size(), 0), listed_(entries.size(), 0)
+    {
+        if constexpr (requires { fmt.overhead(); }) overhead_ = fmt.overhead();
+        used_ = overhead_;
+        reserve();
+    }
+
+    index_result run()
+    {
+        switch (budget_.strategy) {
+        case budget_strategy::stop_at_overflow: stop_at_overflow(); break;
+        case budget_strategy::skip_overflow: skip_overflow(); break;
+        case budget_strategy::always_bypass: always_bypass(); break;
+        case budget_strategy::shorten_then_drop: shorten_then_drop(); break;
+        }
+        return finish();
+    }
+
+private:
+    std::size_t size() const noexcept { return entries_.size(); }
+
+    /// Room for what will be written: every description when every entry will be
+    /// described, and an estimate of the output, so neither string regrows.
+    void reserve()
+    {
+        if (budget_.strategy == budget_strategy::skip_overflow || budget_.strategy == budget_strategy::shorten_then_drop ||
+            limit_ == index_summary::unlimited) {
+            std::size_t room = 0;
+            for (auto const& e : entries_) room += e.description.size() + e.when_to_use.size() + 3;
+            pool_.reserve(room);
+        }
+        std::size_t estimate = 256;
+        for (auto const& e : entries_)
+            estimate += e.description.size() + e.when_to_use.size() + e.location.size() + 2 * e.command.size() + 128;
+        res_.text.reserve(estimate);
+    }
+
+    /// The text entry i shows, with the per-entry cap applied; made when first needed, so a
+    /// strategy that stops early does not describe every skill. All of them live end to
+    /// end in one string: a view of one is good until the next is made.
+    std::string_view text(std::size_t i)
+    {
+        if (!made_[i]) {
+            made_[i] = 1;
+            std::size_t const start = pool_.size();
+            fmt_.describe(pool_, entries_[i]);
+            if (budget_.entry_cap > 0 && utf8_length(std::string_view(pool_).substr(start)) > budget_.entry_cap) {
+                std::string const cut = shorten(std::string_view(pool_).substr(start), budget_.entry_cap);
+                pool_.replace(start, std::string::npos, cut);
+                short_flag_[i] = 1;
+            }
+            spans_[i] = {start, pool_.size() - start};
+        }
+        return std::string_view(pool_).substr(spans_[i].first, spans_[i].second);
+    }
+
+    bool fits(std::size_t n) const { return limit_ == index_summary::unlimited || used_ + n <= limit_; }
+
+    /// Appends entry i showing `shown` straight into the result; keeps it if it fits (or
+    /// `force`), else takes it back. The frame's head goes in front at the end, when the
+    /// summary it may mention is known.
+    bool place(std::size_t i, std::string_view shown, bool force)
+    {
+        std::string& body = res_.text;
+        std::size_t const mark = body.size();
+        fmt_.entry(body, entries_[i], shown);
+        std::size_t const n = appended_length(body, mark);
+        if (force || fits(n)) {
+            used_ += n;
+            listed_[i] = 1;
+            return true;
+        }
+        body.resize(mark);
+        return false;
+    }
+
+    /// Code points entry i takes written with `shown`, measured in a scratch string.
+    std::size_t measured(std::size_t i, std::string_view shown)
+    {
+        scratch_.clear();
+        fmt_.entry(scratch_, entries_[i], shown);
+        return utf8_length(scratch_);
+    }
+
+    void stop_at_overflow()
+    {
+        for (std::size_t i = 0; i < size() && place(i, text(i), false); ++i) {}
+    }
+
+    void skip_overflow()
+    {
+        for (std::size_t i = 0; i < size(); ++i) place(i, text(i), false);
+    }
+
+    /// `always` entries are counted first, so the others get what they leave; the others
+    /// stop at the first that does not fit.
+    void always_bypass()
+    {
+        for (std::size_t i = 0; i < size(); ++i)
+            if (entries_[i].always) used_ += measured(i, text(i));
+        bool stopped = false;
+        for (std::size_t i = 0; i < size(); ++i) {
+            if (entries_[i].always) {
+                std::size_t const counted = used_;
+                place(i, text(i), true);
+                used_ = counted;
+            } else if (!stopped && !place(i, text(i), false)) {
+                stopped = true;
+            }
+        }
+    }
+
+    /// Codex's rule: everything as it is if it fits (stage 1); else every entry at its
+    /// minimal form and the room left shared out among the descriptions (stage 2); else
+    /// minimal entries in order until the budget is full (stage 3).
+    void shorten_then_drop()
+    {
+        if (limit_ == index_summary::unlimited) {
+            for (std::size_t i = 0; i < size(); ++i) place(i, text(i), true);
+            return;
+        }
+        plan_costs();
+        if (total_min_ <= limit_ && total_full_ <= limit_) {
+            for (std::size_t i = 0; i < size(); ++i) place(i, text(i), true);
+        } else if (total_min_ <= limit_) {
+            share_out(limit_ - total_min_);
+        } else {
+            used_ = overhead_;
+            for (std::size_t i = 0; i < size() && place(i, {}, false); ++i) short_flag_[i] = !text(i).empty();
+        }
+    }
+
+    /// Each entry's minimal form, what a description adds around itself, and what each of
+    /// its code points costs once escaped: enough to plan without writing. A description's
+    /// cost is its code points, unless the format escapes some of them: then a table of
+    /// escaped prefix lengths.
+    void plan_costs()
+    {
+        costs_ = escape_marks(size());
+        min_cost_.assign(size(), 0);
+        extra_.assign(size(), 0);
+        length_.assign(size(), 0);
+        total_min_ = total_full_ = overhead_;
+        for (std::size_t i = 0; i < size() && total_min_ <= limit_; ++i) {
+            min_cost_[i] = measured(i, {});
+            total_min_ += min_cost_[i];
+        }
+        for (std::size_t i = 0; i < size() && total_min_ <= limit_; ++i) { // not needed by stage 3
+            // What a description adds around itself: declared by the format, or measured.
+            if constexpr (requires { F::description_overhead; }) {
+                extra_[i] = F::description_overhead;
+            } else {
+                std::size_t const with_one = measured(i, "x");
+                extra_[i] = with_one > min_cost_[i] + 1 ? with_one - min_cost_[i] - 1 : 0;
+            }
+            length_[i] = utf8_length(text(i));
+            costs_.record(i, text(i), F::escape);
+            total_full_ += min_cost_[i] + (length_[i] == 0 ? 0 : extra_[i] + costs_.cost(i, length_[i]));
+        }
+    }
+
+    /// What entry i's description costs shown to `level` code points.
+    std::size_t cost_at(std::size_t i, std::size_t level) const
+    {
+        std::size_t const k = std::min(level, length_[i]);
+        return k == 0 ? 0 : extra_[i] + costs_.cost(i, k);
+    }
+    std::size_t total_at(std::size_t level, std::size_t room) const
+    {
+        std::size_t t = 0;
+        for (std::size_t i = 0; i < size() && t <= room; ++i) t += cost_at(i, level);
+        return t;
+    }
+
+    /// Stage 2: every entry at its minimal form, `room` shared out one character at a time,
+    /// round-robin, in entry order: the most full rounds that fit, then one more character
+    /// where it still fits.
+    void share_out(std::size_t room)
+    {
+        std::size_t lo = 0, hi = 0;
+        for (auto n : length_) hi = std::max(hi, n);
+        while (lo < hi) {
+            std::size_t const mid = lo + (hi - lo + 1) / 2;
+            if (total_at(mid, room) <= room) lo = mid;
+            else hi = mid - 1;
+        }
+        std::size_t spent = total_at(lo, room);
+        std::vector<std::size_t> allow(size(), 0);
+        for (std::size_t i = 0; i < size(); ++i) allow[i] = std::min(lo, length_[i]);
+        for (std::size_t i = 0; i < size(); ++i) {
+            if (allow[i] >= length_[i]) continue;
+            std::size_t const more = cost_at(i, allow[i] + 1) - cost_at(i, allow[i]);
+            if (spent + more <= room) {
+                spent += more;
+                ++allow[i];
+            }
+        }
+        used_ = overhead_;
+        for (std::size_t i = 0; i < size(); ++i) {
+            std::string_view t = text(i);
+            if (allow[i] < length_[i]) // ASCII text: code points are bytes
+                t = length_[i] == t.size() ? t.substr(0, allow[i]) : prefix_code_points(t, allow[i]);
+            while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+            place(i, t, true);
+            if (allow[i] < length_[i]) short_flag_[i] = 1;
+        }
+    }
+
+    /// The lists of listed, shortened and omitted commands; the frame around the entries;
+    /// the notice of what was left out.
+    index_result finish()
+    {
+        res_.budget = limit_;
+        index_summary sum;
+        sum.budget = limit_;
+        for (std::size_t i = 0; i < size(); ++i) {
+            std::string const c(entries_[i].command);
+            if (listed_[i]) {
+                res_.listed.push_back(c);
+                if (short_flag_[i]) res_.shortened.push_back(c);
+            } else {
+                res_.omitted.push_back(c);
+            }
+        }
+        sum.listed = res_.listed.size();
+        sum.omitted = res_.omitted.size();
+        sum.shortened = res_.shortened.size();
+        res_.used = used_;
+        std::string head;
+        fmt_.begin(head, sum);
+        res_.text.insert(0, head);
+        fmt_.end(res_.text, sum);
+        if (budget_.announce_omitted && sum.omitted > 0) {
+            if constexpr (!requires { F::announces_omitted; }) {
+                if (!res_.text.empty() && res_.text.back() != '\n') res_.text += '\n';
+                res_.text += "(" + std::to_string(sum.omitted) + (sum.omitted == 1 ? " more skill is" : " more skills are") +
+                             " not listed for lack of room.)\n";
+            }
+        }
+        return std::move(res_);
+    }
+
+    std::span<index_entry const> entries_;
+    F const& fmt_;
+    index_budget const& budget_;
+    std::size_t const limit_;
+    std::size_t overhead_ = 0;
+    std::size_t used_ = 0;
+    index_result res_;
+    std::string pool_, scratch_;
+    std::vector<std::pair<std::size_t, std::size_t>> spans_;
+    std::vector<char> made_, short_flag_, listed_;
+    // shorten_then_drop's plan
+    std::vector<std::size_t> min_cost_, extra_, length_;
+    escape_marks costs_{0};
+    std::size_t total_min_ = 0, total_full_ = 0;
+};
+
 } // namespace detail
 
 /** Renders `entries` with `fmt` within `budget`.
@@ -237,206 +505,7 @@ private:
 template <index_format F>
 index_result render_index(std::span<index_entry const> entries, F const& fmt, index_budget const& budget)
 {
-    index_result res;
-    std::size_t const limit = budget.resolve();
-    res.budget = limit;
-    std::size_t overhead = 0;
-    if constexpr (requires { fmt.overhead(); }) overhead = fmt.overhead();
-
-    // The text each entry shows, with the per-entry cap applied; made when first needed,
-    // so a strategy that stops early does not describe every skill. All of them live end
-    // to end in one string: a view of one is good until the next is made.
-    std::string pool;
-    std::vector<std::pair<std::size_t, std::size_t>> spans(entries.size());
-    if (budget.strategy == budget_strategy::skip_overflow || budget.strategy == budget_strategy::shorten_then_drop ||
-        limit == index_summary::unlimited) { // every entry will be described: room for all, no regrowth
-        std::size_t room = 0;
-        for (auto const& e : entries) room += e.description.size() + e.when_to_use.size() + 3;
-        pool.reserve(room);
-    }
-    std::vector<char> made(entries.size(), 0), short_flag(entries.size(), 0);
-    auto const text = [&](std::size_t i) -> std::string_view {
-        if (!made[i]) {
-            made[i] = 1;
-            std::size_t const start = pool.size();
-            fmt.describe(pool, entries[i]);
-            if (budget.entry_cap > 0 && detail::utf8_length(std::string_view(pool).substr(start)) > budget.entry_cap) {
-                std::string const cut = detail::shorten(std::string_view(pool).substr(start), budget.entry_cap);
-                pool.replace(start, std::string::npos, cut);
-                short_flag[i] = 1;
-            }
-            spans[i] = {start, pool.size() - start};
-        }
-        return std::string_view(pool).substr(spans[i].first, spans[i].second);
-    };
-
-    // Entries are written straight into the result; the frame's head goes in front at
-    // the end, when the summary it may mention is known.
-    std::string& body = res.text;
-    {
-        std::size_t estimate = 256;
-        for (auto const& e : entries) estimate += e.description.size() + e.when_to_use.size() + e.location.size() + 2 * e.command.size() + 128;
-        body.reserve(estimate);
-    }
-    std::vector<char> listed(entries.size(), 0);
-    std::size_t used = overhead;
-    auto const fits = [&](std::size_t n) { return limit == index_summary::unlimited || used + n <= limit; };
-    // Appends entry i with `shown`; keeps it if it fits (or `force`), else takes it back.
-    auto const place = [&](std::size_t i, std::string_view shown, bool force) {
-        std::size_t const mark = body.size();
-        fmt.entry(body, entries[i], shown);
-        std::size_t const n = detail::appended_length(body, mark);
-        if (force || fits(n)) {
-            used += n;
-            listed[i] = 1;
-            return true;
-        }
-        body.resize(mark);
-        return false;
-    };
-
-    switch (budget.strategy) {
-    case budget_strategy::stop_at_overflow:
-        for (std::size_t i = 0; i < entries.size() && place(i, text(i), false); ++i) {}
-        break;
-    case budget_strategy::skip_overflow:
-        for (std::size_t i = 0; i < entries.size(); ++i) place(i, text(i), false);
-        break;
-    case budget_strategy::always_bypass: {
-        // `always` entries are counted first, so the others get what they leave.
-        std::string scratch;
-        for (std::size_t i = 0; i < entries.size(); ++i)
-            if (entries[i].always) {
-                scratch.clear();
-                fmt.entry(scratch, entries[i], text(i));
-                used += detail::utf8_length(scratch);
-            }
-        bool stopped = false;
-        for (std::size_t i = 0; i < entries.size(); ++i) {
-            if (entries[i].always) {
-                std::size_t const counted = used;
-                place(i, text(i), true);
-                used = counted;
-            } else if (!stopped && !place(i, text(i), false)) {
-                stopped = true;
-            }
-        }
-        break;
-    }
-    case budget_strategy::shorten_then_drop: {
-        if (limit == index_summary::unlimited) {
-            for (std::size_t i = 0; i < entries.size(); ++i) place(i, text(i), true);
-            break;
-        }
-        // Each entry's minimal form, what a description adds around itself, and what
-        // each of its code points costs once escaped: enough to plan without writing.
-        // A description's cost is its code points, unless the format escapes some of
-        // them: then a table of escaped prefix lengths.
-        std::vector<std::size_t> min_cost(entries.size()), extra(entries.size()), length(entries.size());
-        detail::escape_marks costs(entries.size());
-        std::string scratch;
-        std::size_t total_min = overhead, total_full = overhead;
-        for (std::size_t i = 0; i < entries.size() && total_min <= limit; ++i) {
-            scratch.clear();
-            fmt.entry(scratch, entries[i], {});
-            min_cost[i] = detail::utf8_length(scratch);
-            total_min += min_cost[i];
-        }
-        for (std::size_t i = 0; i < entries.size() && total_min <= limit; ++i) { // not needed by stage 3
-            // What a description adds around itself: declared by the format, or measured.
-            if constexpr (requires { F::description_overhead; }) {
-                extra[i] = F::description_overhead;
-            } else {
-                scratch.clear();
-                fmt.entry(scratch, entries[i], "x");
-                std::size_t const with_one = detail::utf8_length(scratch);
-                extra[i] = with_one > min_cost[i] + 1 ? with_one - min_cost[i] - 1 : 0;
-            }
-            length[i] = detail::utf8_length(text(i));
-            costs.record(i, text(i), F::escape);
-            total_full += min_cost[i] + (length[i] == 0 ? 0 : extra[i] + costs.cost(i, length[i]));
-        }
-        // Stage 1: everything fits as it is.
-        if (total_min <= limit && total_full <= limit) {
-            for (std::size_t i = 0; i < entries.size(); ++i) place(i, text(i), true);
-            break;
-        }
-        // Stage 2: every entry at its minimal form, the rest shared out one character
-        // at a time, round-robin, in entry order.
-        std::vector<std::size_t> allow(entries.size(), 0);
-        if (total_min <= limit) {
-            std::size_t const room = limit - total_min;
-            auto const cost_at = [&](std::size_t i, std::size_t level) -> std::size_t {
-                std::size_t const k = std::min(level, length[i]);
-                return k == 0 ? 0 : extra[i] + costs.cost(i, k);
-            };
-            auto const total_at = [&](std::size_t level) {
-                std::size_t t = 0;
-                for (std::size_t i = 0; i < entries.size() && t <= room; ++i) t += cost_at(i, level);
-                return t;
-            };
-            std::size_t lo = 0, hi = 0;
-            for (auto n : length) hi = std::max(hi, n);
-            while (lo < hi) { // the most full rounds that fit
-                std::size_t const mid = lo + (hi - lo + 1) / 2;
-                if (total_at(mid) <= room) lo = mid;
-                else hi = mid - 1;
-            }
-            std::size_t spent = total_at(lo);
-            for (std::size_t i = 0; i < entries.size(); ++i) allow[i] = std::min(lo, length[i]);
-            for (std::size_t i = 0; i < entries.size(); ++i) { // one more character where it still fits
-                if (allow[i] >= length[i]) continue;
-                std::size_t const more = cost_at(i, allow[i] + 1) - cost_at(i, allow[i]);
-                if (spent + more <= room) {
-                    spent += more;
-                    ++allow[i];
-                }
-            }
-            used = overhead;
-            for (std::size_t i = 0; i < entries.size(); ++i) {
-                std::string_view t = text(i);
-                if (allow[i] < length[i]) // ASCII text: code points are bytes
-                    t = length[i] == t.size() ? t.substr(0, allow[i]) : detail::prefix_code_points(t, allow[i]);
-                while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-                place(i, t, true);
-                if (allow[i] < length[i]) short_flag[i] = 1;
-            }
-        } else {
-            // Stage 3: minimal entries in order until the budget is full.
-            used = overhead;
-            for (std::size_t i = 0; i < entries.size() && place(i, {}, false); ++i) short_flag[i] = !text(i).empty();
-        }
-        break;
-    }
-    }
-
-    index_summary sum;
-    sum.budget = limit;
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        std::string const c(entries[i].command);
-        if (listed[i]) {
-            res.listed.push_back(c);
-            if (short_flag[i]) res.shortened.push_back(c);
-        } else {
-            res.omitted.push_back(c);
-        }
-    }
-    sum.listed = res.listed.size();
-    sum.omitted = res.omitted.size();
-    sum.shortened = res.shortened.size();
-    res.used = used;
-    std::string head;
-    fmt.begin(head, sum);
-    res.text.insert(0, head);
-    fmt.end(res.text, sum);
-    if (budget.announce_omitted && sum.omitted > 0) {
-        if constexpr (!requires { F::announces_omitted; }) {
-            if (!res.text.empty() && res.text.back() != '\n') res.text += '\n';
-            res.text += "(" + std::to_string(sum.omitted) + (sum.omitted == 1 ? " more skill is" : " more skills are") +
-                        " not listed for lack of room.)\n";
-        }
-    }
-    return res;
+    return detail::index_renderer<F>(entries, fmt, budget).run();
 }
 
 template <index_format F>

@@ -28,30 +28,72 @@ inline constexpr std::string_view to_string(severity s) noexcept
 
 /// Stable diagnostic codes. Tools and tests match on these, so they never change meaning.
 namespace codes {
-inline constexpr std::string_view io_error = "io-error";
-inline constexpr std::string_view frontmatter_missing = "frontmatter-missing";
-inline constexpr std::string_view frontmatter_unclosed = "frontmatter-unclosed";
-inline constexpr std::string_view frontmatter_too_large = "frontmatter-too-large";
-inline constexpr std::string_view utf8_invalid = "utf8-invalid";
-inline constexpr std::string_view body_not_text = "body-not-text";
-inline constexpr std::string_view yaml_control_character = "yaml-control-character";
-inline constexpr std::string_view yaml_syntax = "yaml-syntax";
-inline constexpr std::string_view yaml_indentation = "yaml-indentation";
-inline constexpr std::string_view yaml_tab_indentation = "yaml-tab-indentation";
-inline constexpr std::string_view yaml_unterminated = "yaml-unterminated";
-inline constexpr std::string_view yaml_escape = "yaml-escape";
-inline constexpr std::string_view yaml_anchor = "yaml-anchor";
-inline constexpr std::string_view yaml_alias = "yaml-alias";
-inline constexpr std::string_view yaml_tag = "yaml-tag";
-inline constexpr std::string_view yaml_merge_key = "yaml-merge-key";
-inline constexpr std::string_view yaml_directive = "yaml-directive";
-inline constexpr std::string_view yaml_multiple_documents = "yaml-multiple-documents";
-inline constexpr std::string_view yaml_complex_key = "yaml-complex-key";
-inline constexpr std::string_view yaml_duplicate_key = "yaml-duplicate-key";
-inline constexpr std::string_view yaml_reserved_indicator = "yaml-reserved-indicator";
-inline constexpr std::string_view yaml_colon_in_plain = "yaml-colon-in-plain";
-inline constexpr std::string_view yaml_unsupported = "yaml-unsupported";
-inline constexpr std::string_view yaml_depth_limit = "yaml-depth-limit";
+// Reading the file and finding the frontmatter.
+inline constexpr std::string_view io_error = "io-error";                         ///< the file could not be read
+inline constexpr std::string_view frontmatter_missing = "frontmatter-missing";   ///< no `---` block at the start
+inline constexpr std::string_view frontmatter_unclosed = "frontmatter-unclosed"; ///< a `---` block without its closing line
+inline constexpr std::string_view frontmatter_too_large = "frontmatter-too-large"; ///< the block is over the parser's size limit
+inline constexpr std::string_view utf8_invalid = "utf8-invalid";                 ///< bytes that are not UTF-8 (or UTF-16)
+inline constexpr std::string_view body_not_text = "body-not-text";               ///< NUL or control characters in the body
+inline constexpr std::string_view body_hidden_content = "body-hidden-content";   ///< invisible characters (bidi overrides, zero-width) in the body
+// The YAML subset.
+inline constexpr std::string_view yaml_control_character = "yaml-control-character"; ///< a character YAML does not allow
+inline constexpr std::string_view yaml_syntax = "yaml-syntax";                   ///< not YAML at all
+inline constexpr std::string_view yaml_indentation = "yaml-indentation";         ///< a line indented where it cannot be
+inline constexpr std::string_view yaml_tab_indentation = "yaml-tab-indentation"; ///< a tab used to indent
+inline constexpr std::string_view yaml_unterminated = "yaml-unterminated";       ///< a quote or bracket never closed
+inline constexpr std::string_view yaml_escape = "yaml-escape";                   ///< a bad escape in a double-quoted scalar
+inline constexpr std::string_view yaml_anchor = "yaml-anchor";                   ///< `&anchor`: outside the subset
+inline constexpr std::string_view yaml_alias = "yaml-alias";                     ///< `*alias`: outside the subset
+inline constexpr std::string_view yaml_tag = "yaml-tag";                         ///< `!tag`: outside the subset
+inline constexpr std::string_view yaml_merge_key = "yaml-merge-key";             ///< `<<`: outside the subset
+inline constexpr std::string_view yaml_directive = "yaml-directive";             ///< `%YAML`, `%TAG`: outside the subset
+inline constexpr std::string_view yaml_multiple_documents = "yaml-multiple-documents"; ///< a second document in the block
+inline constexpr std::string_view yaml_complex_key = "yaml-complex-key";         ///< `? key` or a collection as a key
+inline constexpr std::string_view yaml_duplicate_key = "yaml-duplicate-key";     ///< a key twice in one mapping
+inline constexpr std::string_view yaml_reserved_indicator = "yaml-reserved-indicator"; ///< a value starting with `@`, a backquote or `%`
+inline constexpr std::string_view yaml_colon_in_plain = "yaml-colon-in-plain";   ///< `key: a: b`, read as `a: b` when recovering (a warning)
+inline constexpr std::string_view yaml_unsupported = "yaml-unsupported";         ///< valid YAML the subset leaves out
+inline constexpr std::string_view yaml_depth_limit = "yaml-depth-limit";         ///< nesting past the parser's limit
+inline constexpr std::string_view yaml_flow_collection = "yaml-flow-collection"; ///< `[ ]` or `{ }` where the dialect's strict mode refuses them
+// The fields (names from the dialect; many carry the reference validator's rule id).
+inline constexpr std::string_view frontmatter_not_mapping = "frontmatter-not-mapping"; ///< the block is a list or a scalar
+inline constexpr std::string_view unexpected_field = "unexpected-field";         ///< a key the dialect does not know
+inline constexpr std::string_view field_not_string = "field-not-string";         ///< a field that must be text is not
+inline constexpr std::string_view field_not_boolean = "field-not-boolean";       ///< a field that must be true or false is not
+inline constexpr std::string_view field_not_list = "field-not-list";             ///< a field that must be a list is not
+inline constexpr std::string_view field_not_mapping = "field-not-mapping";       ///< a field that must be a mapping is not
+inline constexpr std::string_view field_bad_value = "field-bad-value";           ///< a value outside the field's choices
+inline constexpr std::string_view metadata_not_string = "metadata-not-string";   ///< a `metadata` value that is not text
+inline constexpr std::string_view name_missing = "name-missing";                 ///< no `name` where the dialect wants one
+inline constexpr std::string_view name_empty = "name-empty";                     ///< `name:` with nothing
+inline constexpr std::string_view name_too_long = "name-too-long";               ///< over the dialect's length
+inline constexpr std::string_view name_not_lowercase = "name-not-lowercase";     ///< upper case where names are lower case
+inline constexpr std::string_view name_invalid_character = "name-invalid-character"; ///< a character names may not hold
+inline constexpr std::string_view name_edge_hyphen = "name-edge-hyphen";         ///< a name starting or ending with `-`
+inline constexpr std::string_view name_double_hyphen = "name-double-hyphen";     ///< `--` in a name
+inline constexpr std::string_view name_format = "name-format";                   ///< not lowercase letters, digits and `-` (the dialect's form)
+inline constexpr std::string_view name_directory_mismatch = "name-directory-mismatch"; ///< the name is not the folder's
+inline constexpr std::string_view name_unsafe_path = "name-unsafe-path";         ///< a name holding a path separator or `..`
+inline constexpr std::string_view description_missing = "description-missing";   ///< no description where one is required
+inline constexpr std::string_view description_empty = "description-empty";       ///< `description:` with nothing
+inline constexpr std::string_view description_too_long = "description-too-long"; ///< over the dialect's length
+inline constexpr std::string_view compatibility_not_string = "compatibility-not-string"; ///< `compatibility` that is not text
+inline constexpr std::string_view compatibility_too_long = "compatibility-too-long"; ///< over 500 characters
+inline constexpr std::string_view triggers_missing = "triggers-missing";         ///< no trigger phrases where the dialect wants them
+// Storage: discovery, the registry, the database tier.
+inline constexpr std::string_view discovery = "discovery";                       ///< a folder or file the walk could not use (bounds, odd names, errors)
+inline constexpr std::string_view discovery_loop = "discovery-loop";             ///< a folder reached a second time (a loop or a second link); skipped
+inline constexpr std::string_view skill_outside_root = "skill-outside-root";     ///< a link leading out of the tier's folders; not followed
+inline constexpr std::string_view skill_unreadable = "skill-unreadable";         ///< a candidate whose file cannot be read
+inline constexpr std::string_view skill_shadowed = "skill-shadowed";             ///< another tier's skill of the same name won
+inline constexpr std::string_view skill_confusable = "skill-confusable";         ///< two names a reader cannot tell apart
+inline constexpr std::string_view requirements_unmet = "requirements-unmet";     ///< hidden: a required program or variable is missing
+inline constexpr std::string_view seeding = "seeding";                           ///< copying the shipped skills on first start
+inline constexpr std::string_view database = "database";                         ///< the database tier could not be used
+// Invocation.
+inline constexpr std::string_view permission_rule_invalid = "permission-rule-invalid";   ///< a permission rule that can match nothing
+inline constexpr std::string_view permission_rule_unmatched = "permission-rule-unmatched"; ///< a permission rule that matches nothing now
 } // namespace codes
 
 /** A problem found in an input, reported as a value rather than thrown.

@@ -57,9 +57,9 @@ enum class validation_mode : std::uint8_t { strict, lenient };
 */
 struct dialect
 {
-    std::string_view id;                        ///< command-line name, e.g. "agent-skills"
-    std::vector<field_key> keys;                ///< top-level keys
-    std::vector<field_key> sven_keys;           ///< keys inside a `sven:` block
+    std::string_view id = {};                   ///< command-line name, e.g. "agent-skills"
+    std::vector<field_key> keys = {};           ///< top-level keys
+    std::vector<field_key> sven_keys = {};      ///< keys inside a `sven:` block
     skillmd::unknown_keys unknown = unknown_keys::warning;
     skillmd::description_default description_from = description_default::none;
     skillmd::name_rule names = name_rule::none;
@@ -96,26 +96,32 @@ namespace dialects {
 /// six fields, any other key an error, a required lowercase name equal to the directory.
 inline dialect agent_skills()
 {
-    return {"agent-skills",
-            {{"name", field::name}, {"description", field::description}, {"license", field::license},
-             {"compatibility", field::compatibility}, {"metadata", field::metadata},
-             {"allowed-tools", field::allowed_tools}},
-            {}, unknown_keys::error, description_default::none, name_rule::agent_skills,
-            false, true, true, true, false, true, frontmatter::missing_policy::error};
+    return {.id = "agent-skills",
+            .keys = {{"name", field::name}, {"description", field::description}, {"license", field::license},
+                     {"compatibility", field::compatibility}, {"metadata", field::metadata},
+                     {"allowed-tools", field::allowed_tools}},
+            .unknown = unknown_keys::error,
+            .names = name_rule::agent_skills,
+            .name_matches_directory = true,
+            .name_required = true,
+            .description_required = true,
+            .spec_yaml = true,
+            .missing = frontmatter::missing_policy::error};
 }
 
 /// Pegasus ("pegasus"): name defaults to the directory (lowercase and hyphens, at most 64),
 /// description to the body's first paragraph.
 inline dialect pegasus()
 {
-    return {"pegasus",
-            {{"name", field::name}, {"description", field::description},
-             {"disable-model-invocation", field::disable_model_invocation},
-             {"user-invocable", field::user_invocable}, {"allowed-tools", field::allowed_tools},
-             {"context", field::context}, {"agent", field::agent}, {"model", field::model},
-             {"argument-hint", field::argument_hint}, {"license", field::license},
-             {"compatibility", field::compatibility}, {"metadata", field::metadata}},
-            {}, unknown_keys::warning, description_default::first_paragraph, name_rule::lowercase_hyphen};
+    return {.id = "pegasus",
+            .keys = {{"name", field::name}, {"description", field::description},
+                     {"disable-model-invocation", field::disable_model_invocation},
+                     {"user-invocable", field::user_invocable}, {"allowed-tools", field::allowed_tools},
+                     {"context", field::context}, {"agent", field::agent}, {"model", field::model},
+                     {"argument-hint", field::argument_hint}, {"license", field::license},
+                     {"compatibility", field::compatibility}, {"metadata", field::metadata}},
+            .description_from = description_default::first_paragraph,
+            .names = name_rule::lowercase_hyphen};
 }
 
 /// Claude Code, as reverse-engineered, plus the fields Claude Code documents:
@@ -123,53 +129,60 @@ inline dialect pegasus()
 /// heading; unknown keys ignored, as Claude Code does.
 inline dialect claude_code()
 {
-    return {"claude-code",
-            {{"name", field::name}, {"description", field::description}, {"when_to_use", field::when_to_use},
-             {"allowed-tools", field::allowed_tools}, {"model", field::model},
-             {"disable-model-invocation", field::disable_model_invocation},
-             {"user-invocable", field::user_invocable}, {"user_invocable", field::user_invocable},
-             {"argument-hint", field::argument_hint}, {"arguments", field::arguments},
-             {"version", field::version}, {"context", field::context}, {"agent", field::agent},
-             {"license", field::license}, {"compatibility", field::compatibility}, {"metadata", field::metadata}},
-            {}, unknown_keys::ignore, description_default::first_heading, name_rule::none, true,
-            false, false, false, false, false, frontmatter::missing_policy::empty_metadata, 64, 1024, 500, true};
+    return {.id = "claude-code",
+            .keys = {{"name", field::name}, {"description", field::description},
+                     {"when_to_use", field::when_to_use}, {"allowed-tools", field::allowed_tools},
+                     {"model", field::model}, {"disable-model-invocation", field::disable_model_invocation},
+                     {"user-invocable", field::user_invocable}, {"user_invocable", field::user_invocable},
+                     {"argument-hint", field::argument_hint}, {"arguments", field::arguments},
+                     {"version", field::version}, {"context", field::context}, {"agent", field::agent},
+                     {"license", field::license}, {"compatibility", field::compatibility},
+                     {"metadata", field::metadata}},
+            .unknown = unknown_keys::ignore,
+            .description_from = description_default::first_heading,
+            .name_is_label = true,
+            .find_by_label = true};
 }
 
 /// mycode ("mycode"): name, description, allowed-tools, and version/author/tags metadata;
 /// skills are keyed by their `name` (the folder's name when there is none).
 inline dialect mycode()
 {
-    return {"mycode",
-            {{"name", field::name}, {"description", field::description}, {"allowed-tools", field::allowed_tools},
-             {"version", field::version}, {"author", field::author}, {"tags", field::tags},
-             {"license", field::license}, {"compatibility", field::compatibility}, {"metadata", field::metadata}},
-            {}, unknown_keys::warning, description_default::none, name_rule::none,
-            false, false, false, true, false, false, frontmatter::missing_policy::empty_metadata, 64, 1024,
-            500, false, true};
+    return {.id = "mycode",
+            .keys = {{"name", field::name}, {"description", field::description},
+                     {"allowed-tools", field::allowed_tools}, {"version", field::version},
+                     {"author", field::author}, {"tags", field::tags}, {"license", field::license},
+                     {"compatibility", field::compatibility}, {"metadata", field::metadata}},
+            .description_required = true,
+            .command_from_name = true};
 }
 
 /// koshi ("koshi"): kebab-case name, one-sentence description and trigger phrases,
 /// all required; `tools` for the sub-agent's tool scope.
 inline dialect koshi()
 {
-    return {"koshi",
-            {{"name", field::name}, {"description", field::description}, {"triggers", field::triggers},
-             {"tools", field::allowed_tools}, {"allowed-tools", field::allowed_tools}, {"model", field::model}},
-            {}, unknown_keys::warning, description_default::none, name_rule::lowercase_hyphen,
-            false, false, true, true, true};
+    return {.id = "koshi",
+            .keys = {{"name", field::name}, {"description", field::description},
+                     {"triggers", field::triggers}, {"tools", field::allowed_tools},
+                     {"allowed-tools", field::allowed_tools}, {"model", field::model}},
+            .names = name_rule::lowercase_hyphen,
+            .name_required = true,
+            .description_required = true,
+            .triggers_required = true};
 }
 
 /// sven ("sven"): only the description is required; `name:` is a label (the command
 /// is the path); the `sven:` block gates and pins skills; `knowledge:` lists documents.
 inline dialect sven()
 {
-    return {"sven",
-            {{"name", field::name}, {"description", field::description}, {"version", field::version},
-             {"sven", field::sven_block}, {"knowledge", field::knowledge}},
-            {{"always", field::always}, {"requires_bins", field::requires_bins},
-             {"requires_env", field::requires_env}, {"user_invocable_only", field::user_invocable_only}},
-            unknown_keys::warning, description_default::none, name_rule::none,
-            true, false, false, true};
+    return {.id = "sven",
+            .keys = {{"name", field::name}, {"description", field::description}, {"version", field::version},
+                     {"sven", field::sven_block}, {"knowledge", field::knowledge}},
+            .sven_keys = {{"always", field::always}, {"requires_bins", field::requires_bins},
+                          {"requires_env", field::requires_env},
+                          {"user_invocable_only", field::user_invocable_only}},
+            .name_is_label = true,
+            .description_required = true};
 }
 
 /// Every shipped dialect, for lookups by command-line name.

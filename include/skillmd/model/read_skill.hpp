@@ -285,10 +285,7 @@ private:
 
     void read_fields(node map, skill_metadata& s, bool sven_block)
     {
-        for (auto it = map.begin(); it != map.end(); ++it) {
-            node const key = *it;
-            ++it;
-            node const v = *it;
+        for (auto const [key, v] : map.entries()) {
             std::string const k(key.value());
             key_line_ = key.line();
             key_column_ = key.column();
