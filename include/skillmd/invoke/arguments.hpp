@@ -261,6 +261,193 @@ inline bool js_replacement(std::string& out, std::string_view replacement, std::
     return out.size() <= cap;
 }
 
+/// Claude Code's rule to the letter: every `$ARGUMENTS` replaced (with JavaScript's
+/// `replaceAll` replacement patterns), else the arguments appended. False past `cap`.
+inline bool substitute_exactly(substitution_result& res, std::string_view body, std::string_view args,
+                               substitution_policy const& policy)
+{
+    res.text = body;
+    if (args.empty()) return true;
+    if (body.find("$ARGUMENTS") == std::string_view::npos) {
+        res.text += "\n\nARGUMENTS: ";
+        res.text += args;
+        res.appended = true;
+        return true;
+    }
+    std::string out;
+    std::size_t at = 0, hit;
+    while ((hit = body.find("$ARGUMENTS", at)) != std::string_view::npos) {
+        out.append(body.substr(at, hit - at));
+        if (!js_replacement(out, args, policy.text_before, body, hit, 10, policy.max_output_bytes)) return false;
+        at = hit + 10;
+    }
+    out.append(body.substr(at));
+    res.text = std::move(out);
+    res.consumed = true;
+    return true;
+}
+
+/** One pass over a body: code spans copied as they are, `\$` escapes, and each `$` token
+    (`$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`, `${NAME}`, `$name`) expanded by the policy. Each
+    token has its member; `i_` is where the pass stands in the body.
+*/
+class substituter
+{
+public:
+    substituter(std::string_view body, std::string_view args, std::vector<std::string> const& names,
+                std::map<std::string, std::string, std::less<>> const& variables, substitution_policy const& policy,
+                substitution_result& res)
+        : body_(body), whole_(trim_spaces(args)), list_(split_arguments(whole_)), names_(names), variables_(variables),
+          policy_(policy), res_(res), out_(res.text)
+    {
+        res_.unbalanced_quote = list_.unbalanced_quote;
+        if (policy_.skip_code) code_ = code_ranges(body_);
+    }
+
+    /// False when the text grew past the policy's limit.
+    bool run()
+    {
+        out_.reserve(body_.size() + whole_.size());
+        while (i_ < body_.size()) {
+            // Each step adds at most one argument or one code span: checking here bounds the peak.
+            if (out_.size() > policy_.max_output_bytes) return false;
+            if (code() || escape()) continue;
+            if (body_[i_] != '$' || i_ + 1 >= body_.size()) {
+                out_ += body_[i_++];
+                continue;
+            }
+            std::string_view const rest = body_.substr(i_ + 1);
+            if (arguments_token(rest) || indexed_token(rest) || variable_token(rest) || named_token(rest)) continue;
+            out_ += body_[i_++];
+        }
+        if (!whole_.empty() && !res_.consumed && policy_.append_unconsumed) {
+            out_ += "\n\nARGUMENTS: ";
+            out_ += whole_;
+            res_.appended = true;
+        }
+        return out_.size() <= policy_.max_output_bytes;
+    }
+
+private:
+    /// Inside a code span: copied to its end.
+    bool code()
+    {
+        while (next_code_ < code_.size() && code_[next_code_].second <= i_) ++next_code_;
+        if (next_code_ >= code_.size() || code_[next_code_].first > i_) return false;
+        out_.append(body_.substr(i_, code_[next_code_].second - i_));
+        i_ = code_[next_code_].second;
+        return true;
+    }
+
+    /// `\\$1` still expands (the pair stays, the `$` is read next); `\$name` is text.
+    bool escape()
+    {
+        if (body_[i_] != '\\' || !policy_.escapes || i_ + 1 >= body_.size()) return false;
+        if (body_[i_ + 1] == '\\') {
+            out_ += "\\\\";
+            i_ += 2;
+            return true;
+        }
+        if (body_[i_ + 1] != '$') return false;
+        out_ += '$';
+        i_ += 2;
+        // the escaped token is text: copy its name so it is not read again
+        while (i_ < body_.size() && (is_word(body_[i_]) || body_[i_] == '[' || body_[i_] == ']')) out_ += body_[i_++];
+        return true;
+    }
+
+    /// Argument `n`, or the token as written (`length` bytes from the `$`) when there is none.
+    void argument(std::size_t n, std::size_t length)
+    {
+        res_.consumed = true;
+        if (n < list_.items.size()) out_ += list_.items[n];
+        else out_.append(body_.substr(i_, length));
+        i_ += length;
+    }
+
+    /// `$ARGUMENTS[N]` and `$ARGUMENTS`.
+    bool arguments_token(std::string_view rest)
+    {
+        if (!rest.starts_with("ARGUMENTS")) return false;
+        std::size_t const k = 9;
+        if (policy_.indexed && k < rest.size() && rest[k] == '[') {
+            std::size_t d = k + 1;
+            while (d < rest.size() && is_digit(rest[d])) ++d;
+            if (d > k + 1 && d < rest.size() && rest[d] == ']') {
+                argument(index_of(rest.substr(k + 1, d - k - 1)), d + 2);
+                return true;
+            }
+        }
+        if (k < rest.size() && is_word(rest[k])) return false; // `$ARGUMENTSX` is some other name
+        out_ += whole_;
+        res_.consumed = true;
+        i_ += 1 + k;
+        return true;
+    }
+
+    /// `$N`; with `amounts_are_text`, `$1,000`, `$2.50` and `US$5` stay as written.
+    bool indexed_token(std::string_view rest)
+    {
+        if (!policy_.indexed || !is_digit(rest[0])) return false;
+        std::size_t d = 0;
+        while (d < rest.size() && is_digit(rest[d])) ++d;
+        bool const amount = policy_.amounts_are_text &&
+                            ((d + 1 < rest.size() && (rest[d] == ',' || rest[d] == '.') && is_digit(rest[d + 1])) ||
+                             (i_ > 0 && is_word(body_[i_ - 1])));
+        if (!amount) {
+            argument(index_of(rest.substr(0, d)), d + 1);
+            return true;
+        }
+        out_.append(body_.substr(i_, d + 1));
+        i_ += d + 1;
+        return true;
+    }
+
+    /// `${NAME}` when the variable is known.
+    bool variable_token(std::string_view rest)
+    {
+        if (!policy_.variables || rest[0] != '{') return false;
+        auto const close = rest.find('}');
+        if (close == std::string_view::npos) return false;
+        auto const it = variables_.find(rest.substr(1, close - 1));
+        if (it == variables_.end()) return false;
+        out_ += it->second;
+        i_ += close + 2;
+        return true;
+    }
+
+    /// `$name`: the longest declared name that ends at a word boundary.
+    bool named_token(std::string_view rest)
+    {
+        if (!policy_.named || names_.empty()) return false;
+        std::size_t best = 0, best_index = 0;
+        for (std::size_t n = 0; n < names_.size(); ++n) {
+            auto const& nm = names_[n];
+            if (nm.empty() || nm.size() <= best || !rest.starts_with(nm)) continue;
+            if (nm.size() < rest.size() && is_word(rest[nm.size()])) continue;
+            best = nm.size();
+            best_index = n;
+        }
+        if (best == 0) return false;
+        res_.consumed = true;
+        if (best_index < list_.items.size()) out_ += list_.items[best_index];
+        i_ += 1 + best;
+        return true;
+    }
+
+    std::string_view body_;
+    std::string_view whole_;
+    argument_list list_;
+    std::vector<std::string> const& names_;
+    std::map<std::string, std::string, std::less<>> const& variables_;
+    substitution_policy const& policy_;
+    substitution_result& res_;
+    std::string& out_;
+    std::vector<std::pair<std::size_t, std::size_t>> code_;
+    std::size_t next_code_ = 0;
+    std::size_t i_ = 0;
+};
+
 } // namespace detail
 
 /** Substitutes `args` into `body`.
@@ -274,153 +461,13 @@ inline substitution_result substitute(std::string_view body, std::string_view ar
                                       substitution_policy const& policy = {})
 {
     substitution_result res;
-    auto const overflow = [&res] {
+    bool const fits = policy.seed001_exact ? detail::substitute_exactly(res, body, args, policy)
+                                           : detail::substituter(body, args, names, variables, policy, res).run();
+    if (!fits) { // past the limit: nothing of it is kept
         res.too_long = true;
         res.text.clear();
         res.text.shrink_to_fit();
-        return res;
-    };
-    if (policy.seed001_exact) {
-        res.text = body;
-        if (args.empty()) return res;
-        if (body.find("$ARGUMENTS") != std::string_view::npos) {
-            std::string out;
-            std::size_t at = 0, hit;
-            while ((hit = body.find("$ARGUMENTS", at)) != std::string_view::npos) {
-                out.append(body.substr(at, hit - at));
-                if (!detail::js_replacement(out, args, policy.text_before, body, hit, 10, policy.max_output_bytes))
-                    return overflow();
-                at = hit + 10;
-            }
-            out.append(body.substr(at));
-            res.text = std::move(out);
-            res.consumed = true;
-        } else {
-            res.text += "\n\nARGUMENTS: ";
-            res.text += args;
-            res.appended = true;
-        }
-        return res;
     }
-
-    std::string_view const whole = detail::trim_spaces(args);
-    auto const list = split_arguments(whole);
-    res.unbalanced_quote = list.unbalanced_quote;
-    auto const code = policy.skip_code ? detail::code_ranges(body) : std::vector<std::pair<std::size_t, std::size_t>>{};
-    std::size_t next_code = 0;
-
-    std::string& out = res.text;
-    out.reserve(body.size() + whole.size());
-    std::size_t i = 0;
-    while (i < body.size()) {
-        // Each step adds at most one argument or one code span: checking here bounds the peak.
-        if (out.size() > policy.max_output_bytes) return overflow();
-        while (next_code < code.size() && code[next_code].second <= i) ++next_code;
-        if (next_code < code.size() && code[next_code].first <= i) { // inside code: copy it
-            out.append(body.substr(i, code[next_code].second - i));
-            i = code[next_code].second;
-            continue;
-        }
-        char const c = body[i];
-        if (c == '\\' && policy.escapes && i + 1 < body.size()) {
-            if (body[i + 1] == '\\') { // `\\$1` still expands: the pair stays, the `$` is read next
-                out += "\\\\";
-                i += 2;
-                continue;
-            }
-            if (body[i + 1] == '$') {
-                out += '$';
-                i += 2;
-                // the escaped token is text: copy its name so it is not read again
-                while (i < body.size() && (detail::is_word(body[i]) || body[i] == '[' || body[i] == ']')) out += body[i++];
-                continue;
-            }
-        }
-        if (c != '$' || i + 1 >= body.size()) {
-            out += c;
-            ++i;
-            continue;
-        }
-        std::string_view const rest = body.substr(i + 1);
-        // $ARGUMENTS[N] and $ARGUMENTS
-        if (rest.starts_with("ARGUMENTS")) {
-            std::size_t k = 9;
-            if (policy.indexed && k < rest.size() && rest[k] == '[') {
-                std::size_t d = k + 1;
-                while (d < rest.size() && detail::is_digit(rest[d])) ++d;
-                if (d > k + 1 && d < rest.size() && rest[d] == ']') {
-                    std::size_t const n = detail::index_of(rest.substr(k + 1, d - k - 1));
-                    res.consumed = true;
-                    if (n < list.items.size()) out += list.items[n];
-                    else out.append(body.substr(i, d + 2)); // no such argument: left as written
-                    i += d + 2;
-                    continue;
-                }
-            }
-            if (k >= rest.size() || !detail::is_word(rest[k])) {
-                out += whole;
-                res.consumed = true;
-                i += 1 + k;
-                continue;
-            }
-        }
-        // $N
-        if (policy.indexed && detail::is_digit(rest[0])) {
-            std::size_t d = 0;
-            while (d < rest.size() && detail::is_digit(rest[d])) ++d;
-            bool const amount = policy.amounts_are_text &&
-                                ((d + 1 < rest.size() && (rest[d] == ',' || rest[d] == '.') && detail::is_digit(rest[d + 1])) ||
-                                 (i > 0 && detail::is_word(body[i - 1])));
-            if (!amount) {
-                std::size_t const n = detail::index_of(rest.substr(0, d));
-                res.consumed = true;
-                if (n < list.items.size()) out += list.items[n];
-                else out.append(body.substr(i, d + 1));
-                i += d + 1;
-                continue;
-            }
-            out.append(body.substr(i, d + 1));
-            i += d + 1;
-            continue;
-        }
-        // ${NAME}
-        if (policy.variables && rest[0] == '{') {
-            auto const close = rest.find('}');
-            if (close != std::string_view::npos) {
-                auto const it = variables.find(rest.substr(1, close - 1));
-                if (it != variables.end()) {
-                    out += it->second;
-                    i += close + 2;
-                    continue;
-                }
-            }
-        }
-        // $name, the longest declared name that ends at a word boundary
-        if (policy.named && !names.empty()) {
-            std::size_t best = 0, best_index = 0;
-            for (std::size_t n = 0; n < names.size(); ++n) {
-                auto const& nm = names[n];
-                if (nm.empty() || nm.size() <= best || !rest.starts_with(nm)) continue;
-                if (nm.size() < rest.size() && detail::is_word(rest[nm.size()])) continue;
-                best = nm.size();
-                best_index = n;
-            }
-            if (best > 0) {
-                res.consumed = true;
-                if (best_index < list.items.size()) out += list.items[best_index];
-                i += 1 + best;
-                continue;
-            }
-        }
-        out += c;
-        ++i;
-    }
-    if (!whole.empty() && !res.consumed && policy.append_unconsumed) {
-        out += "\n\nARGUMENTS: ";
-        out += whole;
-        res.appended = true;
-    }
-    if (out.size() > policy.max_output_bytes) return overflow();
     return res;
 }
 

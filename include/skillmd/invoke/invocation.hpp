@@ -208,6 +208,117 @@ inline std::vector<diagnostic> check_permission_rules(permission_rules const& ru
     return out;
 }
 
+namespace detail {
+
+/// What was asked: the skill's name and the arguments, the command's own first.
+struct invoke_request
+{
+    std::string raw;    ///< the name or command as given
+    std::string name;   ///< without `/` and arguments
+    std::string args;   ///< trimmed
+    std::string shown;  ///< the name cleaned for messages
+    bool typed = false; ///< written as `/name`
+};
+
+inline invoke_request read_request(std::string_view name_or_command, std::string_view args)
+{
+    invoke_request q;
+    q.raw = std::string(name_or_command);
+    q.name = std::string(trim_spaces(name_or_command));
+    q.args = std::string(trim_spaces(args));
+    q.typed = !q.name.empty() && q.name.front() == '/';
+    if (auto const cmd = parse_slash(q.name)) {
+        q.name = cmd->name;
+        if (!cmd->arguments.empty()) q.args = q.args.empty() ? cmd->arguments : cmd->arguments + " " + q.args;
+    }
+    q.shown = skillmd::detail::clean_line(q.name);
+    return q;
+}
+
+/// Why an invocation stops before it runs.
+struct refusal
+{
+    invoke_error code;
+    std::string message;
+    bool not_a_skill = false; ///< the input was no skill name at all (a typed `/path`, a user's word)
+};
+
+/// Codes 1 and 2 before the name is taken as a command. Claude Code: only an input that is empty once trimmed
+/// is malformed (its message keeps the input as given); `/` alone names the empty skill,
+/// which does not exist.
+inline std::optional<refusal> check_format(invoke_request const& q, caller who, invoke_options const& opts)
+{
+    if (trim_spaces(q.raw).empty()) {
+        std::string as_given;
+        for (char c : q.raw) as_given += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+        return refusal{invoke_error::invalid_format, "Invalid skill format: " + as_given};
+    }
+    if (q.name.empty() || q.name == "/")
+        return refusal{invoke_error::unknown_skill, with_name(opts.unknown_skill_message, ""), q.typed || who == caller::user};
+    if (!valid_command_name(q.name) || find_invalid_utf8(q.name) != std::string::npos)
+        return refusal{invoke_error::invalid_format, "Invalid skill format: " + q.shown};
+    return std::nullopt;
+}
+
+/// The skill by command, name or `name@tier`; with sven's rule, by its sanitised command too.
+inline skill_record const* find_skill(snapshot const& snap, std::string const& name, invoke_options const& opts)
+{
+    skill_record const* r = snap.find(name);
+    if (r || !opts.match_sanitized) return r;
+    std::string const want = sanitize_command(name);
+    for (auto const& s : snap.skills())
+        if (sanitize_command(s.command) == want) return &s;
+    return nullptr;
+}
+
+/// Codes 3, 6, 7, 8 and 11: may this caller invoke this skill, with these arguments?
+inline std::optional<refusal> check_caller(skill_record const& r, invoke_request const& q, caller who,
+                                           invoke_options const& opts)
+{
+    if (!r.shadowed_by.empty() && who == caller::model && !opts.model_may_invoke_shadowed)
+        return refusal{invoke_error::shadowed_skill, "Skill " + clean_line(r.qualified()) + " is shadowed by " +
+                                                         clean_line(r.shadowed_by) + " and cannot be used with " +
+                                                         opts.tool_name + " tool"};
+    if (r.hidden)
+        return refusal{invoke_error::load_failed, "Could not load skill: " + q.shown +
+                                                      " (its required programs or environment variables are missing)"};
+    if (who == caller::model && (r.meta.disable_model_invocation || r.meta.user_invocable_only))
+        return refusal{invoke_error::model_invocation_disabled,
+                       "Skill " + q.shown + " cannot be used with " + opts.tool_name + " tool due to " +
+                           (r.meta.disable_model_invocation ? "disable-model-invocation" : "user_invocable_only")};
+    if (who == caller::user && !r.meta.user_invocable)
+        return refusal{invoke_error::user_invocation_disabled,
+                       "Skill " + q.shown + " can only be invoked by the model (user-invocable: false)"};
+    if (q.args.size() > opts.max_argument_bytes)
+        return refusal{invoke_error::arguments_too_long, "Arguments for skill " + q.shown + " exceed " +
+                                                             std::to_string(opts.max_argument_bytes) + " bytes"};
+    return std::nullopt;
+}
+
+/// Everything a content format may show of skill `r`, whose file was just read as `text`.
+template <class Registry>
+void fill_loaded(loaded_skill& ls, Registry const& reg, snapshot const& snap, skill_record const& r, skill_text& text,
+                 invoke_request const& q, caller who, invoke_options const& opts)
+{
+    ls.name = r.meta.label ? *r.meta.label : r.meta.name;
+    ls.description = r.meta.description;
+    ls.body = std::string(text.body());
+    ls.arguments = q.args;
+    ls.base_directory = absolute_path(r.where.directory);
+    ls.skill_file = r.where.database ? std::string() : absolute_path(r.where.path);
+    ls.bundled_files = reg.bundled_files(r);
+    for (auto const* c : snap.children(r.command))
+        ls.children.push_back({c->command, c->meta.label ? *c->meta.label : c->meta.name, c->meta.description});
+    ls.knowledge = r.meta.knowledge;
+    ls.working_directory = opts.working_directory.empty() ? absolute_path(".") : opts.working_directory;
+    for (auto const& k : ls.knowledge) ls.knowledge_titles.push_back(knowledge_title(ls.working_directory, k));
+    ls.who = who;
+    ls.mode = r.meta.context;
+    if (!ls.skill_file.empty()) ls.file_text = std::move(text.file);
+}
+
+} // namespace detail
+
 /** Invokes a skill.
 
     `name_or_command` is a name (`commit`, `/commit`) or a whole typed command
@@ -224,68 +335,23 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
     inv.who = who;
     inv.snapshot = reg.snapshot();
     auto const& snap = *inv.snapshot;
+    auto const refuse = [&](detail::refusal no) {
+        inv.not_a_skill = no.not_a_skill;
+        return detail::fail(std::move(inv), no.code, std::move(no.message));
+    };
 
-    std::string const raw(name_or_command);
-    std::string name(detail::trim_spaces(name_or_command));
-    std::string all_args(detail::trim_spaces(args));
-    bool const typed = !name.empty() && name.front() == '/';
-    if (auto const cmd = parse_slash(name)) {
-        name = cmd->name;
-        if (!cmd->arguments.empty()) all_args = all_args.empty() ? cmd->arguments : cmd->arguments + " " + all_args;
-    }
-    std::string const shown = skillmd::detail::clean_line(name);
-    // Claude Code: only an input that is empty once trimmed is malformed (its message keeps
-    // the input as given); `/` alone names the empty skill, which does not exist.
-    if (detail::trim_spaces(raw).empty()) {
-        std::string as_given;
-        for (char c : raw) as_given += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
-        return detail::fail(std::move(inv), invoke_error::invalid_format, "Invalid skill format: " + as_given);
-    }
-    if (name.empty() || name == "/") {
-        inv.not_a_skill = typed || who == caller::user;
-        return detail::fail(std::move(inv), invoke_error::unknown_skill, detail::with_name(opts.unknown_skill_message, ""));
-    }
-    if (!valid_command_name(name) || detail::find_invalid_utf8(name) != std::string::npos)
-        return detail::fail(std::move(inv), invoke_error::invalid_format, "Invalid skill format: " + shown);
-    inv.command = name;
-
+    detail::invoke_request const q = detail::read_request(name_or_command, args);
+    if (auto no = detail::check_format(q, who, opts)) return refuse(std::move(*no));
+    inv.command = q.name;
     for (auto const& b : opts.builtin_commands)
-        if (b == name) return detail::fail(std::move(inv), invoke_error::not_prompt, "Skill " + shown + " is not a prompt-based skill");
-
-    skill_record const* r = snap.find(name);
-    if (!r && opts.match_sanitized) {
-        std::string const want = sanitize_command(name);
-        for (auto const& s : snap.skills())
-            if (sanitize_command(s.command) == want) {
-                r = &s;
-                break;
-            }
-    }
-    if (!r) {
-        inv.not_a_skill = typed || who == caller::user;
-        return detail::fail(std::move(inv), invoke_error::unknown_skill, detail::with_name(opts.unknown_skill_message, shown));
-    }
+        if (b == q.name) return refuse({invoke_error::not_prompt, "Skill " + q.shown + " is not a prompt-based skill"});
+    skill_record const* r = detail::find_skill(snap, q.name, opts);
+    if (!r) return refuse({invoke_error::unknown_skill, detail::with_name(opts.unknown_skill_message, q.shown),
+                           q.typed || who == caller::user});
     inv.record = r;
     bool const winner = r->shadowed_by.empty();
     inv.command = winner ? r->command : r->qualified(); // a shadowed skill is named with its tier everywhere
-    if (!winner && who == caller::model && !opts.model_may_invoke_shadowed)
-        return detail::fail(std::move(inv), invoke_error::shadowed_skill,
-                            "Skill " + skillmd::detail::clean_line(r->qualified()) + " is shadowed by " +
-                                skillmd::detail::clean_line(r->shadowed_by) + " and cannot be used with " +
-                                opts.tool_name + " tool");
-    if (r->hidden)
-        return detail::fail(std::move(inv), invoke_error::load_failed,
-                            "Could not load skill: " + shown + " (its required programs or environment variables are missing)");
-    if (who == caller::model && (r->meta.disable_model_invocation || r->meta.user_invocable_only))
-        return detail::fail(std::move(inv), invoke_error::model_invocation_disabled,
-                            "Skill " + shown + " cannot be used with " + opts.tool_name + " tool due to " +
-                                (r->meta.disable_model_invocation ? "disable-model-invocation" : "user_invocable_only"));
-    if (who == caller::user && !r->meta.user_invocable)
-        return detail::fail(std::move(inv), invoke_error::user_invocation_disabled,
-                            "Skill " + shown + " can only be invoked by the model (user-invocable: false)");
-    if (all_args.size() > opts.max_argument_bytes)
-        return detail::fail(std::move(inv), invoke_error::arguments_too_long,
-                            "Arguments for skill " + shown + " exceed " + std::to_string(opts.max_argument_bytes) + " bytes");
+    if (auto no = detail::check_caller(*r, q, who, opts)) return refuse(std::move(*no));
 
     inv.permission = opts.permissions.decide(r->command, r->qualified(), winner);
     if (inv.permission.behavior == permission::deny) {
@@ -296,25 +362,10 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
 
     std::string why;
     auto text = reg.text(*r, &why); // read once: the body, and the whole file for formats that show it
-    if (!text) return detail::fail(std::move(inv), invoke_error::load_failed, "Could not load skill: " + shown + (why.empty() ? "" : ": " + why));
-
+    if (!text) return detail::fail(std::move(inv), invoke_error::load_failed, "Could not load skill: " + q.shown + (why.empty() ? "" : ": " + why));
     auto& ls = inv.loaded;
     ls.command = inv.command;
-    ls.name = r->meta.label ? *r->meta.label : r->meta.name;
-    ls.description = r->meta.description;
-    ls.body = std::string(text->body());
-    ls.arguments = all_args;
-    ls.base_directory = detail::absolute_path(r->where.directory);
-    ls.skill_file = r->where.database ? std::string() : detail::absolute_path(r->where.path);
-    ls.bundled_files = reg.bundled_files(*r);
-    for (auto const* c : snap.children(r->command))
-        ls.children.push_back({c->command, c->meta.label ? *c->meta.label : c->meta.name, c->meta.description});
-    ls.knowledge = r->meta.knowledge;
-    ls.working_directory = opts.working_directory.empty() ? detail::absolute_path(".") : opts.working_directory;
-    for (auto const& k : ls.knowledge) ls.knowledge_titles.push_back(detail::knowledge_title(ls.working_directory, k));
-    ls.who = who;
-    ls.mode = r->meta.context;
-    if (!ls.skill_file.empty()) ls.file_text = std::move(text->file);
+    detail::fill_loaded(ls, reg, snap, *r, *text, q, who, opts);
 
     auto vars = opts.variables;
     vars.emplace("SKILL_DIR", ls.base_directory);
@@ -322,10 +373,10 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
     auto policy = opts.substitution;
     if (policy.seed001_exact && policy.text_before.empty())
         policy.text_before = "Base directory for this skill: " + ls.base_directory + "\n\n";
-    inv.substitution = substitute(ls.body, all_args, r->meta.arguments, vars, policy);
+    inv.substitution = substitute(ls.body, q.args, r->meta.arguments, vars, policy);
     if (inv.substitution.too_long)
         return detail::fail(std::move(inv), invoke_error::content_too_long,
-                            "The content of skill " + shown + " with these arguments would exceed " +
+                            "The content of skill " + q.shown + " with these arguments would exceed " +
                                 std::to_string(policy.max_output_bytes) + " bytes");
     ls.content = inv.substitution.text;
 

@@ -295,80 +295,90 @@ private:
                 continue;
             }
             seen_.push_back(*f);
-            switch (*f) {
-            case field::name:
-                name_node_ = v;
-                if (v.is_scalar()) {
-                    s.name = std::string(v.value());
-                    s.name_given = true;
-                }
-                break;
-            case field::description:
-                description_node_ = v;
-                if (v.is_scalar()) {
-                    s.description = std::string(v.value());
-                    s.description_given = true;
-                }
-                break;
-            case field::compatibility:
-                compatibility_node_ = v;
-                if (v.is_scalar()) s.compatibility = std::string(v.value());
-                break;
-            case field::when_to_use: s.when_to_use = scalar(v, k); break;
-            case field::license: s.license = scalar(v, k); break;
-            case field::version: s.version = scalar(v, k); break;
-            case field::author: s.author = scalar(v, k); break;
-            case field::agent: s.agent = scalar(v, k); break;
-            case field::argument_hint: s.argument_hint = scalar(v, k); break;
-            case field::model:
-                s.model = scalar(v, k);
-                if (s.model == "inherit") s.model.reset();
-                break;
-            case field::context:
-                if (auto c = scalar(v, k)) {
-                    if (*c == "fork") s.context = context_mode::fork;
-                    else if (*c == "inline" || c->empty()) s.context = context_mode::inline_;
-                    else wrong_shape(v, "field-bad-value", "`context` must be `inline` or `fork`, not " + quote_short(*c));
-                }
-                break;
-            case field::metadata:
-                if (v.is_mapping()) {
-                    for (auto m = v.begin(); m != v.end(); ++m) {
-                        std::string mk((*m).value());
-                        ++m;
-                        std::string mv;
-                        if ((*m).is_scalar()) {
-                            mv = (*m).value();
-                        } else {
-                            write_json(mv, *m);
-                            report(*m, severity::warning, "metadata-not-string", {},
-                                   "metadata value `" + mk + "` is not text; it is kept as JSON");
-                        }
-                        s.metadata.emplace_back(std::move(mk), std::move(mv));
-                    }
-                } else if (!(v.is_scalar() && v.value().empty())) {
-                    wrong_shape(v, "field-not-mapping", "`metadata` must be a mapping of `key: value` lines");
-                }
-                break;
-            case field::tags: s.tags = list(v, k, false); break;
-            case field::allowed_tools: s.allowed_tools = list(v, k, true); break;
-            case field::arguments: s.arguments = list(v, k, false); break;
-            case field::triggers: s.triggers = list(v, k, false); break;
-            case field::knowledge: s.knowledge = list(v, k, false); break;
-            case field::requires_bins: s.requires_bins = list(v, k, false); break;
-            case field::requires_env: s.requires_env = list(v, k, false); break;
-            case field::disable_model_invocation: boolean(v, k, s.disable_model_invocation); break;
-            case field::user_invocable: boolean(v, k, s.user_invocable); break;
-            case field::always: boolean(v, k, s.always); break;
-            case field::user_invocable_only: boolean(v, k, s.user_invocable_only); break;
-            case field::sven_block:
-                if (v.is_mapping()) read_fields(v, s, true);
-                else if (!(v.is_scalar() && v.value().empty()))
-                    wrong_shape(v, "field-not-mapping", "`sven` must be a mapping (always, requires_bins, ...)");
-                break;
-            }
+            read_field(*f, k, v, s);
         }
         key_line_ = key_column_ = 0;
+    }
+
+    /// One known field: its value checked for the shape the field takes and stored.
+    void read_field(field f, std::string const& k, node v, skill_metadata& s)
+    {
+        switch (f) {
+        case field::name:
+            name_node_ = v;
+            if (v.is_scalar()) {
+                s.name = std::string(v.value());
+                s.name_given = true;
+            }
+            break;
+        case field::description:
+            description_node_ = v;
+            if (v.is_scalar()) {
+                s.description = std::string(v.value());
+                s.description_given = true;
+            }
+            break;
+        case field::compatibility:
+            compatibility_node_ = v;
+            if (v.is_scalar()) s.compatibility = std::string(v.value());
+            break;
+        case field::when_to_use: s.when_to_use = scalar(v, k); break;
+        case field::license: s.license = scalar(v, k); break;
+        case field::version: s.version = scalar(v, k); break;
+        case field::author: s.author = scalar(v, k); break;
+        case field::agent: s.agent = scalar(v, k); break;
+        case field::argument_hint: s.argument_hint = scalar(v, k); break;
+        case field::model:
+            s.model = scalar(v, k);
+            if (s.model == "inherit") s.model.reset();
+            break;
+        case field::context:
+            if (auto c = scalar(v, k)) {
+                if (*c == "fork") s.context = context_mode::fork;
+                else if (*c == "inline" || c->empty()) s.context = context_mode::inline_;
+                else wrong_shape(v, "field-bad-value", "`context` must be `inline` or `fork`, not " + quote_short(*c));
+            }
+            break;
+        case field::metadata: read_metadata(v, s); break;
+        case field::tags: s.tags = list(v, k, false); break;
+        case field::allowed_tools: s.allowed_tools = list(v, k, true); break;
+        case field::arguments: s.arguments = list(v, k, false); break;
+        case field::triggers: s.triggers = list(v, k, false); break;
+        case field::knowledge: s.knowledge = list(v, k, false); break;
+        case field::requires_bins: s.requires_bins = list(v, k, false); break;
+        case field::requires_env: s.requires_env = list(v, k, false); break;
+        case field::disable_model_invocation: boolean(v, k, s.disable_model_invocation); break;
+        case field::user_invocable: boolean(v, k, s.user_invocable); break;
+        case field::always: boolean(v, k, s.always); break;
+        case field::user_invocable_only: boolean(v, k, s.user_invocable_only); break;
+        case field::sven_block:
+            if (v.is_mapping()) read_fields(v, s, true);
+            else if (!(v.is_scalar() && v.value().empty()))
+                wrong_shape(v, "field-not-mapping", "`sven` must be a mapping (always, requires_bins, ...)");
+            break;
+        }
+    }
+
+    /// `metadata:` is a mapping of text; a value that is not text is kept as JSON, with a warning.
+    void read_metadata(node v, skill_metadata& s)
+    {
+        if (!v.is_mapping()) {
+            if (!(v.is_scalar() && v.value().empty()))
+                wrong_shape(v, "field-not-mapping", "`metadata` must be a mapping of `key: value` lines");
+            return;
+        }
+        for (auto const [key, value] : v.entries()) {
+            std::string mk(key.value());
+            std::string mv;
+            if (value.is_scalar()) {
+                mv = value.value();
+            } else {
+                write_json(mv, value);
+                report(value, severity::warning, "metadata-not-string", {},
+                       "metadata value `" + mk + "` is not text; it is kept as JSON");
+            }
+            s.metadata.emplace_back(std::move(mk), std::move(mv));
+        }
     }
 
     void unknown(node key, node v, skill_metadata& s, bool sven_block)

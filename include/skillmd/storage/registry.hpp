@@ -352,7 +352,12 @@ private:
 
     std::shared_ptr<typename skillmd::snapshot::loaded const> read_one(work const& w) const;
 
+    // Building the new snapshot from what was read: gating, dedup, the indexes.
+    using command_groups = std::map<std::string_view, std::vector<record_ptr>>;
     void assemble(std::vector<work>& items, skillmd::snapshot& next) const;
+    command_groups gate_and_group(std::vector<work>& items, skillmd::snapshot& next) const;
+    static void resolve_collisions(command_groups& groups, skillmd::snapshot& next);
+    static void link_children(skillmd::snapshot& next);
 
     /// Names a reader cannot tell apart (`api` and Cyrillic `аpi`, `file` and `ﬁle`,
     /// `deploy` and `Deploy`) are different skills that look like one: say so. Only

@@ -270,12 +270,15 @@ private:
     index block_sequence(int col);
 
     /// A plain scalar in block context; continuation lines must be indented more than `parent`.
+    index plain_with_colon(char const* start, char const* colon);
+    char const* plain_continuation(char const* line, int parent, int& empties) const;
     index plain(int parent);
 
     /// Consumes a line break inside a quoted scalar and the empty lines after it;
     /// appends what they fold to. p_ ends on the next content character.
     void quoted_break(int parent, char const* start, std::string& buf, bool escaped);
 
+    void escape(std::string& buf);
     index quoted(int parent);
 
     struct scalar_line

@@ -10,6 +10,45 @@
 
 namespace skillmd::frontmatter::grammar::detail {
 
+/// `key: a: b`: refused, or read leniently (the rest of the line is the value) with a warning.
+inline index reader::plain_with_colon(char const* start, char const* colon)
+{
+    if (!st_.options.recover_colon_in_plain)
+        fail(colon, codes::yaml_colon_in_plain,
+             "`: ` inside an unquoted value would start a nested mapping; put the value in quotes or use `>`");
+    char const* const le = line_end(colon);
+    char const* t = le;
+    while (t > start && is_blank(t[-1])) --t;
+    st_.notes.push_back({colon, codes::yaml_colon_in_plain,
+                         "`: ` inside an unquoted value; the rest of the line was taken as the value. "
+                         "Put the value in quotes"});
+    p_ = next_line(le);
+    return source_scalar(scalar_style::plain, start, start, t);
+}
+
+/// The first character of the next continuation line of a plain scalar, or null where the
+/// scalar ends (a line not indented past `parent`, a comment, a document marker, the end);
+/// `empties` counts the empty lines on the way.
+inline char const* reader::plain_continuation(char const* line, int parent, int& empties) const
+{
+    empties = 0;
+    while (line < e_) {
+        int const j = indent_of(line);
+        char const* t = skip_blanks(line + j);
+        if (t >= e_) return nullptr;
+        if (is_break(*t)) {
+            ++empties;
+            line = next_line(t);
+            continue;
+        }
+        if (j <= parent || (j == 0 && is_marker(line)) || *t == '#') return nullptr;
+        return t;
+    }
+    return nullptr;
+}
+
+/// A plain scalar in block context: its first line, then continuation lines indented
+/// more than `parent`, folded (one line break becomes a space, n empty lines n newlines).
 inline index reader::plain(int parent)
 {
     char const* const start = p_;
@@ -18,46 +57,16 @@ inline index reader::plain(int parent)
     if (r == start) fail(start, codes::yaml_syntax, "unexpected character; put the value in quotes");
     char const* const first_end = r;
     char const* s = skip_blanks(r);
-    if (s < e_ && *s == ':' && ws_or_end(s + 1)) {
-        if (!st_.options.recover_colon_in_plain)
-            fail(s, codes::yaml_colon_in_plain,
-                 "`: ` inside an unquoted value would start a nested mapping; put the value in quotes or use `>`");
-        char const* const le = line_end(s);
-        char const* t = le;
-        while (t > start && is_blank(t[-1])) --t;
-        st_.notes.push_back({s, codes::yaml_colon_in_plain,
-                             "`: ` inside an unquoted value; the rest of the line was taken as the value. "
-                             "Put the value in quotes"});
-        p_ = next_line(le);
-        return source_scalar(scalar_style::plain, start, start, t);
-    }
+    if (s < e_ && *s == ':' && ws_or_end(s + 1)) return plain_with_colon(start, s);
     if (s >= e_ || *s == '#') {
         p_ = next_line(line_end(s));
         return source_scalar(scalar_style::plain, start, start, first_end);
     }
 
-    // Continuation lines fold: one line break becomes a space, n empty lines n newlines.
-    std::string* buf = nullptr;
+    std::string* buf = nullptr; // the folded text, once there is a second line
     char const* resume = next_line(s);
-    for (;;) {
-        int empties = 0;
-        char const* line = resume;
-        char const* content = nullptr;
-        while (line < e_) {
-            int const j = indent_of(line);
-            char const* t = skip_blanks(line + j);
-            if (t >= e_) break;
-            if (is_break(*t)) {
-                ++empties;
-                line = next_line(t);
-                continue;
-            }
-            if (j <= parent || (j == 0 && is_marker(line)) || *t == '#') break;
-            content = t;
-            break;
-        }
-        if (content == nullptr) break;
-
+    int empties = 0;
+    while (char const* content = plain_continuation(resume, parent, empties)) {
         char const* r2 = content;
         x3::parse(r2, e_, lex::block_plain_line);
         if (r2 == content)
@@ -75,8 +84,14 @@ inline index reader::plain(int parent)
         if (s2 < e_ && *s2 == ':' && ws_or_end(s2 + 1))
             fail(s2, codes::yaml_colon_in_plain,
                  "`: ` inside a multi-line unquoted value would start a nested mapping; put the value in quotes or use `>`");
-        if (s2 >= e_) { resume = e_; break; }
-        if (*s2 == '#') { resume = next_line(line_end(s2)); break; }
+        if (s2 >= e_) {
+            resume = e_;
+            break;
+        }
+        if (*s2 == '#') {
+            resume = next_line(line_end(s2));
+            break;
+        }
         resume = next_line(s2);
     }
     p_ = resume;
@@ -113,6 +128,22 @@ inline void reader::quoted_break(int parent, char const* start, std::string& buf
     else buf.append(static_cast<std::size_t>(empties), '\n');
 }
 
+/// One escape of a double-quoted scalar at p_ (`\n`, `\x41`, `\u00e9`, ...), decoded into `buf`.
+inline void reader::escape(std::string& buf)
+{
+    std::uint32_t cp = 0;
+    char const* er = p_;
+    if (!x3::parse(er, e_, lex::escape, cp))
+        fail(p_, codes::yaml_escape,
+             "unknown escape sequence; YAML knows \\n \\t \\\" \\\\ \\/ \\0 \\xXX \\uXXXX \\UXXXXXXXX and a few more");
+    if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+        fail(p_, codes::yaml_escape, "this escape names a surrogate or a code point beyond U+10FFFF");
+    skillmd::detail::utf8_append(buf, static_cast<char32_t>(cp));
+    p_ = er;
+}
+
+/// A single- or double-quoted scalar: the text between the quotes as written when nothing
+/// needs decoding, else decoded (`''`, escapes) and folded over its lines.
 inline index reader::quoted(int parent)
 {
     char const q0 = *p_;
@@ -161,16 +192,8 @@ inline index reader::quoted(int parent)
                 keep = buf.size();
                 continue;
             }
-            std::uint32_t cp = 0;
-            char const* er = p_;
-            if (!x3::parse(er, e_, lex::escape, cp))
-                fail(p_, codes::yaml_escape,
-                     "unknown escape sequence; YAML knows \\n \\t \\\" \\\\ \\/ \\0 \\xXX \\uXXXX \\UXXXXXXXX and a few more");
-            if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-                fail(p_, codes::yaml_escape, "this escape names a surrogate or a code point beyond U+10FFFF");
-            skillmd::detail::utf8_append(buf, static_cast<char32_t>(cp));
+            escape(buf);
             keep = buf.size();
-            p_ = er;
             continue;
         }
         char const* run = p_;

@@ -190,18 +190,45 @@ std::shared_ptr<typename skillmd::snapshot::loaded const> basic_registry<Parser,
     return out;
 }
 
+namespace detail {
+
+/// Records are shared with the cache: one that a snapshot must change (hidden, shadowed,
+/// renamed, given children) is copied first, and the copy is what `p` holds then.
+inline skill_record& edited(record_ptr& p)
+{
+    auto copy = std::make_shared<skill_record>(*p);
+    skill_record& r = *copy;
+    p = std::move(copy);
+    return r;
+}
+
+} // namespace detail
+
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& items, skillmd::snapshot& next) const
 {
-    // Records are shared with the cache; one that this snapshot must change (hidden,
-    // shadowed, renamed, given children) is copied first.
-    auto edit = [](record_ptr& p) -> skill_record& {
-        auto copy = std::make_shared<skill_record>(*p);
-        skill_record& r = *copy;
-        p = std::move(copy);
-        return r;
-    };
-    std::map<std::string_view, std::vector<record_ptr>> groups; // sorted by command: deterministic
+    auto groups = gate_and_group(items, next);
+    resolve_collisions(groups, next);
+    auto& skills = next.skills_.items_;
+    std::sort(skills.begin(), skills.end(), [](auto const& a, auto const& b) { return a->command < b->command; });
+    for (std::size_t i = 0; i < skills.size(); ++i) next.index_.emplace(skills[i]->command, i);
+    report_confusables(next);
+    link_children(next);
+    // A name lookup also finds a skill whose `name:` differs from its command, and
+    // (Claude Code) the label the user sees; a real command always wins over a name.
+    for (std::size_t i = 0; i < skills.size(); ++i) {
+        if (!skills[i]->meta.name.empty()) next.index_.emplace(skills[i]->meta.name, i);
+        if (opts_.dialect.find_by_label && skills[i]->meta.label && !skills[i]->meta.label->empty())
+            next.index_.emplace(*skills[i]->meta.label, i);
+    }
+}
+
+/// What was read goes into the new snapshot's cache and diagnostics; skills whose required
+/// programs or variables are missing are hidden; the rest is grouped by command.
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registry<Parser, Dedup, Sources...>::gate_and_group(std::vector<work>& items, skillmd::snapshot& next) const
+{
+    command_groups groups; // sorted by command: deterministic
     requirement_checker gate;
     for (auto& w : items) {
         next.cache_[{w.tier, w.where.path}] = w.result;
@@ -210,13 +237,22 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
         record_ptr rec = w.result->record;
         if (opts_.gate_requirements && (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty())) {
             if (auto why = gate.unmet(rec->meta)) {
-                edit(rec).hidden = true;
+                detail::edited(rec).hidden = true;
                 next.diagnostics_.push_back({"requirements-unmet", severity::info, rec->where.path, 0, 0,
                                              "skill `" + rec->command + "` is hidden: " + *why});
             }
         }
         groups[rec->command].push_back(std::move(rec));
     }
+    return groups;
+}
+
+/// Each group of skills sharing a command, in tier order, goes to `Dedup`: the winner is
+/// listed, the others are kept as shadowed (`name@tier`) and reported, unless they are the
+/// winner's very file; under keep_all every one is listed by its qualified name.
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_groups& groups, skillmd::snapshot& next)
+{
     auto& skills = next.skills_.items_;
     for (auto& [command, group] : groups) {
         std::stable_sort(group.begin(), group.end(), [](auto const& a, auto const& b) { return a->tier_index < b->tier_index; });
@@ -230,7 +266,7 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
         if (d.keep_all) {
             for (auto& r : group) {
                 std::string const q = r->qualified();
-                edit(r).command = q;
+                detail::edited(r).command = q;
                 skills.push_back(std::move(r));
             }
             continue;
@@ -244,16 +280,19 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
                                          "skill `" + std::string(command) + "` from tier " + r->tier +
                                              " is shadowed by " + winner + "; it stays reachable as `" +
                                              r->qualified() + "`"});
-            edit(r).shadowed_by = winner;
+            detail::edited(r).shadowed_by = winner;
             next.shadowed_.items_.push_back(std::move(r));
         }
         skills.push_back(std::move(group[d.winner]));
     }
-    std::sort(skills.begin(), skills.end(), [](auto const& a, auto const& b) { return a->command < b->command; });
-    for (std::size_t i = 0; i < skills.size(); ++i) next.index_.emplace(skills[i]->command, i);
-    report_confusables(next);
-    // Sub-skills (sven): exactly the skills whose command is a skill's plus one more
-    // segment. A skill two folders below another, with none between, is nobody's child.
+}
+
+/// Sub-skills (sven): exactly the skills whose command is a skill's plus one more
+/// segment. A skill two folders below another, with none between, is nobody's child.
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot& next)
+{
+    auto& skills = next.skills_.items_;
     std::map<std::size_t, std::vector<std::string>> children;
     for (auto const& r : skills) {
         std::string_view const command = r->command;
@@ -265,14 +304,7 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     for (std::size_t i = 0; i < skills.size(); ++i) {
         auto const it = children.find(i);
         std::vector<std::string> wanted = it == children.end() ? std::vector<std::string>{} : std::move(it->second);
-        if (skills[i]->children != wanted) edit(skills[i]).children = std::move(wanted);
-    }
-    // A name lookup also finds a skill whose `name:` differs from its command, and
-    // (Claude Code) the label the user sees; a real command always wins over a name.
-    for (std::size_t i = 0; i < skills.size(); ++i) {
-        if (!skills[i]->meta.name.empty()) next.index_.emplace(skills[i]->meta.name, i);
-        if (opts_.dialect.find_by_label && skills[i]->meta.label && !skills[i]->meta.label->empty())
-            next.index_.emplace(*skills[i]->meta.label, i);
+        if (skills[i]->children != wanted) detail::edited(skills[i]).children = std::move(wanted);
     }
 }
 

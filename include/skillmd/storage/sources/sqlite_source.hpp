@@ -430,20 +430,36 @@ private:
         return false;
     }
 
+    /// Opens the connection, checks the file and prepares its schema; on any failure the
+    /// connection is closed and `error` says why.
     bool connect(std::string& error)
     {
         pid_ = ::getpid();
+        std::int64_t version = 0;
+        std::string why = open_connection();
+        if (why.empty()) why = check_file(version);
+        if (why.empty()) {
+            if (!opts_.read_only) why = prepare_schema(version);
+            else if (version < schema_version) why = describe("opening read-only a database without the schema");
+        }
+        if (why.empty()) return true;
+        error = std::move(why); // said before closing: describe() reads the connection's error
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        return false;
+    }
+
+    /// Opens the file with the connection's defences: extended result codes, a busy
+    /// timeout, defensive mode, an untrusted schema, the value size limit, a deadline for
+    /// every query, no memory mapping. Returns why not, or "".
+    std::string open_connection()
+    {
         int const flags = (opts_.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
                           SQLITE_OPEN_FULLMUTEX;
         sqlite3* db = nullptr;
-        int rc = sqlite3_open_v2(path_.c_str(), &db, flags, nullptr);
+        int const rc = sqlite3_open_v2(path_.c_str(), &db, flags, nullptr);
         db_ = db;
-        if (rc != SQLITE_OK) {
-            error = describe("opening");
-            sqlite3_close_v2(db);
-            db_ = nullptr;
-            return false;
-        }
+        if (rc != SQLITE_OK) return describe("opening");
         sqlite3_extended_result_codes(db_, 1);
         sqlite3_busy_timeout(db_, opts_.busy_timeout_ms);
         sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
@@ -455,30 +471,28 @@ private:
         }, this);
         if (deadline_ == std::chrono::steady_clock::time_point{})
             deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(opts_.query_timeout_ms);
-        // Every way out of here before the end closes the connection and says why.
-        auto const give_up = [&](std::string why) {
-            error = std::move(why);
-            sqlite3_close_v2(db_);
-            db_ = nullptr;
-            return false;
-        };
-        auto const bad = [&](std::string_view what) { return give_up(describe(what)); };
-        auto const refuse = [&](std::string const& why) { return give_up(path_ + ": " + why + "; refusing to use it"); };
-        if (!exec("PRAGMA mmap_size = 0")) return bad("configuring");
+        if (!exec("PRAGMA mmap_size = 0")) return describe("configuring");
+        return {};
+    }
+
+    /// The file before any use: intact (quick_check), a schema version this skillmd knows,
+    /// and nothing in it that skillmd did not create. Returns why not, or "".
+    std::string check_file(std::int64_t& version)
+    {
+        auto const refuse = [&](std::string const& why) { return path_ + ": " + why + "; refusing to use it"; };
         {
             detail::statement qc(db_, "PRAGMA quick_check");
-            if (!qc.prepared() || qc.step() != SQLITE_ROW) return bad("checking");
-            if (std::string const r = qc.text(0); r != "ok") return give_up(path_ + ": the database is corrupt: " + r);
+            if (!qc.prepared() || qc.step() != SQLITE_ROW) return describe("checking");
+            if (std::string const r = qc.text(0); r != "ok") return path_ + ": the database is corrupt: " + r;
         }
-        std::int64_t version = 0;
         {
             detail::statement v(db_, "PRAGMA user_version");
-            if (!v.prepared() || v.step() != SQLITE_ROW) return bad("reading the schema version");
+            if (!v.prepared() || v.step() != SQLITE_ROW) return describe("reading the schema version");
             version = v.integer(0);
         }
         if (version > schema_version)
-            return give_up(path_ + ": unsupported schema v" + std::to_string(version) + " (this skillmd knows v" +
-                           std::to_string(schema_version) + ")");
+            return path_ + ": unsupported schema v" + std::to_string(version) + " (this skillmd knows v" +
+                   std::to_string(schema_version) + ")";
         {
             // Every object is checked by what it is and what it belongs to, not by its name
             // alone: a trigger or a view called `skills` is as foreign as any other.
@@ -487,7 +501,7 @@ private:
                                      "(type = 'index' AND sql IS NULL AND ("
                                      "(tbl_name = 'skills' AND name = 'sqlite_autoindex_skills_1') OR "
                                      "(tbl_name = 'skillmd_meta' AND name = 'sqlite_autoindex_skillmd_meta_1'))))");
-            if (!o.prepared()) return bad("reading the schema");
+            if (!o.prepared()) return describe("reading the schema");
             if (o.step() == SQLITE_ROW)
                 return refuse("the database holds objects skillmd did not create (" + o.text(0) + " " + o.text(1) + ")");
         }
@@ -497,40 +511,41 @@ private:
                                      "WHERE m.type = 'table' AND (x.hidden != 0 OR (m.name = 'skills' AND x.name NOT IN "
                                      "('name', 'description', 'triggers', 'content', 'created_at', 'updated_at', 'revision')) "
                                      "OR (m.name = 'skillmd_meta' AND x.name NOT IN ('key', 'value')))");
-            if (!c.prepared()) return bad("reading the schema");
+            if (!c.prepared()) return describe("reading the schema");
             if (c.step() == SQLITE_ROW)
                 return refuse("the table " + c.text(0) + " has a column skillmd did not create (" + c.text(1) + ")");
         }
-        if (opts_.read_only) {
-            if (version < schema_version) return bad("opening read-only a database without the schema");
-            return true;
+        return {};
+    }
+
+    /// WAL, and the schema brought to this version in one transaction: v0 -> v1 is koshi's
+    /// table (created if missing, given the revision column a table of koshi's own system
+    /// lacks) plus the change counter. Returns why not, or "".
+    std::string prepare_schema(std::int64_t version)
+    {
+        if (!exec("PRAGMA journal_mode = WAL")) return describe("switching to WAL");
+        if (version >= schema_version) return {};
+        if (!exec("BEGIN IMMEDIATE")) return describe("starting the schema");
+        bool ok = exec("CREATE TABLE IF NOT EXISTS skills ("
+                       "name TEXT PRIMARY KEY, description TEXT NOT NULL, triggers TEXT NOT NULL DEFAULT '[]', "
+                       "content TEXT NOT NULL, created_at DATETIME DEFAULT CURRENT_TIMESTAMP, "
+                       "updated_at DATETIME DEFAULT CURRENT_TIMESTAMP)");
+        bool has_revision = false;
+        {
+            detail::statement c(db_, "SELECT 1 FROM pragma_table_info('skills') WHERE name = 'revision'");
+            has_revision = c.prepared() && c.step() == SQLITE_ROW;
         }
-        if (!exec("PRAGMA journal_mode = WAL")) return bad("switching to WAL");
-        if (version < schema_version) {
-            // v0 -> v1: koshi's table (created if missing) plus the change counter.
-            if (!exec("BEGIN IMMEDIATE")) return bad("starting the schema");
-            bool ok = exec("CREATE TABLE IF NOT EXISTS skills ("
-                           "name TEXT PRIMARY KEY, description TEXT NOT NULL, triggers TEXT NOT NULL DEFAULT '[]', "
-                           "content TEXT NOT NULL, created_at DATETIME DEFAULT CURRENT_TIMESTAMP, "
-                           "updated_at DATETIME DEFAULT CURRENT_TIMESTAMP)");
-            // A table written by koshi's own system lacks the revision column.
-            bool has_revision = false;
-            {
-                detail::statement c(db_, "SELECT 1 FROM pragma_table_info('skills') WHERE name = 'revision'");
-                has_revision = c.prepared() && c.step() == SQLITE_ROW;
-            }
-            if (ok && !has_revision) ok = exec("ALTER TABLE skills ADD COLUMN revision INTEGER NOT NULL DEFAULT 0");
-            ok = ok && exec("CREATE TABLE IF NOT EXISTS skillmd_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)") &&
-                 exec("INSERT OR IGNORE INTO skillmd_meta (key, value) VALUES ('changes', 0)") &&
-                 exec("PRAGMA user_version = 1");
-            if (!ok) {
-                std::string why = describe("creating the schema"); // before the rollback clears the error
-                exec("ROLLBACK");
-                return give_up(std::move(why));
-            }
-            if (!exec("COMMIT")) return bad("committing the schema");
+        if (ok && !has_revision) ok = exec("ALTER TABLE skills ADD COLUMN revision INTEGER NOT NULL DEFAULT 0");
+        ok = ok && exec("CREATE TABLE IF NOT EXISTS skillmd_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)") &&
+             exec("INSERT OR IGNORE INTO skillmd_meta (key, value) VALUES ('changes', 0)") &&
+             exec("PRAGMA user_version = 1");
+        if (!ok) {
+            std::string why = describe("creating the schema"); // before the rollback clears the error
+            exec("ROLLBACK");
+            return why;
         }
-        return true;
+        if (!exec("COMMIT")) return describe("committing the schema");
+        return {};
     }
 
     std::string path_;
