@@ -10,5 +10,6 @@
 #include <skillmd/model/diagnostic.hpp>
 #include <skillmd/model/dialect.hpp>
 #include <skillmd/model/read_skill.hpp>
+#include <skillmd/model/names.hpp>
 
 #endif

@@ -4,10 +4,10 @@
 #define SKILLMD_INVOKE_SLASH_HPP
 
 // Slash commands: `/name rest of line` split into a command and its
-// arguments, the checks a typed name must pass before it is looked up, and sven's
-// command-name sanitiser.
+// arguments. The checks a name must pass and sven's sanitiser are in model/names.hpp.
 
 #include <skillmd/config.hpp>
+#include <skillmd/model/names.hpp>
 
 #include <algorithm>
 #include <optional>
@@ -42,57 +42,6 @@ inline std::optional<slash_command> parse_slash(std::string_view text)
     return c;
 }
 
-/// True when `name` can name a skill: not empty, no white space or control
-/// characters, no backslash, and `/`-separated segments that are neither empty nor
-/// `.` or `..` (so `../x`, `a//b` and `/etc/passwd` tricks never reach a lookup).
-inline bool valid_command_name(std::string_view name) noexcept
-{
-    if (name.empty()) return false;
-    for (char c : name) {
-        auto const u = static_cast<unsigned char>(c);
-        if (u <= 0x20 || u == 0x7f || c == '\\') return false;
-    }
-    std::size_t pos = 0;
-    while (true) {
-        auto const slash = name.find('/', pos);
-        std::string_view const seg = name.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
-        if (seg.empty() || seg == "." || seg == "..") return false;
-        if (slash == std::string_view::npos) return true;
-        pos = slash + 1;
-    }
-}
-
-/** sven's sanitiser for TUI commands: each `/`-separated segment on its own,
-    uppercase lowered, every run of characters other than ASCII letters and digits
-    (spaces and hyphens among them) one `_`, none at a segment's ends; `/` kept, empty
-    segments dropped. `Sven Plan/Code-Review` -> `sven_plan/code_review`.
-*/
-inline std::string sanitize_command(std::string_view path)
-{
-    std::string out;
-    std::size_t pos = 0;
-    while (pos <= path.size()) {
-        auto const slash = std::min(path.find('/', pos), path.size());
-        std::string seg;
-        bool gap = false;
-        for (char c : path.substr(pos, slash - pos)) {
-            bool const alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-            if (!alnum) {
-                gap = true;
-                continue;
-            }
-            if (gap && !seg.empty()) seg += '_';
-            gap = false;
-            seg += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-        }
-        if (!seg.empty()) {
-            if (!out.empty()) out += '/';
-            out += seg;
-        }
-        pos = slash + 1;
-    }
-    return out;
-}
 
 } // namespace skillmd
 

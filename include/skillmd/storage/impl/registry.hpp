@@ -11,7 +11,7 @@
 #include <skillmd/storage/registry.hpp>
 #include <skillmd/model/read_skill.hpp>
 #include <skillmd/storage/requirements.hpp>
-#include <skillmd/invoke/slash.hpp>
+#include <skillmd/model/names.hpp>
 #include <skillmd/detail/prompt_text.hpp>
 #include <skillmd/detail/unicode.hpp>
 
