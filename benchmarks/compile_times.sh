@@ -19,7 +19,7 @@ median() {
   for _ in $(seq "$runs"); do
     local t0 t1
     t0=$(date +%s.%N)
-    "$@" >/dev/null
+    "$@" >/dev/null || { echo "compile_times.sh: failed: $*" >&2; exit 1; } # never time a failure
     t1=$(date +%s.%N)
     times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
   done

@@ -342,7 +342,7 @@ struct boost_walk
         }
         f.is_dir = st.type() == boost::filesystem::directory_file;
         f.is_reg = st.type() == boost::filesystem::regular_file;
-        if (out) *out = boost::filesystem::canonical(full, ec).string();
+        if (out && f.is_dir) *out = boost::filesystem::canonical(full, ec).string(); // only folders are walked
         return f;
     }
     static std::optional<dir> open_child(dir const&, std::string const&, std::string const& full, std::string& error)
