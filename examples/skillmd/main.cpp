@@ -45,7 +45,8 @@ char const usage_text[] =
     "          --require-frontmatter makes a file without frontmatter an error\n"
     "  lint    check SKILL.md files (directories are searched) and print\n"
     "          file:line:column: severity: [code] message, sorted; a summary goes to stderr\n"
-    "          --dialect agent-skills (default), pegasus, claude-code, mycode, koshi, sven\n"
+    "          --dialect agent-skills (default), pegasus, claude-code, mycode, koshi, sven,\n"
+    "          claude-code-2.1, codex, gemini-cli, opencode\n"
     "          --strict applies the dialect's rules as errors; the default is the lenient\n"
     "          loading of the Agent Skills client guide\n"
     "          --format json prints one JSON object per diagnostic:\n"
@@ -58,7 +59,9 @@ char const usage_text[] =
     "          --preset agent-skills (default; the Agent Skills specification), pegasus (a\n"
     "          two-folder design), claude-code (Claude Code as reverse-engineered),\n"
     "          mycode (a coding-agent proposal), sven (nested packages),\n"
-    "          koshi (Markdown files + an agent-written SQLite table)\n"
+    "          koshi (Markdown files + an agent-written SQLite table); today's agents:\n"
+    "          claude-code-2.1, codex-0.169, gemini-cli-0.61, opencode-1.18 (each checked\n"
+    "          byte for byte against that version's captured skill listing)\n"
     "          --dir TIER=PATH replaces a tier's directory (repeatable)\n"
     "          --allow-root PATH lets links in the tiers lead into PATH (repeatable); links\n"
     "          that leave the preset's tiers are otherwise refused, never read\n"
@@ -66,7 +69,8 @@ char const usage_text[] =
     "       skillmd index [--preset NAME] [--dir TIER=PATH]... [--format F] [--budget N] [--context-tokens N]\n"
     "  index   the skill index a system prompt carries, within the format's budget\n"
     "          --format pegasus, claude-code, koshi, sven, agent-skills, agent-skills-guide,\n"
-    "          codex, gemini (default: the preset's own), or json (what was listed,\n"
+    "          codex, gemini, claude-code-2.1, codex-0.169, gemini-cli-0.61, opencode-1.18\n"
+    "          (default: the preset's own), or json (what was listed,\n"
     "          shortened and left out); --budget N characters replaces the budget;\n"
     "          --context-tokens N sizes budgets given as a share of the context window\n"
     "       skillmd invoke \"/NAME ARGS\" [--as user|model] [--preset NAME] [--dir TIER=PATH]...\n"
@@ -462,7 +466,8 @@ int cmd_index(System const& agent, skillmd::snapshot const& snap, options const&
         policy.budget.env.clear();
     }
     skillmd::index_result r;
-    fmts::visit(format, [&](auto const& f) { r = skillmd::render_index(snap, f, policy); });
+    if (own) r = skillmd::render_index(snap, agent.index_formatter(), policy); // the preset's format, as it set it up
+    else fmts::visit(format, [&](auto const& f) { r = skillmd::render_index(snap, f, policy); });
     std::string out;
     if (o.json) {
         out = boost::json::serialize(skillmd::to_json(r, format)) + "\n";
@@ -606,7 +611,13 @@ int cmd_registry(options const& o, std::string_view command)
     if (o.preset == "mycode") return go([](auto const& a) { return presets::make_mycode(a); }, presets::mycode_tiers);
     if (o.preset == "sven") return go([](auto const& a) { return presets::make_sven(a); }, presets::sven_tiers);
     if (o.preset == "koshi") return go([](auto const& a) { return presets::make_koshi(a); }, presets::koshi_tiers);
-    return usage("unknown preset " + o.preset + " (agent-skills, pegasus, claude-code, mycode, sven, koshi)");
+    if (o.preset == "claude-code-2.1") return go([](auto const& a) { return presets::make_claude_code_2_1(a); }, presets::claude_code_tiers);
+    if (o.preset == "codex-0.169") return go([](auto const& a) { return presets::make_codex_0_169(a); }, presets::codex_tiers);
+    if (o.preset == "gemini-cli-0.61") return go([](auto const& a) { return presets::make_gemini_cli_0_61(a); }, presets::gemini_cli_tiers);
+    if (o.preset == "opencode-1.18") return go([](auto const& a) { return presets::make_opencode_1_18(a); }, presets::opencode_tiers);
+    return usage("unknown preset " + o.preset +
+                 " (agent-skills, pegasus, claude-code, mycode, sven, koshi, claude-code-2.1, codex-0.169, gemini-cli-0.61, "
+                 "opencode-1.18)");
 }
 
 constexpr int exit_database = 3;

@@ -45,4 +45,10 @@ int main(int argc, char** argv)
     report("mycode", p::make_mycode(at("user", argv[1], argv[2])));
     report("sven", p::make_sven(at("user-sven", argv[1], argv[2])));
     report("agent_skills", p::make_agent_skills(at("user", argv[1], argv[2])));
+    report("claude_code_2_1", p::make_claude_code_2_1(at("user", argv[1], argv[2])));
+    auto codex = at("user-agents", argv[1], argv[2]);
+    codex.overrides["admin"] = argv[2]; // not the machine's /etc/codex/skills
+    report("codex_0_169", p::make_codex_0_169(codex));
+    report("gemini_cli_0_61", p::make_gemini_cli_0_61(at("user-agents", argv[1], argv[2])));
+    report("opencode_1_18", p::make_opencode_1_18(at("user-agents", argv[1], argv[2])));
 }

@@ -232,6 +232,10 @@ BOOST_AUTO_TEST_CASE(no_text_leaves_its_place_in_any_format)
         auto const hostile = std::vector{entry("a", attack, attack, "/s/" + attack + "/SKILL.md", attack, attack),
                                          entry("b", "b", attack, "/s/b/SKILL.md")};
         for (auto const name : fmts::names) {
+            // Today's agents' formats embed text as those programs do, on purpose; what
+            // hostile text does to them is tested and documented in the todays_agents suite.
+            if (name == "claude-code-2.1" || name == "codex-0.169" || name == "gemini-cli-0.61" || name == "opencode-1.18")
+                continue;
             BOOST_TEST_CONTEXT("format " << name << ", attack " << attack)
             {
                 auto const good = render_named(name, benign);

@@ -31,6 +31,7 @@ enum class escaping : std::uint8_t {
     xml,      ///< `& < >` as entities (element content)
     html,     ///< `& < > " '` as Python's html.escape writes them (the reference tool)
     markdown, ///< backslash before `\ * _ ` [ ]` (inside emphasis)
+    angle,    ///< only `< >`, as `&lt; &gt;` (Claude Code 2.1's listing; `&` stays)
 };
 
 namespace detail {
@@ -131,6 +132,26 @@ inline void append_clean_line(std::string& out, std::string_view s)
     }
 }
 
+/// Appends `s` as it is, except that bytes that are not UTF-8 become U+FFFD: the text a
+/// program that decodes files into Unicode strings (Node, Bun) would embed raw.
+inline void append_raw_text(std::string& out, std::string_view s)
+{
+    std::size_t bad = find_invalid_utf8(s);
+    if (bad == std::string_view::npos) {
+        out += s;
+        return;
+    }
+    std::size_t i = 0;
+    while (bad != std::string_view::npos) {
+        out.append(s.data() + i, bad - i);
+        out += "\xef\xbf\xbd";
+        i = bad + 1;
+        std::size_t const next = find_invalid_utf8(s.substr(i));
+        bad = next == std::string_view::npos ? next : i + next;
+    }
+    out.append(s.data() + i, s.size() - i);
+}
+
 inline std::string clean_line(std::string_view s)
 {
     std::string out;
@@ -216,6 +237,10 @@ constexpr std::string_view escape_of(unsigned char c, escaping e) noexcept
         if (e == escaping::html && c == '"') return "&quot;";
         if (e == escaping::html && c == '\'') return "&#x27;";
         return {};
+    case escaping::angle:
+        if (c == '<') return "&lt;";
+        if (c == '>') return "&gt;";
+        return {};
     case escaping::markdown:
         if (c == '\\') return "\\\\";
         if (c == '*') return "\\*";
@@ -237,7 +262,7 @@ inline std::array<bool, 256> const& escape_table(escaping e) noexcept
         return t;
     };
     static std::array<bool, 256> const tables[] = {make(escaping::none), make(escaping::xml), make(escaping::html),
-                                                   make(escaping::markdown)};
+                                                   make(escaping::markdown), make(escaping::angle)};
     return tables[static_cast<std::size_t>(e)];
 }
 
@@ -269,9 +294,9 @@ inline void append_escaped(std::string& out, std::string_view s, escaping e)
     };
     std::size_t i = 0;
 #if defined(__SSE2__)
-    // Sixteen bytes at a time, visiting only the bytes to rewrite (the markdown set is
-    // rare enough to take the byte loop).
-    if (e != escaping::markdown && s.size() >= 16) {
+    // Sixteen bytes at a time, visiting only the bytes to rewrite (the markdown and
+    // angle sets are rare enough to take the byte loop).
+    if ((e == escaping::xml || e == escaping::html) && s.size() >= 16) {
         for (; i + 16 <= s.size(); i += 16)
             for (unsigned m = escape_hits(s.data() + i, e); m != 0; m &= m - 1) rewrite(i + static_cast<std::size_t>(std::countr_zero(m)));
         if (i < s.size()) { // the rest, read as the sixteen bytes that end `s`, less those already seen
@@ -299,7 +324,7 @@ inline bool needs_escaping(std::string_view s, escaping e) noexcept
 {
     if (e == escaping::none) return false;
 #if defined(__SSE2__)
-    if (e != escaping::markdown && s.size() >= 16) {
+    if ((e == escaping::xml || e == escaping::html) && s.size() >= 16) {
         std::size_t i = 0;
         for (; i + 16 <= s.size(); i += 16)
             if (escape_hits(s.data() + i, e) != 0) return true;

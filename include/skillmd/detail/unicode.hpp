@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace skillmd::detail {
 
@@ -32,6 +33,11 @@ SKILLMD_DECL std::string to_lower(std::string_view s);
 
 /// A letter or a number in the Unicode sense (Python's str.isalnum() per character).
 SKILLMD_DECL bool is_alnum(char32_t c);
+
+/// For each text, a key whose byte order is the Unicode Collation Algorithm's order
+/// under the root locale (what JavaScript's `localeCompare` gives by default); a text's
+/// own bytes when ICU cannot make its key.
+SKILLMD_DECL std::vector<std::string> collation_keys(std::vector<std::string_view> const& texts);
 
 /// Calls f(code point, byte offset) for each code point of well-formed UTF-8.
 template <class F>

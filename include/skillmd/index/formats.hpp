@@ -15,8 +15,10 @@
 #include <skillmd/index/render.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace skillmd::index_formats {
 
@@ -328,6 +330,269 @@ struct gemini
     }
 };
 
+// Today's agents, byte for byte. Each reproduces the skill section one released
+// version sends to its model (checked against captures of the real programs). The
+// sentences around the list are each product's own prose, so they are a parameter:
+// skillmd's wording by default, the product's text when the caller passes it.
+
+/// Claude Code 2.1 (2.1.328): a lead sentence, a blank line, then `- name: description`
+/// lines, ` - when_to_use` appended, no argument hint. Only `<` and `>` are escaped and
+/// line breaks inside a description are kept, as Claude Code does: a description can
+/// start what looks like another entry (documented; the seed-based `claude_code` format
+/// keeps each entry on one line).
+struct claude_code_2_1
+{
+    struct prose_text
+    {
+        std::string lead = "Skills the Skill tool can load (name: what each one is for):";
+    };
+    prose_text prose;
+
+    static constexpr std::size_t description_overhead = 2;
+    static constexpr escaping escape = escaping::angle;
+    static constexpr std::string_view name = "claude-code-2.1";
+    void describe(std::string& out, index_entry const& e) const
+    {
+        skillmd::detail::append_xml_text(out, e.description);
+        if (!e.when_to_use.empty()) {
+            out += " - "sv;
+            skillmd::detail::append_xml_text(out, e.when_to_use);
+        }
+    }
+    void begin(std::string& out, index_summary const& s) const
+    {
+        if (s.listed == 0) return;
+        out += prose.lead;
+        out += "\n\n"sv;
+    }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        out += "- "sv;
+        detail::put(out, e.command, escape);
+        if (!text.empty()) {
+            out += ": "sv;
+            detail::append_escaped(out, text, escape);
+        }
+        out += '\n';
+    }
+    void end(std::string&, index_summary const&) const {}
+};
+
+/// Codex 0.169: `<skills_instructions>`, a heading and an intro, a table of skill roots
+/// (`- `r0` = `/abs/root``, numbered in `roots` order, only roots some entry uses), then
+/// `- name: description (file: r0/rel/SKILL.md)` lines. Text is not escaped; white space
+/// collapses to one line, and a description over 1,024 code points keeps 1,021 and
+/// ends in `...`, as Codex cuts it.
+struct codex_0_169
+{
+    struct prose_text
+    {
+        std::string heading = "## Skills";
+        std::string intro = "Each skill below is a folder whose `SKILL.md` holds its instructions. A path starting "
+                            "`rN/` is relative to root `rN` of the table; open the file when a skill fits the task.";
+        std::string roots_heading = "### Roots";
+        std::string list_heading = "### Skills";
+        std::string usage; ///< rules after the list (Codex 0.169 sends none); "" for none
+    };
+    struct root
+    {
+        std::string tier; ///< the registry tier whose directory this is
+        std::string path; ///< the directory, absolute
+    };
+    prose_text prose;
+    std::vector<root> roots; ///< in the order Codex numbers them
+
+    static constexpr std::size_t description_overhead = 1;
+    static constexpr escaping escape = escaping::none;
+    static constexpr std::string_view name = "codex-0.169";
+    static constexpr std::size_t max_description = 1024;
+
+    /// Numbers the roots the entries use.
+    void prepare(std::span<index_entry const> entries)
+    {
+        used_.clear();
+        for (auto const& r : roots) {
+            bool any = false;
+            for (auto const& e : entries) any = any || (e.tier == r.tier && under(e.location, r.path));
+            if (any) used_.push_back(&r);
+        }
+    }
+    std::size_t overhead() const
+    {
+        std::string table;
+        write_roots(table);
+        return skillmd::detail::utf8_length(table);
+    }
+    void describe(std::string& out, index_entry const& e) const
+    {
+        std::size_t const start = out.size();
+        detail::append_clean_line(out, e.description);
+        std::string_view const d = std::string_view(out).substr(start);
+        if (skillmd::detail::utf8_length(d) > max_description) {
+            out.resize(start + skillmd::detail::prefix_code_points(d, max_description - 3).size());
+            out += "..."sv;
+        }
+    }
+    void begin(std::string& out, index_summary const& s) const
+    {
+        if (s.listed == 0) return;
+        out += "<skills_instructions>\n"sv;
+        out += prose.heading;
+        out += '\n';
+        out += prose.intro;
+        out += '\n';
+        write_roots(out);
+        out += prose.list_heading;
+        out += '\n';
+    }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        out += "- "sv;
+        detail::append_clean_line(out, e.name);
+        out += ": "sv;
+        if (!text.empty()) {
+            out += text;
+            out += ' ';
+        }
+        out += "(file: "sv;
+        std::size_t n = 0;
+        for (; n < used_.size(); ++n)
+            if (used_[n]->tier == e.tier && under(e.location, used_[n]->path)) break;
+        if (n < used_.size()) {
+            out += 'r';
+            out += std::to_string(n);
+            detail::append_clean_line(out, std::string_view(e.location).substr(used_[n]->path.size()));
+        } else {
+            detail::append_clean_line(out, e.location);
+        }
+        out += ")\n"sv;
+    }
+    void end(std::string& out, index_summary const& s) const
+    {
+        if (s.listed == 0) return;
+        if (!prose.usage.empty()) {
+            out += prose.usage;
+            if (out.back() != '\n') out += '\n';
+        }
+        out += "</skills_instructions>"sv;
+    }
+
+private:
+    static bool under(std::string_view path, std::string_view dir)
+    {
+        return !dir.empty() && path.size() > dir.size() + 1 && path.starts_with(dir) && path[dir.size()] == '/';
+    }
+    void write_roots(std::string& out) const
+    {
+        if (used_.empty()) return;
+        out += prose.roots_heading;
+        out += '\n';
+        for (std::size_t i = 0; i < used_.size(); ++i) {
+            out += "- `r"sv;
+            out += std::to_string(i);
+            out += "` = `"sv;
+            detail::append_clean_line(out, used_[i]->path);
+            out += "`\n"sv;
+        }
+    }
+    std::vector<root const*> used_; ///< set by prepare
+};
+
+namespace detail {
+
+/// The indented `<skill>` block with the name, description and location as given,
+/// nothing escaped (Gemini CLI), or the location alone escaped (opencode).
+inline void raw_skill(std::string& out, std::string_view name, std::string_view text, std::string_view location,
+                      escaping location_escape)
+{
+    out += "  <skill>\n    <name>"sv;
+    skillmd::detail::append_raw_text(out, name);
+    out += "</name>\n    <description>"sv;
+    out += text; // from describe: already raw text
+    out += "</description>\n    <location>"sv;
+    if (location_escape == escaping::none) {
+        skillmd::detail::append_raw_text(out, location);
+    } else if (skillmd::detail::find_invalid_utf8(location) == std::string_view::npos) {
+        append_escaped(out, location, location_escape);
+    } else {
+        std::string repaired;
+        skillmd::detail::append_raw_text(repaired, location);
+        append_escaped(out, repaired, location_escape);
+    }
+    out += "</location>\n  </skill>\n"sv;
+}
+
+} // namespace detail
+
+/// Gemini CLI 0.61: a heading, an instruction naming `activate_skill`, and the indented
+/// `<available_skills>` block. Nothing is escaped: a description holding `</skill>` ends
+/// its element early, as it does in Gemini CLI. In a name, `: \ / < > * ? " |` become `-`.
+struct gemini_cli_0_61
+{
+    struct prose_text
+    {
+        std::string heading = "# Skills";
+        std::string intro = "Specialised skills are listed below. Call the `activate_skill` tool with a skill's "
+                            "name to receive its full instructions.";
+    };
+    prose_text prose;
+
+    static constexpr std::size_t description_overhead = 0;
+    static constexpr escaping escape = escaping::none;
+    static constexpr std::string_view name = "gemini-cli-0.61";
+    void describe(std::string& out, index_entry const& e) const { skillmd::detail::append_raw_text(out, e.description); }
+    void begin(std::string& out, index_summary const& s) const
+    {
+        if (s.listed == 0) return;
+        out += prose.heading;
+        out += "\n\n"sv;
+        out += prose.intro;
+        out += "\n\n<available_skills>\n"sv;
+    }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        std::string shown(e.name);
+        for (char& c : shown)
+            if (std::string_view(":\\/<>*?\"|").find(c) != std::string_view::npos) c = '-';
+        detail::raw_skill(out, shown, text, e.location, escaping::none);
+    }
+    void end(std::string& out, index_summary const& s) const
+    {
+        if (s.listed > 0) out += "</available_skills>"sv;
+    }
+};
+
+/// opencode 1.18: two instruction lines and the indented `<available_skills>` block;
+/// name and description as written, the location with `& < > " '` escaped.
+struct opencode_1_18
+{
+    struct prose_text
+    {
+        std::string intro = "Each skill below holds instructions for one kind of task.\n"
+                            "Load one with the skill tool when a task fits its description.";
+    };
+    prose_text prose;
+
+    static constexpr std::size_t description_overhead = 0;
+    static constexpr escaping escape = escaping::none;
+    static constexpr std::string_view name = "opencode-1.18";
+    void describe(std::string& out, index_entry const& e) const { skillmd::detail::append_raw_text(out, e.description); }
+    void begin(std::string& out, index_summary const& s) const
+    {
+        if (s.listed == 0) return;
+        out += prose.intro;
+        out += "\n<available_skills>\n"sv;
+    }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        detail::raw_skill(out, e.name, text, e.location, escaping::html);
+    }
+    void end(std::string& out, index_summary const& s) const
+    {
+        if (s.listed > 0) out += "</available_skills>"sv;
+    }
+};
+
 // Each shipped format models index_format (docs/policies.md lists what it takes).
 static_assert(index_format<pegasus>, "index_formats::pegasus must model index_format");
 static_assert(index_format<claude_code>, "index_formats::claude_code must model index_format");
@@ -337,6 +602,10 @@ static_assert(index_format<agent_skills>, "index_formats::agent_skills must mode
 static_assert(index_format<agent_skills_guide>, "index_formats::agent_skills_guide must model index_format");
 static_assert(index_format<codex>, "index_formats::codex must model index_format");
 static_assert(index_format<gemini>, "index_formats::gemini must model index_format");
+static_assert(index_format<claude_code_2_1>, "index_formats::claude_code_2_1 must model index_format");
+static_assert(index_format<codex_0_169>, "index_formats::codex_0_169 must model index_format");
+static_assert(index_format<gemini_cli_0_61>, "index_formats::gemini_cli_0_61 must model index_format");
+static_assert(index_format<opencode_1_18>, "index_formats::opencode_1_18 must model index_format");
 
 /// Which skills a system lists and within what budget.
 struct index_policy
@@ -344,6 +613,7 @@ struct index_policy
     listing which = listing::model;
     index_budget budget;
     bool budget_added = false; ///< the document sets no budget; skillmd added one
+    index_order order = index_order::command;
 };
 
 /// Each system's listing rule and budget. Every preset's policy caps one description at
@@ -414,6 +684,52 @@ inline index_policy codex()
 /// Gemini CLI (no budget of its own).
 inline index_policy gemini() { return unbudgeted_system(); }
 
+/// Claude Code 2.1: 1 % of the context window at about 4 characters a token (8,000
+/// characters when it is unknown) or `SLASH_COMMAND_TOOL_CHAR_BUDGET`; every name stays,
+/// descriptions are shortened first; one entry's description and `when_to_use` together
+/// at most 1,536 code points; ordered by tier, then name; `disable-model-invocation`
+/// skills left out.
+inline index_policy claude_code_2_1()
+{
+    index_policy p;
+    p.budget.fraction = 0.01;
+    p.budget.fallback_chars = 8000;
+    p.budget.env = "SLASH_COMMAND_TOOL_CHAR_BUDGET";
+    p.budget.strategy = budget_strategy::shorten_then_drop;
+    p.budget.entry_cap = 1536;
+    p.budget.announce_omitted = true;
+    p.order = index_order::tier_then_command;
+    return p;
+}
+/// Codex 0.169: Codex's budget (above) and its order: project scope first, then name,
+/// then path. The format itself cuts descriptions at 1,024 code points.
+inline index_policy codex_0_169()
+{
+    index_policy p = codex();
+    p.budget.entry_cap = 0;
+    p.order = index_order::scope_then_name;
+    return p;
+}
+/// Gemini CLI 0.61: no budget of its own (skillmd adds 50,000 characters), nothing cut.
+/// Gemini lists in the file system's order, which varies; skillmd sorts by name.
+inline index_policy gemini_cli_0_61()
+{
+    index_policy p = unbudgeted_system();
+    p.budget.entry_cap = 0;
+    p.order = index_order::name;
+    return p;
+}
+/// opencode 1.18: sorted by name as `localeCompare` sorts; skills without a description
+/// are not listed; no budget of its own (skillmd adds 50,000 characters), nothing cut.
+inline index_policy opencode_1_18()
+{
+    index_policy p = unbudgeted_system();
+    p.budget.entry_cap = 0;
+    p.which = listing::model_documented;
+    p.order = index_order::name_collated;
+    return p;
+}
+
 /// The document's rule to the letter: no cap on one entry, no notice, and no budget
 /// where the document has none.
 inline index_policy as_documented(index_policy p)
@@ -430,8 +746,9 @@ inline index_policy as_documented(index_policy p)
 } // namespace policies
 
 /// The format names `skillmd index --format` takes.
-inline constexpr std::string_view names[] = {"pegasus", "claude-code", "koshi", "sven", "agent-skills",
-                                              "agent-skills-guide", "codex", "gemini"};
+inline constexpr std::string_view names[] = {"pegasus",         "claude-code",   "koshi",           "sven",
+                                              "agent-skills",    "agent-skills-guide", "codex",     "gemini",
+                                              "claude-code-2.1", "codex-0.169",   "gemini-cli-0.61", "opencode-1.18"};
 
 /// Calls `f` with the format named `name`; false when there is none.
 template <class Visitor>
@@ -445,6 +762,10 @@ bool visit(std::string_view name, Visitor&& f)
     else if (name == agent_skills_guide::name) f(agent_skills_guide{});
     else if (name == codex::name) f(codex{});
     else if (name == gemini::name) f(gemini{});
+    else if (name == claude_code_2_1::name) f(claude_code_2_1{});
+    else if (name == codex_0_169::name) f(codex_0_169{});
+    else if (name == gemini_cli_0_61::name) f(gemini_cli_0_61{});
+    else if (name == opencode_1_18::name) f(opencode_1_18{});
     else return false;
     return true;
 }
@@ -459,6 +780,10 @@ inline std::optional<index_policy> policy_for(std::string_view name)
     if (name == "agent-skills" || name == "agent-skills-guide") return policies::agent_skills();
     if (name == "codex") return policies::codex();
     if (name == "gemini") return policies::gemini();
+    if (name == "claude-code-2.1") return policies::claude_code_2_1();
+    if (name == "codex-0.169") return policies::codex_0_169();
+    if (name == "gemini-cli-0.61") return policies::gemini_cli_0_61();
+    if (name == "opencode-1.18") return policies::opencode_1_18();
     return std::nullopt;
 }
 
@@ -470,7 +795,8 @@ namespace skillmd {
 template <index_format F>
 index_result render_index(snapshot const& snap, F const& fmt, index_formats::index_policy const& policy)
 {
-    auto const entries = index_entries(snap, policy.which);
+    auto entries = index_entries(snap, policy.which);
+    arrange(entries, policy.order);
     return render_index(std::span<index_entry const>(entries), fmt, policy.budget);
 }
 

@@ -9,6 +9,7 @@
 // strategies, and reports which skills were shortened or left out.
 
 #include <skillmd/detail/prompt_text.hpp>
+#include <skillmd/detail/unicode.hpp>
 #include <skillmd/storage/registry.hpp>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace skillmd {
@@ -34,6 +36,7 @@ struct index_entry
     std::string_view argument_hint;
     std::string location;           ///< absolute path of the skill file ("" for database skills)
     std::string_view tier;
+    std::size_t tier_index = 0;     ///< the tier's place in the registry (0: listed first)
     bool always = false;            ///< sven: listed whatever the budget
     skill_record const* record = nullptr;
 };
@@ -167,11 +170,81 @@ inline std::vector<index_entry> index_entries(snapshot const& snap, listing whic
             }
         }
         e.tier = r.tier;
+        e.tier_index = r.tier_index;
         e.always = r.meta.always;
         e.record = &r;
         out.push_back(std::move(e));
     }
     return out;
+}
+
+/// The order of an index's entries. Every order ends in the location, then the command,
+/// so equal keys never leave the result to chance.
+enum class index_order : std::uint8_t {
+    command,           ///< the snapshot's order: by command, bytewise (the seed systems)
+    name,              ///< by the name shown, bytewise
+    name_collated,     ///< by the name shown, Unicode collation under the root locale (opencode's `localeCompare`)
+    tier_then_command, ///< by the tier the skill came from, in tier order, then command (Claude Code 2.1)
+    scope_then_name,   ///< Codex's scopes: `project…` tiers, then `user…` and `plugin…`, `system`, `admin`; then name
+};
+
+namespace detail {
+
+/// Codex's scope rank of a tier, from the first word of its label.
+inline int scope_rank(std::string_view tier) noexcept
+{
+    if (tier.starts_with("project")) return 0;
+    if (tier.starts_with("system")) return 2;
+    if (tier.starts_with("admin")) return 3;
+    return 1; // user tiers, plugins and anything else are Codex's User scope
+}
+
+} // namespace detail
+
+/// Puts `entries` in `order` (a stable sort; `command` leaves them as they are).
+inline void arrange(std::vector<index_entry>& entries, index_order order)
+{
+    auto const rest = [](index_entry const& a, index_entry const& b) {
+        return std::tie(a.location, a.command) < std::tie(b.location, b.command);
+    };
+    switch (order) {
+    case index_order::command: return;
+    case index_order::name:
+        std::stable_sort(entries.begin(), entries.end(), [&](auto const& a, auto const& b) {
+            return a.name != b.name ? a.name < b.name : rest(a, b);
+        });
+        return;
+    case index_order::name_collated: {
+        std::vector<std::string_view> names;
+        names.reserve(entries.size());
+        for (auto const& e : entries) names.push_back(e.name);
+        auto const keys = detail::collation_keys(names);
+        std::vector<std::size_t> at(entries.size());
+        for (std::size_t i = 0; i < at.size(); ++i) at[i] = i;
+        std::stable_sort(at.begin(), at.end(), [&](std::size_t a, std::size_t b) {
+            if (keys[a] != keys[b]) return keys[a] < keys[b];
+            return entries[a].name != entries[b].name ? entries[a].name < entries[b].name : rest(entries[a], entries[b]);
+        });
+        std::vector<index_entry> sorted;
+        sorted.reserve(entries.size());
+        for (auto i : at) sorted.push_back(std::move(entries[i]));
+        entries = std::move(sorted);
+        return;
+    }
+    case index_order::tier_then_command:
+        std::stable_sort(entries.begin(), entries.end(), [&](auto const& a, auto const& b) {
+            if (a.tier_index != b.tier_index) return a.tier_index < b.tier_index;
+            return a.command != b.command ? a.command < b.command : rest(a, b);
+        });
+        return;
+    case index_order::scope_then_name:
+        std::stable_sort(entries.begin(), entries.end(), [&](auto const& a, auto const& b) {
+            int const sa = detail::scope_rank(a.tier), sb = detail::scope_rank(b.tier);
+            if (sa != sb) return sa < sb;
+            return a.name != b.name ? a.name < b.name : rest(a, b);
+        });
+        return;
+    }
 }
 
 namespace detail {
@@ -238,7 +311,10 @@ public:
         : entries_(entries), fmt_(fmt), budget_(budget), limit_(budget.resolve()), spans_(entries.size()),
           made_(entries.size(), 0), short_flag_(entries.size(), 0), listed_(entries.size(), 0)
     {
-        if constexpr (requires { fmt.overhead(); }) overhead_ = fmt.overhead();
+        // A format may look at all the entries first, on its own copy (Codex numbers the
+        // roots the entries use).
+        if constexpr (requires(F& f) { f.prepare(entries); }) fmt_.prepare(entries);
+        if constexpr (requires { fmt_.overhead(); }) overhead_ = fmt_.overhead();
         used_ = overhead_;
         reserve();
     }
@@ -479,7 +555,7 @@ private:
     }
 
     std::span<index_entry const> entries_;
-    F const& fmt_;
+    F fmt_; ///< a copy: `prepare` may set it up for these entries
     index_budget const& budget_;
     std::size_t const limit_;
     std::size_t overhead_ = 0;

@@ -16,6 +16,8 @@ enum class skill_tool : std::uint8_t {
     load_skill, ///< koshi and sven: `load_skill({name})`
     skill,      ///< Claude Code: `Skill({skill})`, the name alone
     skill_with_args, ///< mycode: `Skill({skill, args?})`, with the document's whole description
+    activate_skill,  ///< Gemini CLI: `activate_skill({name})`
+    skill_lowercase, ///< opencode: `skill({name})`
 };
 
 /// The name the model calls the tool by.
@@ -26,6 +28,8 @@ inline constexpr std::string_view tool_name(skill_tool kind) noexcept
     case skill_tool::load_skill: return "load_skill";
     case skill_tool::skill:
     case skill_tool::skill_with_args: return "Skill";
+    case skill_tool::activate_skill: return "activate_skill";
+    case skill_tool::skill_lowercase: return "skill";
     }
     return "Skill";
 }

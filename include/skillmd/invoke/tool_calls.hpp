@@ -79,6 +79,8 @@ inline std::optional<tool_shape> shape_of(std::string_view tool, skill_tool skil
 {
     if (tool == "use_skill") return tool_shape{tool, skill_tool::use_skill, {}, "skill", true};
     if (tool == "load_skill") return tool_shape{tool, skill_tool::load_skill, {}, "name"};
+    if (tool == "activate_skill") return tool_shape{tool, skill_tool::activate_skill, {}, "name"};
+    if (tool == "skill") return tool_shape{tool, skill_tool::skill_lowercase, {}, "name"};
     if (tool == "Skill") {
         bool const args = skill_variant == skill_tool::skill_with_args;
         return tool_shape{tool, args ? skill_tool::skill_with_args : skill_tool::skill, {}, "skill", args};

@@ -73,6 +73,18 @@ inline boost::json::object tool_definition(skill_tool kind, std::vector<std::str
         key = "skill";
         key_description = "The skill name";
         break;
+    case skill_tool::activate_skill:
+        tool = "activate_skill";
+        description = "Activate a skill by name: returns its instructions and the files it holds.";
+        key = "name";
+        key_description = "The skill's name";
+        break;
+    case skill_tool::skill_lowercase:
+        tool = "skill";
+        description = "Load a skill's instructions by name when a task fits its description.";
+        key = "name";
+        key_description = "The skill's name";
+        break;
     }
     boost::json::object properties;
     properties[key] = boost::json::object{{"type", "string"}, {"description", key_description}, {"enum", std::move(allowed)}};

@@ -185,8 +185,58 @@ inline dialect sven()
             .description_required = true};
 }
 
+/// Claude Code 2.1 ("claude-code-2.1"): Claude Code's fields, and a missing description
+/// taken from the body's first paragraph, as the 2.1 documentation says.
+inline dialect claude_code_2_1()
+{
+    dialect d = claude_code();
+    d.id = "claude-code-2.1";
+    d.description_from = description_default::first_paragraph;
+    return d;
+}
+
+/// Codex ("codex"): `name` (the folder's name when missing; the `$name` a user types)
+/// and a required description; every other key ignored, as Codex ignores it.
+inline dialect codex()
+{
+    return {.id = "codex",
+            .keys = {{"name", field::name}, {"description", field::description}, {"metadata", field::metadata}},
+            .unknown = unknown_keys::ignore,
+            .description_required = true,
+            .command_from_name = true};
+}
+
+/// Gemini CLI ("gemini-cli"): only `name` and `description`, both required (Gemini
+/// skips a file without them); other keys ignored.
+inline dialect gemini_cli()
+{
+    return {.id = "gemini-cli",
+            .keys = {{"name", field::name}, {"description", field::description}},
+            .unknown = unknown_keys::ignore,
+            .name_required = true,
+            .description_required = true,
+            .command_from_name = true};
+}
+
+/// opencode ("opencode"): `name` and `description`, both required (opencode skips a
+/// skill without either), plus the specification's optional fields; others ignored.
+inline dialect opencode()
+{
+    return {.id = "opencode",
+            .keys = {{"name", field::name}, {"description", field::description}, {"license", field::license},
+                     {"compatibility", field::compatibility}, {"metadata", field::metadata}},
+            .unknown = unknown_keys::ignore,
+            .name_required = true,
+            .description_required = true,
+            .command_from_name = true};
+}
+
 /// Every shipped dialect, for lookups by command-line name.
-inline std::vector<dialect> all() { return {agent_skills(), pegasus(), claude_code(), mycode(), koshi(), sven()}; }
+inline std::vector<dialect> all()
+{
+    return {agent_skills(), pegasus(), claude_code(), mycode(), koshi(), sven(), claude_code_2_1(), codex(), gemini_cli(),
+            opencode()};
+}
 
 inline std::optional<dialect> find(std::string_view id)
 {

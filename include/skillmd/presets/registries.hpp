@@ -97,6 +97,29 @@ inline directory_options sven_layout()
 using agent_skills_registry = basic_registry<parser, highest_tier_wins, directory_source, directory_source>;
 inline constexpr char const* agent_skills_tiers[] = {"user", "project"};
 
+// Today's agents (captured versions; see presets/systems.hpp).
+
+/// Claude Code 2.1 looks where the seed-based preset looks: managed, user, project.
+using claude_code_2_1_registry = claude_code_registry;
+
+/// Codex 0.169: every copy of a name is kept; tiers by scope, project first.
+using codex_registry = basic_registry<parser, keep_every_copy, directory_source, directory_source, directory_source,
+                                      directory_source, directory_source, directory_source>;
+inline constexpr char const* codex_tiers[] = {"project-codex", "project-agents", "user-codex", "user-agents", "system", "admin"};
+
+/// Gemini CLI 0.61: by increasing precedence; a later tier wins, each loser a warning.
+using gemini_cli_registry = basic_registry<parser, highest_tier_wins_warned, directory_source, directory_source,
+                                           directory_source, directory_source>;
+inline constexpr char const* gemini_cli_tiers[] = {"user-gemini", "user-agents", "project-gemini", "project-agents"};
+
+/// opencode 1.18: in the order opencode scans them; a later tier wins.
+using opencode_registry = basic_registry<parser, highest_tier_wins, directory_source, directory_source, directory_source,
+                                         directory_source, directory_source, directory_source, directory_source,
+                                         directory_source>;
+inline constexpr char const* opencode_tiers[] = {"user-claude",          "user-agents",          "project-claude",
+                                                 "project-agents",       "user-opencode-skill",  "user-opencode-skills",
+                                                 "project-opencode-skill", "project-opencode-skills"};
+
 } // namespace skillmd::presets
 
 // The distinct preset registries, compiled once in <skillmd/src.hpp> under
@@ -105,7 +128,10 @@ inline constexpr char const* agent_skills_tiers[] = {"user", "project"};
     X(skillmd::basic_registry<skillmd::frontmatter::x3_parser, skillmd::highest_tier_wins, skillmd::directory_source, skillmd::directory_source>) \
     X(skillmd::basic_registry<skillmd::frontmatter::x3_parser, skillmd::first_tier_wins, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source>) \
     X(skillmd::basic_registry<skillmd::frontmatter::x3_parser, skillmd::highest_tier_wins, skillmd::directory_source, skillmd::directory_source, skillmd::plugin_source<skillmd::directory_source>>) \
-    X(skillmd::basic_registry<skillmd::frontmatter::x3_parser, skillmd::highest_tier_wins, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source>)
+    X(skillmd::basic_registry<skillmd::frontmatter::x3_parser, skillmd::highest_tier_wins, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source>) \
+    X(skillmd::basic_registry<skillmd::frontmatter::x3_parser, skillmd::keep_every_copy, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source>) \
+    X(skillmd::basic_registry<skillmd::frontmatter::x3_parser, skillmd::highest_tier_wins_warned, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source>) \
+    X(skillmd::basic_registry<skillmd::frontmatter::x3_parser, skillmd::highest_tier_wins, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source, skillmd::directory_source>)
 #ifdef SKILLMD_SEPARATE_COMPILATION
 SKILLMD_PRESET_REGISTRIES(SKILLMD_EXTERN_TEMPLATE)
 #endif

@@ -61,6 +61,45 @@ SKILLMD_DECL sven make_sven(locations const& at = {}, validation_mode mode = val
 using agent_skills = basic_system<agent_skills_registry, index_formats::agent_skills, content_formats::agent_skills>;
 SKILLMD_DECL agent_skills make_agent_skills(locations const& at = {}, validation_mode mode = validation_mode::lenient);
 
+// Today's agents, each reproducing one released version byte for byte in its index
+// (checked against captures of the real program's model request; see the README).
+// Their listing prose is skillmd's own unless the caller passes the product's text
+// through the format's `prose` (`make_*(at, mode, format)`).
+
+/// Claude Code 2.1 (2.1.328): managed > user > project, the first tier wins; one level
+/// of folders (`SKILL.md` in `<tier>/<name>/`); `- name: description - when_to_use`,
+/// only `< >` escaped, line breaks kept, ordered by tier then name, 1,536 code points per
+/// entry, 1 % of the context window; `disable-model-invocation` skills not listed.
+using claude_code_2_1 = basic_system<claude_code_2_1_registry, index_formats::claude_code_2_1, content_formats::claude_code>;
+SKILLMD_DECL claude_code_2_1 make_claude_code_2_1(locations const& at = {}, validation_mode mode = validation_mode::lenient,
+                                                  index_formats::claude_code_2_1 format = {});
+
+/// Codex 0.169: `.codex/skills` and `.agents/skills` of the project, `~/.codex/skills`,
+/// `~/.agents/skills`, `~/.codex/skills/.system`, `/etc/codex/skills`, searched 6 levels
+/// deep; every copy of a name is listed (project scope first, then name, then path), by a
+/// short `rN/` path into a roots table; descriptions cut at 1,024 code points; nothing
+/// escaped; 2 % of the context window, descriptions shortened before skills are dropped.
+using codex_0_169 = basic_system<codex_registry, index_formats::codex_0_169, content_formats::codex>;
+SKILLMD_DECL codex_0_169 make_codex_0_169(locations const& at = {}, validation_mode mode = validation_mode::lenient,
+                                          index_formats::codex_0_169 format = {});
+
+/// Gemini CLI 0.61: `~/.gemini/skills` < `~/.agents/skills` < `.gemini/skills` <
+/// `.agents/skills`, the later wins with a warning per loser; `SKILL.md` one folder
+/// deep; the `<available_skills>` block with text embedded raw; sorted by name (Gemini's
+/// own order is the file system's, which varies); the `activate_skill` tool.
+using gemini_cli_0_61 = basic_system<gemini_cli_registry, index_formats::gemini_cli_0_61, content_formats::gemini>;
+SKILLMD_DECL gemini_cli_0_61 make_gemini_cli_0_61(locations const& at = {}, validation_mode mode = validation_mode::lenient,
+                                                  index_formats::gemini_cli_0_61 format = {});
+
+/// opencode 1.18: `~/.claude/skills`, `~/.agents/skills`, the project's `.claude/skills`
+/// and `.agents/skills`, then `~/.config/opencode/skill(s)` and `.opencode/skill(s)`,
+/// any depth; a later tier wins (opencode keeps whichever copy it parsed last, which
+/// varies); sorted by name as `localeCompare` sorts; name and description raw, the
+/// location escaped; the `skill` tool.
+using opencode_1_18 = basic_system<opencode_registry, index_formats::opencode_1_18, content_formats::agent_skills>;
+SKILLMD_DECL opencode_1_18 make_opencode_1_18(locations const& at = {}, validation_mode mode = validation_mode::lenient,
+                                              index_formats::opencode_1_18 format = {});
+
 } // namespace skillmd::presets
 
 // The preset systems, compiled once in <skillmd/src.hpp> under SKILLMD_SEPARATE_COMPILATION.
@@ -69,7 +108,11 @@ SKILLMD_DECL agent_skills make_agent_skills(locations const& at = {}, validation
     X(skillmd::basic_system<skillmd::presets::claude_code_registry, skillmd::index_formats::claude_code, skillmd::content_formats::claude_code>) \
     X(skillmd::basic_system<skillmd::presets::mycode_registry, skillmd::index_formats::claude_code, skillmd::content_formats::mycode>) \
     X(skillmd::basic_system<skillmd::presets::sven_registry, skillmd::index_formats::sven, skillmd::content_formats::sven>) \
-    X(skillmd::basic_system<skillmd::presets::agent_skills_registry, skillmd::index_formats::agent_skills, skillmd::content_formats::agent_skills>)
+    X(skillmd::basic_system<skillmd::presets::agent_skills_registry, skillmd::index_formats::agent_skills, skillmd::content_formats::agent_skills>) \
+    X(skillmd::basic_system<skillmd::presets::claude_code_registry, skillmd::index_formats::claude_code_2_1, skillmd::content_formats::claude_code>) \
+    X(skillmd::basic_system<skillmd::presets::codex_registry, skillmd::index_formats::codex_0_169, skillmd::content_formats::codex>) \
+    X(skillmd::basic_system<skillmd::presets::gemini_cli_registry, skillmd::index_formats::gemini_cli_0_61, skillmd::content_formats::gemini>) \
+    X(skillmd::basic_system<skillmd::presets::opencode_registry, skillmd::index_formats::opencode_1_18, skillmd::content_formats::agent_skills>)
 #ifdef SKILLMD_SEPARATE_COMPILATION
 SKILLMD_PRESET_SYSTEMS(SKILLMD_EXTERN_TEMPLATE)
 #else

@@ -32,9 +32,10 @@ struct dedup_decision
 
 /** A collision rule. `resolve` gets the skills that share a command, in tier order,
     and picks the winner; the others stay reachable as `name@tier` and are reported
-    as shadowed. When `collapse_same_file` is true, a loser that is the very same
-    file as the winner (same device and inode, e.g. through a symlink) is dropped
-    without a report, as Claude Code does.
+    as shadowed (a note; a warning when the policy declares `warn_on_shadow = true`).
+    When `collapse_same_file` is true, a loser that is the very same file as the winner
+    (same device and inode, e.g. through a symlink) is dropped without a report, as
+    Claude Code does; under `keep_all` such a second copy is dropped the same way.
 
     @par Exemplar
     @code
@@ -50,7 +51,7 @@ struct dedup_decision
 
     @par Models
     @li @ref first_tier_wins, @ref highest_tier_wins, @ref files_win_over_database,
-        @ref keep_all
+        @ref keep_all, @ref keep_every_copy, @ref highest_tier_wins_warned
 */
 template <class P>
 concept dedup_policy = requires(std::span<dedup_entry const> group) {
@@ -102,10 +103,27 @@ struct keep_all
     static dedup_decision resolve(std::span<dedup_entry const>) { return {0, true}; }
 };
 
+/// Codex: every copy of a name is kept and listed (as `name@tier`), but one file reached
+/// through two roots counts once (Codex removes duplicates by canonical path only).
+struct keep_every_copy
+{
+    static constexpr bool collapse_same_file = true;
+    static dedup_decision resolve(std::span<dedup_entry const>) { return {0, true}; }
+};
+
+/// Gemini CLI: the tier listed last wins, and every loser is a warning, not a note
+/// (Gemini prints "Skill conflict detected" for each).
+struct highest_tier_wins_warned : highest_tier_wins
+{
+    static constexpr bool warn_on_shadow = true;
+};
+
 static_assert(dedup_policy<first_tier_wins>, "first_tier_wins must model dedup_policy");
 static_assert(dedup_policy<highest_tier_wins>, "highest_tier_wins must model dedup_policy");
 static_assert(dedup_policy<files_win_over_database<>>, "files_win_over_database must model dedup_policy");
 static_assert(dedup_policy<keep_all>, "keep_all must model dedup_policy");
+static_assert(dedup_policy<keep_every_copy>, "keep_every_copy must model dedup_policy");
+static_assert(dedup_policy<highest_tier_wins_warned>, "highest_tier_wins_warned must model dedup_policy");
 
 } // namespace skillmd
 

@@ -10,6 +10,7 @@
 #include <unicode/locid.h>
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
+#include <unicode/ucol.h>
 #include <unicode/unistr.h>
 #include <unicode/uspoof.h>
 
@@ -54,6 +55,37 @@ SKILLMD_DECL std::string to_lower(std::string_view s)
     std::string r;
     u.toUTF8String(r);
     return r;
+}
+
+SKILLMD_DECL std::vector<std::string> collation_keys(std::vector<std::string_view> const& texts)
+{
+    std::vector<std::string> keys;
+    keys.reserve(texts.size());
+    UErrorCode status = U_ZERO_ERROR;
+    UCollator* coll = ucol_open("", &status); // one collator for all: opening is the costly part
+    for (auto const s : texts) {
+        std::string key;
+        if (U_SUCCESS(status)) {
+            icu::UnicodeString const u = icu::UnicodeString::fromUTF8(icu::StringPiece(s.data(), static_cast<int32_t>(s.size())));
+            key.resize(static_cast<std::size_t>(u.length()) * 4 + 16);
+            auto const make = [&] {
+                return ucol_getSortKey(coll, u.getBuffer(), u.length(), reinterpret_cast<uint8_t*>(key.data()),
+                                       static_cast<int32_t>(key.size()));
+            };
+            int32_t n = make();
+            if (n > static_cast<int32_t>(key.size())) {
+                key.resize(static_cast<std::size_t>(n));
+                n = make();
+            }
+            if (n > 0) key.resize(static_cast<std::size_t>(n) - 1); // less the terminating zero byte
+            else key.assign(s);
+        } else {
+            key.assign(s);
+        }
+        keys.push_back(std::move(key));
+    }
+    if (U_SUCCESS(status)) ucol_close(coll);
+    return keys;
 }
 
 SKILLMD_DECL bool is_alnum(char32_t c)

@@ -90,6 +90,101 @@ SKILLMD_DECL agent_skills make_agent_skills(locations const& at, validation_mode
         settings_for(index_formats::policies::agent_skills(), skill_tool::load_skill));
 }
 
+SKILLMD_DECL claude_code_2_1 make_claude_code_2_1(locations const& at, validation_mode mode,
+                                                  index_formats::claude_code_2_1 format)
+{
+    auto const m = at.managed.empty() ? std::filesystem::path("/etc/claude-code") : at.managed;
+    auto const managed = at.tier("managed", m / ".claude" / "skills"), user = at.tier("user", at.home_dir() / ".claude" / "skills"),
+               project = at.tier("project", at.project_dir() / ".claude" / "skills");
+    auto const o = contained(at, {managed, user, project});
+    return claude_code_2_1(
+        std::make_unique<claude_code_2_1_registry>(options_for(dialects::claude_code_2_1(), mode),
+                                                   directory_source("managed", managed, o), directory_source("user", user, o),
+                                                   directory_source("project", project, o)),
+        settings_for(index_formats::policies::claude_code_2_1(), skill_tool::skill), std::move(format));
+}
+
+namespace detail {
+
+/// A tier directory as an absolute, lexically normal path without a trailing `/`, so
+/// the paths of its skills start with it (Codex's roots table depends on that).
+inline std::string absolute_root(std::string const& dir)
+{
+    std::error_code ec;
+    std::filesystem::path p = std::filesystem::absolute(dir, ec);
+    if (ec) p = dir;
+    std::string s = p.lexically_normal().string();
+    while (s.size() > 1 && s.back() == '/') s.pop_back();
+    return s;
+}
+
+} // namespace detail
+
+SKILLMD_DECL codex_0_169 make_codex_0_169(locations const& at, validation_mode mode, index_formats::codex_0_169 format)
+{
+    auto const h = at.home_dir(), p = at.project_dir();
+    std::filesystem::path const defaults[] = {p / ".codex" / "skills", p / ".agents" / "skills", h / ".codex" / "skills",
+                                              h / ".agents" / "skills", h / ".codex" / "skills" / ".system",
+                                              "/etc/codex/skills"};
+    std::vector<std::string> dirs;
+    for (std::size_t i = 0; i < 6; ++i) dirs.push_back(detail::absolute_root(at.tier(codex_tiers[i], defaults[i])));
+    directory_options nested;
+    nested.layout = layout::nested; // 6 levels, 2,000 folders per root: Codex's limits are the defaults
+    auto const o = contained(at, dirs, nested);
+    auto user_codex = o;
+    user_codex.skip.push_back(".system"); // the system tier lives inside ~/.codex/skills
+    // Codex numbers its roots in the order it collects them: the project's config
+    // folder, the user's, the system and admin folders, then the project's `.agents`.
+    format.roots.clear();
+    for (std::size_t const i : {std::size_t{0}, std::size_t{2}, std::size_t{3}, std::size_t{4}, std::size_t{5}, std::size_t{1}})
+        format.roots.push_back({codex_tiers[i], dirs[i]});
+    auto settings = settings_for(index_formats::policies::codex_0_169(), skill_tool::load_skill);
+    return codex_0_169(std::make_unique<codex_registry>(
+                           options_for(dialects::codex(), mode), directory_source(codex_tiers[0], dirs[0], o),
+                           directory_source(codex_tiers[1], dirs[1], o), directory_source(codex_tiers[2], dirs[2], user_codex),
+                           directory_source(codex_tiers[3], dirs[3], o), directory_source(codex_tiers[4], dirs[4], o),
+                           directory_source(codex_tiers[5], dirs[5], o)),
+                       std::move(settings), std::move(format));
+}
+
+SKILLMD_DECL gemini_cli_0_61 make_gemini_cli_0_61(locations const& at, validation_mode mode,
+                                                  index_formats::gemini_cli_0_61 format)
+{
+    auto const h = at.home_dir(), p = at.project_dir();
+    std::filesystem::path const defaults[] = {h / ".gemini" / "skills", h / ".agents" / "skills", p / ".gemini" / "skills",
+                                              p / ".agents" / "skills"};
+    std::vector<std::string> dirs;
+    for (std::size_t i = 0; i < 4; ++i) dirs.push_back(at.tier(gemini_cli_tiers[i], defaults[i]));
+    auto const o = contained(at, dirs); // flat: `*/SKILL.md`, one level
+    return gemini_cli_0_61(std::make_unique<gemini_cli_registry>(
+                               options_for(dialects::gemini_cli(), mode), directory_source(gemini_cli_tiers[0], dirs[0], o),
+                               directory_source(gemini_cli_tiers[1], dirs[1], o),
+                               directory_source(gemini_cli_tiers[2], dirs[2], o),
+                               directory_source(gemini_cli_tiers[3], dirs[3], o)),
+                           settings_for(index_formats::policies::gemini_cli_0_61(), skill_tool::activate_skill),
+                           std::move(format));
+}
+
+SKILLMD_DECL opencode_1_18 make_opencode_1_18(locations const& at, validation_mode mode, index_formats::opencode_1_18 format)
+{
+    auto const h = at.home_dir(), p = at.project_dir();
+    std::filesystem::path const defaults[] = {h / ".claude" / "skills", h / ".agents" / "skills", p / ".claude" / "skills",
+                                              p / ".agents" / "skills", h / ".config" / "opencode" / "skill",
+                                              h / ".config" / "opencode" / "skills", p / ".opencode" / "skill",
+                                              p / ".opencode" / "skills"};
+    std::vector<std::string> dirs;
+    for (std::size_t i = 0; i < 8; ++i) dirs.push_back(at.tier(opencode_tiers[i], defaults[i]));
+    auto const o = contained(at, dirs, sven_layout()); // any depth
+    return opencode_1_18(
+        std::make_unique<opencode_registry>(
+            options_for(dialects::opencode(), mode), directory_source(opencode_tiers[0], dirs[0], o),
+            directory_source(opencode_tiers[1], dirs[1], o), directory_source(opencode_tiers[2], dirs[2], o),
+            directory_source(opencode_tiers[3], dirs[3], o), directory_source(opencode_tiers[4], dirs[4], o),
+            directory_source(opencode_tiers[5], dirs[5], o), directory_source(opencode_tiers[6], dirs[6], o),
+            directory_source(opencode_tiers[7], dirs[7], o)),
+        settings_for(index_formats::policies::opencode_1_18(), skill_tool::skill_lowercase), std::move(format));
+}
+
 } // namespace skillmd::presets
 
 #endif

@@ -264,9 +264,19 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
         for (auto const& r : group) entries.push_back({r->tier_index, r->tier, r->where.database, r->where.stamp});
         dedup_decision const d = Dedup::resolve(entries);
         if (d.keep_all) {
+            if constexpr (Dedup::collapse_same_file) { // one file reached through two tiers counts once
+                for (std::size_t i = 1; i < group.size(); ++i)
+                    for (std::size_t j = 0; j < i; ++j)
+                        if (group[i]->where.stamp.same_file(group[j]->where.stamp)) {
+                            group.erase(group.begin() + static_cast<std::ptrdiff_t>(i--));
+                            break;
+                        }
+            }
             for (auto& r : group) {
-                std::string const q = r->qualified();
-                detail::edited(r).command = q;
+                if (group.size() > 1) {
+                    std::string const q = r->qualified();
+                    detail::edited(r).command = q;
+                }
                 skills.push_back(std::move(r));
             }
             continue;
@@ -276,7 +286,11 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
             if (i == d.winner) continue;
             auto& r = group[i];
             if (Dedup::collapse_same_file && r->where.stamp.same_file(group[d.winner]->where.stamp)) continue;
-            next.diagnostics_.push_back({"skill-shadowed", severity::info, r->where.path, 0, 0,
+            constexpr auto level = [] {
+                if constexpr (requires { Dedup::warn_on_shadow; }) return Dedup::warn_on_shadow ? severity::warning : severity::info;
+                else return severity::info;
+            }();
+            next.diagnostics_.push_back({"skill-shadowed", level, r->where.path, 0, 0,
                                          "skill `" + std::string(command) + "` from tier " + r->tier +
                                              " is shadowed by " + winner + "; it stays reachable as `" +
                                              r->qualified() + "`"});
