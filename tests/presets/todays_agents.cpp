@@ -231,6 +231,48 @@ BOOST_AUTO_TEST_CASE(opencode_1_18_reproduces_the_capture)
     BOOST_TEST(agent.index().text == cap);
 }
 
+// Codex removes duplicates by canonical path only: the project's `.agents/skills` linked
+// to the user's gives each skill once (a name with one copy keeps its plain command),
+// while two real copies of a name are both listed.
+BOOST_AUTO_TEST_CASE(codex_keeps_every_copy_but_one_file_once)
+{
+    temp_dir t;
+    write(t / "home/.agents/skills/a/SKILL.md", "---\nname: a\ndescription: the user's a\n---\n");
+    write(t / "proj/.codex/skills/a/SKILL.md", "---\nname: a\ndescription: the project's a\n---\n");
+    fs::create_directories(t / "proj/.agents");
+    fs::create_directory_symlink(t / "home/.agents/skills", t / "proj/.agents/skills");
+    auto agent = presets::make_codex_0_169(inside(t.path));
+    BOOST_TEST_REQUIRE(agent.load());
+    auto const r = agent.index();
+    // The project's a, and the user's a once, from the user's root (Codex reaches it there
+    // first); project scope first.
+    BOOST_TEST(r.listed.size() == 2u);
+    BOOST_TEST(r.text.find("- a: the project's a (file: r0/a/SKILL.md)\n- a: the user's a (file: r1/a/SKILL.md)\n") !=
+               std::string::npos);
+    BOOST_TEST(agent.snapshot()->find("a") == nullptr); // a plain mention of a name with two copies resolves to neither
+}
+
+// Claude Code 2.1 over its budget keeps every name and shortens descriptions; a
+// multi-line `when_to_use` keeps its line break.
+BOOST_AUTO_TEST_CASE(claude_code_2_1_keeps_every_name_over_its_budget)
+{
+    temp_dir t;
+    for (char c = 'a'; c <= 'f'; ++c)
+        write(t / ("home/.claude/skills/" + std::string(1, c) + "/SKILL.md"),
+              "---\ndescription: " + std::string(300, c) + "\nwhen_to_use: |-\n  first\n  second\n---\n");
+    auto agent = presets::make_claude_code_2_1(inside(t.path));
+    agent.settings().listing.budget.context_tokens = 20000; // 1 %: 800 characters
+    BOOST_TEST_REQUIRE(agent.load());
+    auto const r = agent.index();
+    BOOST_TEST(r.listed.size() == 6u);
+    BOOST_TEST(r.shortened.size() == 6u);
+    BOOST_TEST(r.used <= 800u);
+    agent.settings().listing.budget.context_tokens = 0; // unknown: 8,000 characters, everything fits
+    auto const whole = agent.index();
+    BOOST_TEST(whole.shortened.empty());
+    BOOST_TEST(whole.text.find(" - first\nsecond\n- b: ") != std::string::npos);
+}
+
 // A description written to close its element, forge an entry and end the wrapper, in
 // each preset's first tier. Reproducing a system exactly reproduces what such text does
 // there (the README says so): Claude Code 2.1 escapes `< >` but keeps the line break, so

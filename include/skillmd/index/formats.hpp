@@ -379,7 +379,8 @@ struct claude_code_2_1
 };
 
 /// Codex 0.169: `<skills_instructions>`, a heading and an intro, a table of skill roots
-/// (`- `r0` = `/abs/root``, numbered in `roots` order, only roots some entry uses), then
+/// (`- `r0` = `/abs/root``, numbered in `roots` order, only roots some entry uses; with
+/// no roots, absolute paths and the other intro, as Codex does), then
 /// `- name: description (file: r0/rel/SKILL.md)` lines. Text is not escaped; white space
 /// collapses to one line, and a description over 1,024 code points keeps 1,021 and
 /// ends in `...`, as Codex cuts it.
@@ -390,6 +391,8 @@ struct codex_0_169
         std::string heading = "## Skills";
         std::string intro = "Each skill below is a folder whose `SKILL.md` holds its instructions. A path starting "
                             "`rN/` is relative to root `rN` of the table; open the file when a skill fits the task.";
+        std::string intro_without_roots = "Each skill below is a folder whose `SKILL.md` holds its instructions; open "
+                                          "the file at the path given when a skill fits the task.";
         std::string roots_heading = "### Roots";
         std::string list_heading = "### Skills";
         std::string usage; ///< rules after the list (Codex 0.169 sends none); "" for none
@@ -400,7 +403,7 @@ struct codex_0_169
         std::string path; ///< the directory, absolute
     };
     prose_text prose;
-    std::vector<root> roots; ///< in the order Codex numbers them
+    std::vector<root> roots; ///< in the order Codex numbers them (the preset's tier order)
 
     static constexpr std::size_t description_overhead = 1;
     static constexpr escaping escape = escaping::none;
@@ -439,7 +442,7 @@ struct codex_0_169
         out += "<skills_instructions>\n"sv;
         out += prose.heading;
         out += '\n';
-        out += prose.intro;
+        out += used_.empty() ? prose.intro_without_roots : prose.intro;
         out += '\n';
         write_roots(out);
         out += prose.list_heading;

@@ -102,10 +102,13 @@ inline constexpr char const* agent_skills_tiers[] = {"user", "project"};
 /// Claude Code 2.1 looks where the seed-based preset looks: managed, user, project.
 using claude_code_2_1_registry = claude_code_registry;
 
-/// Codex 0.169: every copy of a name is kept; tiers by scope, project first.
+/// Codex 0.169: every copy of a name is kept. The tiers are in the order Codex collects
+/// its roots (the project's config folder, the user's folders, system, admin, then the
+/// project's `.agents`): the roots table numbers them so, and of one file reached
+/// through two roots the first root's copy stays. The listing orders by scope instead.
 using codex_registry = basic_registry<parser, keep_every_copy, directory_source, directory_source, directory_source,
                                       directory_source, directory_source, directory_source>;
-inline constexpr char const* codex_tiers[] = {"project-codex", "project-agents", "user-codex", "user-agents", "system", "admin"};
+inline constexpr char const* codex_tiers[] = {"project-codex", "user-codex", "user-agents", "system", "admin", "project-agents"};
 
 /// Gemini CLI 0.61: by increasing precedence; a later tier wins, each loser a warning.
 using gemini_cli_registry = basic_registry<parser, highest_tier_wins_warned, directory_source, directory_source,

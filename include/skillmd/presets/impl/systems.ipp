@@ -123,9 +123,9 @@ inline std::string absolute_root(std::string const& dir)
 SKILLMD_DECL codex_0_169 make_codex_0_169(locations const& at, validation_mode mode, index_formats::codex_0_169 format)
 {
     auto const h = at.home_dir(), p = at.project_dir();
-    std::filesystem::path const defaults[] = {p / ".codex" / "skills", p / ".agents" / "skills", h / ".codex" / "skills",
-                                              h / ".agents" / "skills", h / ".codex" / "skills" / ".system",
-                                              "/etc/codex/skills"};
+    std::filesystem::path const defaults[] = {p / ".codex" / "skills", h / ".codex" / "skills", h / ".agents" / "skills",
+                                              h / ".codex" / "skills" / ".system", "/etc/codex/skills",
+                                              p / ".agents" / "skills"};
     std::vector<std::string> dirs;
     for (std::size_t i = 0; i < 6; ++i) dirs.push_back(detail::absolute_root(at.tier(codex_tiers[i], defaults[i])));
     directory_options nested;
@@ -133,15 +133,12 @@ SKILLMD_DECL codex_0_169 make_codex_0_169(locations const& at, validation_mode m
     auto const o = contained(at, dirs, nested);
     auto user_codex = o;
     user_codex.skip.push_back(".system"); // the system tier lives inside ~/.codex/skills
-    // Codex numbers its roots in the order it collects them: the project's config
-    // folder, the user's, the system and admin folders, then the project's `.agents`.
     format.roots.clear();
-    for (std::size_t const i : {std::size_t{0}, std::size_t{2}, std::size_t{3}, std::size_t{4}, std::size_t{5}, std::size_t{1}})
-        format.roots.push_back({codex_tiers[i], dirs[i]});
+    for (std::size_t i = 0; i < 6; ++i) format.roots.push_back({codex_tiers[i], dirs[i]});
     auto settings = settings_for(index_formats::policies::codex_0_169(), skill_tool::load_skill);
     return codex_0_169(std::make_unique<codex_registry>(
                            options_for(dialects::codex(), mode), directory_source(codex_tiers[0], dirs[0], o),
-                           directory_source(codex_tiers[1], dirs[1], o), directory_source(codex_tiers[2], dirs[2], user_codex),
+                           directory_source(codex_tiers[1], dirs[1], user_codex), directory_source(codex_tiers[2], dirs[2], o),
                            directory_source(codex_tiers[3], dirs[3], o), directory_source(codex_tiers[4], dirs[4], o),
                            directory_source(codex_tiers[5], dirs[5], o)),
                        std::move(settings), std::move(format));

@@ -215,12 +215,21 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     report_confusables(next);
     link_children(next);
     // A name lookup also finds a skill whose `name:` differs from its command, and
-    // (Claude Code) the label the user sees; a real command always wins over a name.
+    // (Claude Code) the label the user sees; a real command always wins over a name, and
+    // a name that several skills share finds none of them (Codex lists every copy and
+    // resolves a plain name only when it is unique): an ambiguous lookup is no answer.
+    std::map<std::string_view, std::size_t, std::less<>> names;
+    auto const note = [&](std::string_view n, std::size_t i) {
+        if (n.empty() || next.index_.count(std::string(n))) return;
+        auto const [it, fresh] = names.emplace(n, i);
+        if (!fresh && it->second != i) it->second = skills.size(); // taken twice
+    };
     for (std::size_t i = 0; i < skills.size(); ++i) {
-        if (!skills[i]->meta.name.empty()) next.index_.emplace(skills[i]->meta.name, i);
-        if (opts_.dialect.find_by_label && skills[i]->meta.label && !skills[i]->meta.label->empty())
-            next.index_.emplace(*skills[i]->meta.label, i);
+        note(skills[i]->meta.name, i);
+        if (opts_.dialect.find_by_label && skills[i]->meta.label) note(*skills[i]->meta.label, i);
     }
+    for (auto const& [n, i] : names)
+        if (i < skills.size()) next.index_.emplace(std::string(n), i);
 }
 
 /// What was read goes into the new snapshot's cache and diagnostics; skills whose required
