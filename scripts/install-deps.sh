@@ -8,22 +8,32 @@ packages=(
   clang-14 libclang-rt-14-dev
   libboost1.81-dev libboost-filesystem1.81-dev libboost-test1.81-dev
   libboost-json1.81-dev libboost-locale1.81-dev
-  libyaml-cpp-dev libfyaml-dev libbenchmark-dev libsqlite3-dev libicu-dev
+  libyaml-cpp-dev libfyaml-dev libbenchmark-dev libsqlite3-dev libicu-dev libssl-dev
   strace git
 )
+# libssl-dev: skills over MCP (skillmd::mcp) hash with OpenSSL's libcrypto.
 # git: the live-anchor tests recreate their tree with ../shared/live-anchors/make_tree.sh,
 # which makes the project folder a git repository.
 # Node.js runs the seed 001 reference script in the tests; any node on PATH will do.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
+# npm installs the official MCP TypeScript SDK the MCP tests drive skillmd with.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
 
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# The MCP tests' client and server library, at the version package-lock.json pins.
+here=$(cd "$(dirname "$0")/.." && pwd)
+lock="$here/tests/mcp/package-lock.json" installed="$here/tests/mcp/node_modules/.package-lock.json"
+if [ ! -f "$installed" ] || [ "$installed" -ot "$lock" ]; then
+  npm ci --prefix "$here/tests/mcp" --no-audit --no-fund --loglevel=error
+fi

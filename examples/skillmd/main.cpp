@@ -10,11 +10,15 @@
 //   skillmd match "message" the skills whose trigger phrases the message holds
 //   skillmd new NAME        a SKILL.md template
 //   skillmd db ...          the koshi database tier: create, update, delete, list, load
+//   skillmd digest PATH...  every file's SHA-256 and the skill's digest (discovery RFC)
+//   skillmd mcp             serves a preset's skills over MCP on stdio (Skills extension)
 
 #include <skillmd/skillmd.hpp>
 #include <skillmd/presets/systems.hpp>
 #include <skillmd/presets/koshi.hpp>
 #include <skillmd/detail/read_file.hpp>
+
+#include "mcp_commands.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -97,6 +101,14 @@ char const usage_text[] =
     "          update changes only the fields given, delete never touches a file skill,\n"
     "          list shows every skill with its source, load prints a body; every\n"
     "          write is validated like a file skill. Exit 0 done, 1 refused, 3 database error\n"
+    "       skillmd digest [--format text|json] PATH...\n"
+    "  digest  for each skill folder (or its SKILL.md): every file's sha256 digest and size,\n"
+    "          then the skill's digest as the Agent Skills discovery RFC defines it\n"
+    "       skillmd mcp [--preset NAME] [--dir TIER=PATH]... [--page-size N]\n"
+    "  mcp     serves the preset's skills over MCP (JSON-RPC 2.0, one message per line on\n"
+    "          stdin and stdout) with the Skills extension: skills/list, skills/get,\n"
+    "          resources/list, resources/read, resources/directory/read; the skills are\n"
+    "          re-read before each message and a change is announced; ends with the input"
     "exit status: 0 no errors, 1 some error, 2 usage error (invoke: 4 needs approval; db: 3 database error)\n";
 
 int usage(std::string_view why)
@@ -127,11 +139,12 @@ struct options
     std::vector<std::string> allow, deny;
     std::string substitution;            ///< invoke --substitution ("" : the preset's own)
     std::string new_dir = ".";           ///< new --dir
+    std::size_t page_size = 0;           ///< mcp --page-size (0: the server's default)
 };
 
 bool is_registry_command(std::string_view c)
 {
-    return c == "list" || c == "tree" || c == "index" || c == "invoke" || c == "match";
+    return c == "list" || c == "tree" || c == "index" || c == "invoke" || c == "match" || c == "mcp";
 }
 
 std::optional<std::size_t> number(std::string_view s)
@@ -208,6 +221,11 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             if (!f || (*f != "safe" && *f != "claude-code" && *f != "seed001"))
                 return "--substitution takes safe, claude-code or seed001";
             o.substitution = std::string(*f);
+        } else if (command == "mcp" && a == "--page-size") {
+            auto f = value(a);
+            auto const n = f ? number(*f) : std::nullopt;
+            if (!n || *n == 0) return "--page-size takes a number above 0";
+            o.page_size = *n;
         } else if (command == "new" && a == "--dir") {
             auto f = value(a);
             if (!f) return "--dir needs a path";
@@ -586,6 +604,10 @@ int run(System& agent, options const& o, std::string_view command, preset_info c
     }
     agent.load();
     auto const snap = agent.snapshot();
+    if (command == "mcp") {
+        print_diagnostics(*snap);
+        return cli::cmd_mcp(agent, o.page_size);
+    }
     if (command == "index") return cmd_index(agent, *snap, o);
     if (command == "invoke") {
         print_diagnostics(*snap);
@@ -739,12 +761,13 @@ int main(int argc, char** argv)
         return exit_ok;
     }
     if (cmd == "db") return cmd_db(args.subspan(2));
-    if (cmd != "parse" && cmd != "lint" && cmd != "new" && !is_registry_command(cmd))
+    if (cmd != "parse" && cmd != "lint" && cmd != "new" && cmd != "digest" && !is_registry_command(cmd))
         return usage("unknown command " + std::string(cmd));
     options o;
     if (cmd != "parse") o.json = false;
     if (auto const why = parse_options(args.subspan(2), o, cmd); !why.empty()) return usage(why);
     if (is_registry_command(cmd)) return cmd_registry(o, cmd);
     if (cmd == "new") return cmd_new(o);
+    if (cmd == "digest") return cli::cmd_digest(o.paths, o.json);
     return cmd == "parse" ? cmd_parse(o) : cmd_lint(o);
 }

@@ -1,0 +1,540 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_MCP_SERVER_HPP
+#define SKILLMD_MCP_SERVER_HPP
+
+// Serving a registry's skills over MCP with the Skills extension
+// (`io.modelcontextprotocol/skills`): `skills/list`, `skills/get`, `resources/list`,
+// `resources/read`, `resources/directory/read`, with the MCP lifecycle (`initialize`,
+// `ping`). The server takes one JSON-RPC message and returns the messages to send back,
+// so any transport can carry it; `skillmd mcp` carries it over stdio. Every message is
+// hostile until checked: sizes are capped, and a read names a file of a served skill or
+// is refused (`..`, absolute paths, percent-encoded tricks, links out of the skill).
+// Digests come from the bytes on disk when they are served. Link skillmd::mcp.
+
+#include <skillmd/mcp/digest.hpp>
+#include <skillmd/mcp/uri.hpp>
+#include <skillmd/frontmatter/split.hpp>
+#include <skillmd/frontmatter/x3_parser.hpp>
+#include <skillmd/storage/registry.hpp>
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillmd::mcp {
+
+inline constexpr std::string_view extension_id = "io.modelcontextprotocol/skills";
+
+/// Protocol revisions the server speaks; it answers a client in the client's revision
+/// when it knows it, else in the first of these.
+inline constexpr std::string_view protocol_versions[] = {"2025-11-25", "2026-07-28", "2025-06-18", "2025-03-26",
+                                                         "2024-11-05"};
+
+struct server_options
+{
+    std::string name = "skillmd";
+    std::string version = "0.1.0";
+    std::size_t page_size = 100;                   ///< entries per page of every list
+    std::size_t max_message_bytes = 4 * 1024 * 1024; ///< a longer message is refused unread
+    std::int64_t ttl_ms = 60000;                   ///< the freshness hint of listings
+};
+
+/// A JSON value for a YAML scalar: plain scalars resolved by the YAML 1.2 core schema
+/// (null, booleans, integers and floats; infinities and NaN stay text, JSON has none),
+/// every other style a string.
+inline boost::json::value scalar_json(std::string_view v, bool plain)
+{
+    if (!plain) return boost::json::string(v);
+    if (v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL") return nullptr;
+    if (v == "true" || v == "True" || v == "TRUE") return true;
+    if (v == "false" || v == "False" || v == "FALSE") return false;
+    std::string_view digits = v;
+    if (digits.front() == '+' || digits.front() == '-') digits.remove_prefix(1);
+    bool const all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (all_digits) {
+        std::int64_t n = 0;
+        std::string_view const t = v.front() == '+' ? v.substr(1) : v;
+        if (auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n); ec == std::errc() && end == t.data() + t.size())
+            return n;
+    }
+    if (v.starts_with("0x") && v.size() > 2) {
+        std::uint64_t n = 0;
+        if (auto [end, ec] = std::from_chars(v.data() + 2, v.data() + v.size(), n, 16); ec == std::errc() && end == v.data() + v.size())
+            return n;
+    }
+    // [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
+    {
+        std::size_t i = v.front() == '+' || v.front() == '-' ? 1 : 0, int_digits = 0, frac_digits = 0;
+        while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++int_digits;
+        bool dot = false;
+        if (i < v.size() && v[i] == '.') {
+            dot = true;
+            ++i;
+            while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++frac_digits;
+        }
+        bool ok = int_digits > 0 || frac_digits > 0;
+        if (ok && i < v.size() && (v[i] == 'e' || v[i] == 'E')) {
+            ++i;
+            if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
+            std::size_t exp = 0;
+            while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++exp;
+            ok = exp > 0;
+        } else if (ok && !dot) {
+            ok = false; // digits alone were handled above (too large for an integer: text)
+        }
+        if (ok && i == v.size()) {
+            double d = 0;
+            std::string const t(v.front() == '+' ? v.substr(1) : v);
+            if (auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), d); ec == std::errc() && end == t.data() + t.size())
+                return d;
+        }
+    }
+    return boost::json::string(v);
+}
+
+/// A frontmatter tree as the JSON a YAML loader would give.
+inline boost::json::value to_json(frontmatter::document::node_ref n)
+{
+    switch (n.kind()) {
+    case frontmatter::node_kind::scalar: return scalar_json(n.value(), n.style() == frontmatter::scalar_style::plain);
+    case frontmatter::node_kind::sequence: {
+        boost::json::array a;
+        for (auto c : n) a.push_back(to_json(c));
+        return a;
+    }
+    case frontmatter::node_kind::mapping: {
+        boost::json::object o;
+        for (auto [k, v] : n.entries()) o[k.value()] = to_json(v);
+        return o;
+    }
+    }
+    return nullptr;
+}
+
+/// A MIME type from a file name's extension.
+inline std::string_view mime_type(std::string_view path, bool text)
+{
+    auto const dot = path.rfind('.');
+    std::string_view const ext = dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos ? "" : path.substr(dot + 1);
+    if (ext == "md" || ext == "markdown") return "text/markdown";
+    if (ext == "json") return "application/json";
+    if (ext == "py") return "text/x-python";
+    if (ext == "sh") return "text/x-shellscript";
+    if (ext == "yaml" || ext == "yml") return "application/yaml";
+    if (ext == "html" || ext == "htm") return "text/html";
+    if (ext == "png") return "image/png";
+    if (ext == "pdf") return "application/pdf";
+    return text ? "text/plain" : "application/octet-stream";
+}
+
+/// True when `bytes` can travel as a resource's `text`: UTF-8 without NUL.
+inline bool is_text(std::string_view bytes)
+{
+    return bytes.find('\0') == std::string_view::npos && skillmd::detail::find_invalid_utf8(bytes) == std::string_view::npos;
+}
+
+/// One skill as served: its `<skill-path>`, its folder, the record it came from.
+struct served_skill
+{
+    std::string path;
+    std::string directory;
+    skill_record const* record = nullptr;
+    std::string uri() const { return skill_uri(path, "SKILL.md"); }
+};
+
+/** The skills a snapshot serves, sorted by skill path. A skill's path is its command
+    (`plan/implement` for a nested one); a skill kept under `name@tier` gets the tier as
+    a prefix (`user/review`). Only file skills are served, and only those whose last path
+    segment is their `name`, as the extension requires; `skipped` says why others are not.
+*/
+inline std::vector<served_skill> served(snapshot const& snap, std::vector<std::string>* skipped = nullptr)
+{
+    std::vector<served_skill> out;
+    for (auto const& r : snap.skills()) {
+        std::string const base = r.command.substr(0, r.command.rfind('@')); // `name@tier` under keep_all
+        std::string const path = base == r.command ? base : r.tier + "/" + base;
+        auto const last = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+        if (r.where.database || r.where.directory.empty()) {
+            if (skipped) skipped->push_back(r.command + ": not a skill folder");
+            continue;
+        }
+        if (last != r.meta.name || !valid_skill_path(path)) {
+            if (skipped) skipped->push_back(r.command + ": its path does not end in its name `" + r.meta.name + "`");
+            continue;
+        }
+        out.push_back({path, r.where.directory, &r});
+    }
+    std::sort(out.begin(), out.end(), [](auto const& a, auto const& b) { return a.path < b.path; });
+    return out;
+}
+
+/// A skill's entry: its URI, its frontmatter as JSON, every file with digest and size,
+/// all from the bytes read now; `error` instead when the skill cannot be described.
+struct entry_result
+{
+    boost::json::object entry;
+    skill_manifest manifest;
+    std::string error;
+};
+
+inline entry_result entry_of(served_skill const& s)
+{
+    entry_result r;
+    r.manifest = manifest_of(s.directory);
+    if (!r.manifest.complete()) {
+        r.error = r.manifest.error;
+        return r;
+    }
+    auto const parts = frontmatter::split(r.manifest.skill_md, "SKILL.md");
+    if (!parts.has_frontmatter) {
+        r.error = "SKILL.md has no frontmatter";
+        return r;
+    }
+    auto const parsed = frontmatter::x3_parser{}.parse(parts.frontmatter, "SKILL.md", parts.frontmatter_line);
+    if (!parsed.ok() || parsed.doc->empty() || !parsed.doc->root().is_mapping()) {
+        r.error = "SKILL.md's frontmatter is not a YAML mapping skillmd reads";
+        return r;
+    }
+    boost::json::value fm = to_json(parsed.doc->root());
+    auto const* name = fm.as_object().if_contains("name");
+    if (name == nullptr || !name->is_string() || !fm.as_object().if_contains("description")) {
+        r.error = "SKILL.md's frontmatter lacks `name` or `description`";
+        return r;
+    }
+    boost::json::array files;
+    for (auto const& f : r.manifest.files)
+        files.push_back(boost::json::object{{"uri", skill_uri(s.path, f.path)}, {"digest", f.digest()}, {"size", f.size}});
+    r.entry = boost::json::object{{"uri", s.uri()}, {"frontmatter", std::move(fm)}, {"resources", std::move(files)}};
+    return r;
+}
+
+/** An MCP server over any registry or system (anything with `snapshot()` and
+    `refresh()`). `handle` takes one message and returns the replies (none for a
+    notification); `changes` refreshes and returns the notification to send when the
+    skills served changed.
+*/
+template <class Source>
+class server
+{
+public:
+    explicit server(Source& source, server_options opts = {}) : source_(source), opts_(std::move(opts))
+    {
+        last_ = fingerprint(*source_.snapshot());
+    }
+
+    std::vector<std::string> handle(std::string_view message)
+    {
+        std::vector<std::string> out;
+        if (message.size() > opts_.max_message_bytes) {
+            out.push_back(error_reply(nullptr, -32600, "message larger than " + std::to_string(opts_.max_message_bytes) + " bytes"));
+            return out;
+        }
+        boost::system::error_code ec;
+        boost::json::value v = boost::json::parse(message, ec);
+        if (ec) {
+            out.push_back(error_reply(nullptr, -32700, "parse error: not JSON"));
+            return out;
+        }
+        if (v.is_array()) {
+            out.push_back(error_reply(nullptr, -32600, "batches are not supported"));
+            return out;
+        }
+        auto const* o = v.if_object();
+        if (o == nullptr) {
+            out.push_back(error_reply(nullptr, -32600, "a message must be a JSON object"));
+            return out;
+        }
+        boost::json::value id = nullptr;
+        bool has_id = false;
+        if (auto const* i = o->if_contains("id")) {
+            if (!i->is_string() && !i->is_int64() && !i->is_uint64()) {
+                out.push_back(error_reply(nullptr, -32600, "`id` must be a string or an integer"));
+                return out;
+            }
+            id = *i;
+            has_id = true;
+        }
+        auto const* version = o->if_contains("jsonrpc");
+        auto const* method = o->if_contains("method");
+        if (method == nullptr) return out; // a response to us (we send no requests): nothing to do
+        if (version == nullptr || !version->is_string() || version->as_string() != "2.0" || !method->is_string()) {
+            if (has_id) out.push_back(error_reply(id, -32600, "not a JSON-RPC 2.0 request"));
+            return out;
+        }
+        boost::json::object params;
+        if (auto const* p = o->if_contains("params")) {
+            if (!p->is_object()) {
+                if (has_id) out.push_back(error_reply(id, -32602, "`params` must be an object"));
+                return out;
+            }
+            params = p->as_object();
+        }
+        if (!has_id) return out; // notifications (initialized, cancelled, ...) need no answer
+        out.push_back(dispatch(id, method->as_string(), params));
+        return out;
+    }
+
+    /// Refreshes the source; the `notifications/resources/list_changed` message when what
+    /// is served changed since the last call (or construction).
+    std::optional<std::string> changes()
+    {
+        source_.refresh();
+        std::string now = fingerprint(*source_.snapshot());
+        if (now == last_) return std::nullopt;
+        last_ = std::move(now);
+        return boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"method", "notifications/resources/list_changed"}});
+    }
+
+private:
+    struct failure
+    {
+        int code;
+        std::string message;
+    };
+
+    static std::string fingerprint(snapshot const& snap)
+    {
+        std::string f;
+        for (auto const& s : served(snap)) {
+            f += s.path;
+            f += '\0';
+            f += std::to_string(s.record->where.stamp.mtime_ns);
+            f += '\n';
+        }
+        return f;
+    }
+
+    static std::string error_reply(boost::json::value const& id, int code, std::string const& message)
+    {
+        return boost::json::serialize(boost::json::object{
+            {"jsonrpc", "2.0"}, {"id", id}, {"error", boost::json::object{{"code", code}, {"message", message}}}});
+    }
+
+    std::string dispatch(boost::json::value const& id, boost::json::string_view method, boost::json::object const& params)
+    {
+        try {
+            std::variant<boost::json::object, failure> r = failure{-32601, "method not found: " + std::string(method)};
+            if (method == "initialize") r = initialize(params);
+            else if (method == "ping") r = boost::json::object{};
+            else if (method == "skills/list") r = list_skills(params);
+            else if (method == "skills/get") r = get_skill(params);
+            else if (method == "resources/list") r = list_resources(params);
+            else if (method == "resources/read") r = read_resource(params);
+            else if (method == "resources/directory/read") r = read_directory(params);
+            if (auto* f = std::get_if<failure>(&r)) return error_reply(id, f->code, f->message);
+            return boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(std::get<0>(r))}});
+        } catch (std::bad_alloc const&) {
+            return error_reply(id, -32603, "out of memory");
+        } catch (std::exception const& e) {
+            return error_reply(id, -32603, std::string("internal error: ") + e.what());
+        }
+    }
+
+    boost::json::object initialize(boost::json::object const& params) const
+    {
+        std::string_view version = protocol_versions[0];
+        if (auto const* v = params.if_contains("protocolVersion"); v && v->is_string())
+            for (auto known : protocol_versions)
+                if (v->as_string() == known) version = known;
+        boost::json::object caps{{"resources", boost::json::object{{"listChanged", true}}},
+                                 {"extensions", boost::json::object{{extension_id, boost::json::object{{"directoryRead", true}}}}}};
+        return {{"protocolVersion", version},
+                {"capabilities", std::move(caps)},
+                {"serverInfo", boost::json::object{{"name", opts_.name}, {"version", opts_.version}}}};
+    }
+
+    /// The page `params.cursor` names: its first index, or a failure for a cursor we did not give.
+    static std::variant<std::size_t, failure> page_start(boost::json::object const& params, std::size_t total)
+    {
+        auto const* c = params.if_contains("cursor");
+        if (c == nullptr || c->is_null()) return std::size_t{0};
+        if (!c->is_string()) return failure{-32602, "`cursor` must be a string"};
+        std::string_view const s = c->as_string();
+        std::size_t n = 0;
+        auto const [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+        if (ec != std::errc() || end != s.data() + s.size() || n > total) return failure{-32602, "unknown cursor"};
+        return n;
+    }
+
+    template <class Each>
+    std::variant<boost::json::object, failure> paged(boost::json::object const& params, std::size_t total, char const* key, Each each) const
+    {
+        auto const start = page_start(params, total);
+        if (auto const* f = std::get_if<failure>(&start)) return *f;
+        std::size_t const first = std::get<std::size_t>(start), last = std::min(total, first + std::max<std::size_t>(1, opts_.page_size));
+        boost::json::array items;
+        for (std::size_t i = first; i < last; ++i) each(i, items);
+        boost::json::object r{{key, std::move(items)}};
+        if (last < total) r["nextCursor"] = std::to_string(last);
+        return r;
+    }
+
+    void cacheable(boost::json::object& r) const
+    {
+        r["resultType"] = "complete";
+        r["ttlMs"] = opts_.ttl_ms;
+        r["cacheScope"] = "public";
+    }
+
+    std::variant<boost::json::object, failure> list_skills(boost::json::object const& params) const
+    {
+        auto const snap = source_.snapshot();
+        auto const skills = served(*snap);
+        auto r = paged(params, skills.size(), "skills", [&](std::size_t i, boost::json::array& items) {
+            auto e = entry_of(skills[i]);
+            if (e.error.empty()) items.push_back(std::move(e.entry)); // a skill that cannot be described is left out
+        });
+        if (auto* o = std::get_if<boost::json::object>(&r)) cacheable(*o);
+        return r;
+    }
+
+    /// The served skill `uri` names (its SKILL.md), or a failure.
+    static std::variant<served_skill, failure> skill_at(std::vector<served_skill> const& skills, boost::json::object const& params)
+    {
+        auto const* u = params.if_contains("uri");
+        if (u == nullptr || !u->is_string()) return failure{-32602, "`uri` must be a string"};
+        auto const target = parse_skill_uri(u->as_string());
+        if (!target) return failure{-32602, "not a skill:// URI skillmd serves: " + shown(u->as_string())};
+        for (auto const& s : skills)
+            if (target->path == s.path + "/SKILL.md") return s;
+        return failure{-32602, "No skill is served at " + shown(u->as_string())};
+    }
+
+    std::variant<boost::json::object, failure> get_skill(boost::json::object const& params) const
+    {
+        auto const snap = source_.snapshot();
+        auto const at = skill_at(served(*snap), params);
+        if (auto const* f = std::get_if<failure>(&at)) return *f;
+        auto e = entry_of(std::get<served_skill>(at));
+        if (!e.error.empty()) return failure{-32603, "the skill cannot be described: " + e.error};
+        boost::json::object r{{"skill", std::move(e.entry)}};
+        cacheable(r);
+        return r;
+    }
+
+    std::variant<boost::json::object, failure> list_resources(boost::json::object const& params) const
+    {
+        auto const snap = source_.snapshot();
+        boost::json::array all;
+        for (auto const& s : served(*snap)) {
+            auto const m = manifest_of(s.directory);
+            if (!m.complete()) continue;
+            for (auto const& f : m.files) {
+                auto const slash = f.path.rfind('/');
+                boost::json::object res{{"uri", skill_uri(s.path, f.path)},
+                                        {"name", slash == std::string::npos ? f.path : f.path.substr(slash + 1)},
+                                        {"mimeType", mime_type(f.path, true)},
+                                        {"size", f.size}};
+                if (f.path == "SKILL.md") {
+                    res["name"] = s.record->meta.name;
+                    res["description"] = s.record->meta.description;
+                }
+                all.push_back(std::move(res));
+            }
+        }
+        return paged(params, all.size(), "resources", [&](std::size_t i, boost::json::array& items) { items.push_back(all[i]); });
+    }
+
+    /// The file a URI names inside a served skill: the skill (the longest path that is a
+    /// prefix) and the file's path in it, if the skill's manifest lists it.
+    struct located
+    {
+        served_skill skill;
+        std::string file; ///< "" for the skill's folder itself
+    };
+    static std::optional<located> locate(std::vector<served_skill> const& skills, std::string const& path)
+    {
+        std::optional<located> best;
+        for (auto const& s : skills) {
+            if (path == s.path) {
+                if (!best || best->skill.path.size() < s.path.size()) best = located{s, ""};
+            } else if (path.size() > s.path.size() && path.starts_with(s.path) && path[s.path.size()] == '/') {
+                if (!best || best->skill.path.size() < s.path.size()) best = located{s, path.substr(s.path.size() + 1)};
+            }
+        }
+        return best;
+    }
+
+    std::variant<boost::json::object, failure> read_resource(boost::json::object const& params) const
+    {
+        auto const* u = params.if_contains("uri");
+        if (u == nullptr || !u->is_string()) return failure{-32602, "`uri` must be a string"};
+        auto const target = parse_skill_uri(u->as_string());
+        if (!target) return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string())};
+        auto const snap = source_.snapshot();
+        auto const at = locate(served(*snap), target->path);
+        if (!at || at->file.empty()) return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string())};
+        auto const m = manifest_of(at->skill.directory);
+        if (std::none_of(m.files.begin(), m.files.end(), [&](auto const& f) { return f.path == at->file; }))
+            return failure{-32602, "not a file of skill " + at->skill.path + ": " + shown(u->as_string())};
+        std::string error;
+        std::string const root = skillmd::detail::real_path(at->skill.directory);
+        auto bytes = detail::read_inside(at->skill.directory + "/" + at->file, root, max_skill_bytes, error);
+        if (!bytes) return failure{-32602, "cannot read " + shown(u->as_string()) + ": " + error};
+        bool const text = is_text(*bytes);
+        boost::json::object c{{"uri", skill_uri(at->skill.path, at->file)}, {"mimeType", mime_type(at->file, text)}};
+        if (text) c["text"] = *bytes;
+        else c["blob"] = base64_encode(*bytes);
+        boost::json::object r{{"contents", boost::json::array{std::move(c)}}};
+        cacheable(r);
+        return r;
+    }
+
+    std::variant<boost::json::object, failure> read_directory(boost::json::object const& params) const
+    {
+        auto const* u = params.if_contains("uri");
+        if (u == nullptr || !u->is_string()) return failure{-32602, "`uri` must be a string"};
+        auto const target = parse_skill_uri(u->as_string());
+        if (!target) return failure{-32602, "not a directory skillmd serves: " + shown(u->as_string())};
+        auto const snap = source_.snapshot();
+        auto const at = locate(served(*snap), target->path);
+        if (!at) return failure{-32602, "not a directory skillmd serves: " + shown(u->as_string())};
+        auto const m = manifest_of(at->skill.directory);
+        std::string const prefix = at->file.empty() ? "" : at->file + "/";
+        std::vector<std::pair<std::string, bool>> children; // name, is a directory
+        bool found = at->file.empty();
+        for (auto const& f : m.files) {
+            if (!f.path.starts_with(prefix)) continue;
+            found = true;
+            std::string const rest = f.path.substr(prefix.size());
+            auto const slash = rest.find('/');
+            std::pair<std::string, bool> child{slash == std::string::npos ? rest : rest.substr(0, slash), slash != std::string::npos};
+            if (std::find(children.begin(), children.end(), child) == children.end()) children.push_back(child);
+        }
+        if (!found || std::any_of(m.files.begin(), m.files.end(), [&](auto const& f) { return f.path == at->file; }))
+            return failure{-32602, shown(u->as_string()) + " is not a directory resource"};
+        std::sort(children.begin(), children.end());
+        auto r = paged(params, children.size(), "resources", [&](std::size_t i, boost::json::array& items) {
+            auto const& [name, dir] = children[i];
+            items.push_back(boost::json::object{{"uri", skill_uri(at->skill.path, prefix + name)},
+                                                {"name", name},
+                                                {"mimeType", dir ? std::string_view("inode/directory") : mime_type(name, true)}});
+        });
+        if (auto* o = std::get_if<boost::json::object>(&r)) o->emplace("resultType", "complete");
+        return r;
+    }
+
+    /// A client's string in an error message: short, one line.
+    static std::string shown(boost::json::string_view s)
+    {
+        std::string out;
+        for (char c : s.substr(0, std::min<std::size_t>(s.size(), 200)))
+            out += static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f ? '?' : c;
+        return out;
+    }
+
+    Source& source_;
+    server_options opts_;
+    std::string last_;
+};
+
+} // namespace skillmd::mcp
+
+#endif

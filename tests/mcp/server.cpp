@@ -1,0 +1,194 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+//
+// skillmd/mcp: digests (the discovery RFC's worked example), URIs, frontmatter as JSON,
+// and the server's answers to malformed and hostile messages. The server end to end,
+// driven by the official MCP TypeScript SDK, is tests/mcp/sdk_client.mjs.
+
+#include "../support/test_support.hpp"
+
+#include <skillmd/mcp.hpp>
+#include <skillmd/presets/systems.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace skillmd;
+using namespace skillmd::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+boost::json::object reply(std::vector<std::string> const& out)
+{
+    BOOST_TEST_REQUIRE(out.size() == 1u);
+    return boost::json::parse(out.front()).as_object();
+}
+
+std::int64_t error_code(std::vector<std::string> const& out)
+{
+    auto const r = reply(out);
+    BOOST_TEST_REQUIRE(r.contains("error"), out.front());
+    return r.at("error").at("code").as_int64();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(mcp_digests)
+
+BOOST_AUTO_TEST_CASE(sha256_is_libcrypto_s)
+{
+    BOOST_TEST(mcp::sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    BOOST_TEST(mcp::sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+// The Agent Skills discovery RFC's worked example: two files, their digests, the skill's.
+BOOST_AUTO_TEST_CASE(the_discovery_rfc_worked_example)
+{
+    temp_dir t;
+    write(t / "s/SKILL.md", "# Hello\n");
+    write(t / "s/scripts/run.sh", "#!/bin/sh\n");
+    auto const m = mcp::manifest_of((t / "s").string());
+    BOOST_TEST_REQUIRE(m.complete(), m.error);
+    BOOST_TEST_REQUIRE(m.files.size() == 2u);
+    BOOST_TEST(m.files[0].path == "SKILL.md");
+    BOOST_TEST(m.files[0].hex == "90f8ec5669cd34183b9b0fdf8b94f5efb4c3672876330f4aa76088c2b4ad17be");
+    BOOST_TEST(m.files[0].size == 8u);
+    BOOST_TEST(m.files[1].path == "scripts/run.sh");
+    BOOST_TEST(m.files[1].hex == "a8076d3d28d21e02012b20eaf7dbf75409a6277134439025f282e368e3305abf");
+    BOOST_TEST(mcp::rfc_skill_digest(m.files) == "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e");
+    // The order the files come in does not matter.
+    std::vector<mcp::file_digest> reversed(m.files.rbegin(), m.files.rend());
+    BOOST_TEST(mcp::rfc_skill_digest(reversed) == mcp::rfc_skill_digest(m.files));
+}
+
+// Links out of the skill are not part of it; over the extension's limits the manifest
+// says it is incomplete instead of listing part of the skill.
+BOOST_AUTO_TEST_CASE(manifests_stay_inside_and_within_limits)
+{
+    temp_dir t;
+    write(t / "secret.txt", "secret\n");
+    write(t / "s/SKILL.md", "---\nname: s\n---\n");
+    fs::create_symlink(t / "secret.txt", t / "s/leak.txt");
+    fs::create_directory_symlink(t.path, t / "s/up");
+    write(t / "s/inner.txt", "inner\n");
+    fs::create_symlink(t / "s/inner.txt", t / "s/alias.txt"); // a link inside the skill is a file of it
+    auto const m = mcp::manifest_of((t / "s").string());
+    BOOST_TEST_REQUIRE(m.complete(), m.error);
+    std::vector<std::string> paths;
+    for (auto const& f : m.files) paths.push_back(f.path);
+    BOOST_TEST(paths == (std::vector<std::string>{"SKILL.md", "alias.txt", "inner.txt"}), boost::test_tools::per_element());
+
+    for (int i = 0; i < 512; ++i) write(t / ("many/f" + std::to_string(1000 + i)), "x");
+    write(t / "many/SKILL.md", "---\nname: many\n---\n");
+    BOOST_TEST(!mcp::manifest_of((t / "many").string()).complete()); // 513 files
+    write(t / "big/SKILL.md", "---\nname: big\n---\n");
+    write(t / "big/blob", std::string(17 * 1024 * 1024, 'x'));
+    BOOST_TEST(!mcp::manifest_of((t / "big").string()).complete()); // over 16 MiB
+    BOOST_TEST(!mcp::manifest_of((t / "none").string()).complete());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(mcp_uris)
+
+BOOST_AUTO_TEST_CASE(uris_are_made_encoded_and_read_strictly)
+{
+    BOOST_TEST(mcp::skill_uri("acme/refunds", "examples/email.md") == "skill://acme/refunds/examples/email.md");
+    BOOST_TEST(mcp::skill_uri("a", "my file#1.md") == "skill://a/my%20file%231.md");
+    BOOST_TEST(mcp::parse_skill_uri("skill://a/my%20file%231.md")->path == "a/my file#1.md");
+    BOOST_TEST(mcp::parse_skill_uri("skill://a/b/SKILL.md")->path == "a/b/SKILL.md");
+    for (std::string_view bad : {"skill://a/../b", "skill://a/%2e%2e/b", "skill://a/%2E%2E/b", "skill://a/.%2e/b", "skill://a/./b",
+                                 "skill://a//b", "skill:///etc/passwd", "skill://a/%2Fetc", "skill://a/%00", "skill://a/b?x",
+                                 "skill://a/b#f", "skill://a/b\\c", "skill://a/%zz", "skill://a/%2", "file:///etc/passwd",
+                                 "skill://", "skill://a/b/"})
+        BOOST_TEST(!mcp::parse_skill_uri(bad).has_value(), bad);
+}
+
+BOOST_AUTO_TEST_CASE(frontmatter_becomes_the_json_a_yaml_loader_gives)
+{
+    BOOST_TEST(mcp::scalar_json("true", true) == boost::json::value(true));
+    BOOST_TEST(mcp::scalar_json("true", false) == boost::json::value("true"));
+    BOOST_TEST(mcp::scalar_json("~", true).is_null());
+    BOOST_TEST(mcp::scalar_json("", true).is_null());
+    BOOST_TEST(mcp::scalar_json("-12", true) == boost::json::value(-12));
+    BOOST_TEST(mcp::scalar_json("+7", true) == boost::json::value(7));
+    BOOST_TEST(mcp::scalar_json("0x1F", true) == boost::json::value(31u));
+    BOOST_TEST(mcp::scalar_json("2.5e3", true) == boost::json::value(2500.0));
+    BOOST_TEST(mcp::scalar_json(".5", true) == boost::json::value(0.5));
+    BOOST_TEST(mcp::scalar_json("1.2.3", true) == boost::json::value("1.2.3"));
+    BOOST_TEST(mcp::scalar_json("99999999999999999999", true) == boost::json::value("99999999999999999999"));
+    BOOST_TEST(mcp::scalar_json(".inf", true) == boost::json::value(".inf"));
+    BOOST_TEST(mcp::scalar_json("yes", true) == boost::json::value("yes")); // YAML 1.2: a string
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(mcp_server)
+
+// Whatever arrives, the server answers with a JSON-RPC error or nothing; it never throws.
+BOOST_AUTO_TEST_CASE(malformed_messages_get_errors)
+{
+    temp_dir t;
+    write(t / "skills/a/SKILL.md", "---\nname: a\ndescription: A\n---\nbody\n");
+    presets::locations at;
+    at.home = t / "none";
+    at.project = t / "none";
+    at.overrides["user"] = (t / "skills").string();
+    auto agent = presets::make_agent_skills(at);
+    agent.load();
+    mcp::server_options o;
+    o.max_message_bytes = 1000;
+    mcp::server<decltype(agent)> srv(agent, o);
+
+    BOOST_TEST(error_code(srv.handle("{not json")) == -32700);
+    BOOST_TEST(error_code(srv.handle("[]")) == -32600);
+    BOOST_TEST(error_code(srv.handle("42")) == -32600);
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":{"a":1},"method":"ping"})")) == -32600);
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"1.0","id":1,"method":"ping"})")) == -32600);
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"ping","params":[1]})")) == -32602);
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"tools/call"})")) == -32601);
+    BOOST_TEST(error_code(srv.handle(std::string(2000, ' '))) == -32600);
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"cursor":"99"}})")) == -32602);
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"cursor":7}})")) == -32602);
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"resources/read","params":{}})")) == -32602);
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":5}})")) == -32602);
+    BOOST_TEST(srv.handle(R"({"jsonrpc":"2.0","method":"notifications/initialized"})").empty());
+    BOOST_TEST(srv.handle(R"({"jsonrpc":"2.0","id":3,"result":{}})").empty()); // a response: nothing to answer
+
+    auto const init = reply(srv.handle(R"({"jsonrpc":"2.0","id":"x","method":"initialize","params":{"protocolVersion":"2025-06-18"}})"));
+    BOOST_TEST(init.at("id") == boost::json::value("x"));
+    BOOST_TEST(init.at("result").at("protocolVersion") == boost::json::value("2025-06-18"));
+    auto const list = reply(srv.handle(R"({"jsonrpc":"2.0","id":2,"method":"skills/list"})"));
+    BOOST_TEST(list.at("result").at("skills").as_array().size() == 1u);
+    BOOST_TEST(list.at("result").at("skills").at(0).at("uri") == boost::json::value("skill://a/SKILL.md"));
+    BOOST_TEST(!srv.changes().has_value());
+    write(t / "skills/b/SKILL.md", "---\nname: b\ndescription: B\n---\n");
+    BOOST_TEST(srv.changes().has_value());
+    BOOST_TEST(!srv.changes().has_value());
+}
+
+// A skill over the extension's limits is left out of the listing, and skills/get says why.
+BOOST_AUTO_TEST_CASE(skills_over_the_limits_are_not_served)
+{
+    temp_dir t;
+    write(t / "skills/huge/SKILL.md", "---\nname: huge\ndescription: too many files\n---\n");
+    for (int i = 0; i < 520; ++i) write(t / ("skills/huge/data/f" + std::to_string(i)), "x");
+    write(t / "skills/ok/SKILL.md", "---\nname: ok\ndescription: fine\n---\n");
+    presets::locations at;
+    at.home = t / "none";
+    at.project = t / "none";
+    at.overrides["user"] = (t / "skills").string();
+    auto agent = presets::make_agent_skills(at);
+    agent.load();
+    mcp::server<decltype(agent)> srv(agent);
+    auto const list = reply(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"skills/list"})"));
+    BOOST_TEST(list.at("result").at("skills").as_array().size() == 1u);
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":2,"method":"skills/get","params":{"uri":"skill://huge/SKILL.md"}})")) ==
+               -32603);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
