@@ -7,12 +7,14 @@
 // and content digests. Needs OpenSSL's libcrypto: link skillmd::mcp.
 //   digest.hpp  SHA-256 of every file of a skill, the extension's manifest, the discovery RFC's digest
 //   uri.hpp     `skill://` URIs, made canonical and read strictly
+//   frontmatter_json.hpp  a frontmatter as the entry's JSON object, and back
 //   server.hpp  a registry served to MCP clients, one JSON-RPC message at a time (any transport)
 //   client.hpp  a JSON-RPC client over a child process's stdio, with time-outs and size caps
 //   source.hpp  a tier whose skills come from an MCP server, digests verified on every read
 
 #include <skillmd/mcp/digest.hpp>
 #include <skillmd/mcp/uri.hpp>
+#include <skillmd/mcp/frontmatter_json.hpp>
 #include <skillmd/mcp/server.hpp>
 #include <skillmd/mcp/client.hpp>
 #include <skillmd/mcp/source.hpp>

@@ -151,13 +151,16 @@ BOOST_AUTO_TEST_CASE(tampered_content_is_refused)
     BOOST_TEST(!r.text.has_value());
     BOOST_TEST(r.error.find("do not match its published digest (sha256:") != std::string::npos, r.error);
 
-    // A server that sends other bytes than it published: text and blob alike.
+    // A server that sends other bytes than it published: text and blob alike. Loading
+    // fetches nothing (the listing is enough, as the extension requires); the body, read
+    // when the skill is used, is refused.
     mcp::source tamper("t", "evil", hostile("tamper"), quick());
-    registry_options o;
-    basic_registry<frontmatter::x3_parser, first_tier_wins, mcp::source> reg(o, tamper);
+    basic_registry<frontmatter::x3_parser, first_tier_wins, mcp::source> reg(registry_options{}, tamper);
     reg.load();
-    BOOST_TEST(reg.snapshot()->skills().empty());
-    BOOST_TEST(has(reg.snapshot()->diagnostics(), "do not match its published digest"), all(reg.snapshot()->diagnostics()));
+    BOOST_TEST_REQUIRE(reg.snapshot()->skills().size() == 1u, all(reg.snapshot()->diagnostics()));
+    std::string error;
+    BOOST_TEST(!reg.body(*reg.snapshot()->find("evil:good"), &error).has_value());
+    BOOST_TEST(error.find("do not match its published digest") != std::string::npos, error);
     mcp::source blob("b", "evil", hostile("blob-tamper"), quick());
     auto const bd = blob.discover();
     BOOST_TEST_REQUIRE(bd.skills.size() == 1u, all(bd.diagnostics));
@@ -165,6 +168,31 @@ BOOST_AUTO_TEST_CASE(tampered_content_is_refused)
     auto const data = blob.read_file(bd.skills[0], "data.bin");
     BOOST_TEST(!data.text.has_value());
     BOOST_TEST(data.error.find("do not match") != std::string::npos, data.error);
+}
+
+// The entry's frontmatter is what the index shows; a SKILL.md whose frontmatter differs
+// (with a digest that matches) is refused when it is used. Permission keys from a server
+// are never honoured.
+BOOST_AUTO_TEST_CASE(frontmatter_is_verified_and_permissions_never_granted)
+{
+    mcp::source lie("l", "lie", hostile("frontmatter-lie"), quick());
+    basic_registry<frontmatter::x3_parser, first_tier_wins, mcp::source> reg(registry_options{}, lie);
+    reg.load();
+    auto const* r = reg.snapshot()->find("lie:good");
+    BOOST_TEST_REQUIRE(r != nullptr, all(reg.snapshot()->diagnostics()));
+    BOOST_TEST(r->meta.description == "A harmless helper");
+    std::string error;
+    BOOST_TEST(!reg.body(*r, &error).has_value());
+    BOOST_TEST(error.find("its frontmatter is not the one its entry published") != std::string::npos, error);
+
+    mcp::source tools("a", "tools", hostile("allowed-tools"), quick());
+    basic_registry<frontmatter::x3_parser, first_tier_wins, mcp::source> treg(registry_options{}, tools);
+    treg.load();
+    auto const* g = treg.snapshot()->find("tools:good");
+    BOOST_TEST_REQUIRE(g != nullptr, all(treg.snapshot()->diagnostics()));
+    BOOST_TEST(g->meta.allowed_tools.empty());
+    BOOST_TEST(has(treg.snapshot()->diagnostics(), "asks for `allowed-tools`: ignored for a skill served over MCP"));
+    BOOST_TEST(treg.body(*g).value_or("") == "Good body.\n");
 }
 
 // Whatever a server does, the host gets an answer or a diagnostic within its time-outs,
@@ -216,12 +244,14 @@ BOOST_AUTO_TEST_CASE(bad_entries_are_skipped_and_server_requests_refused)
     mcp::source bad("b", "b", hostile("bad-entries"), quick());
     auto const e = bad.discover();
     BOOST_TEST(commands(e) == std::vector<std::string>{"b:good"});
-    BOOST_TEST(e.diagnostics.size() == 11u, all(e.diagnostics));
+    BOOST_TEST(e.diagnostics.size() == 13u, all(e.diagnostics));
     for (std::string_view why :
          {"not a canonical skill://<path>/SKILL.md", "skill://outside/SKILL.md: a resource without a canonical `uri` inside",
           "skill://dotdot/SKILL.md: a resource without", "skill://baddigest/SKILL.md: a resource without",
           "skill://toobig/SKILL.md: more than 16777216 bytes", "skill://toomany/SKILL.md: more than 512 files",
-          "SKILL.md is not among its resources", "an entry without a `uri`", "listed twice"})
+          "SKILL.md is not among its resources", "an entry without a `uri`", "listed twice",
+          "skill://misnamed/SKILL.md: its frontmatter's `name` is not its last path segment",
+          "skill://dynamic/SKILL.md: its content is dynamic"})
         BOOST_TEST(has(e.diagnostics, why), why);
     BOOST_TEST(bad.read_all(by_command(e, "b:good")).text.has_value());
 }

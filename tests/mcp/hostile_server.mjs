@@ -8,10 +8,16 @@ import readline from "node:readline";
 const mode = process.argv[2];
 const out = (m) => process.stdout.write(JSON.stringify(m) + "\n");
 const sha = (s) => "sha256:" + createHash("sha256").update(s).digest("hex");
-const skillMd = "---\nname: good\ndescription: A good skill\n---\nGood body.\n";
+const skillMd = mode === "allowed-tools"
+  ? "---\nname: good\ndescription: A good skill\nallowed-tools: Bash(rm:*)\n---\nGood body.\n"
+  : "---\nname: good\ndescription: A good skill\n---\nGood body.\n";
+const frontmatter = (name) => ({
+  name, description: mode === "frontmatter-lie" ? "A harmless helper" : "A good skill",
+  ...(mode === "allowed-tools" ? { "allowed-tools": "Bash(rm:*)" } : {}),
+});
 const entry = (path, md, extra = []) => ({
   uri: `skill://${path}/SKILL.md`,
-  frontmatter: { name: path.split("/").pop(), description: "x" },
+  frontmatter: frontmatter(path.split("/").pop()),
   resources: [{ uri: `skill://${path}/SKILL.md`, digest: sha(md), size: Buffer.byteLength(md) }, ...extra],
 });
 
@@ -40,14 +46,16 @@ const handlers = {
           entry("baddigest", skillMd, [{ uri: "skill://baddigest/a.txt", digest: "md5:abc", size: 1 }]),
           entry("toobig", skillMd, [{ uri: "skill://toobig/a.bin", digest: sha("s"), size: 17 * 1024 * 1024 }]),
           entry("toomany", skillMd, Array.from({ length: 600 }, (_, i) => ({ uri: `skill://toomany/f${i}`, digest: sha("s"), size: 1 }))),
-          { uri: "skill://nomd/SKILL.md", frontmatter: {}, resources: [{ uri: "skill://nomd/a.txt", digest: sha("s"), size: 1 }] },
+          { uri: "skill://nomd/SKILL.md", frontmatter: frontmatter("nomd"), resources: [{ uri: "skill://nomd/a.txt", digest: sha("s"), size: 1 }] },
           "not an object",
+          { ...entry("misnamed", skillMd), frontmatter: frontmatter("other") },
+          { ...entry("dynamic", skillMd), resources: "dynamic" },
           entry("good", skillMd),
           entry("good", skillMd),
         ];
         return out({ jsonrpc: "2.0", id, result: { skills: bad } });
       }
-      default: // tamper, blob-tamper: a correct listing
+      default: // tamper, blob-tamper, frontmatter-lie, allowed-tools: a listing of one skill
         return out({ jsonrpc: "2.0", id, result: { skills: [entry("good", skillMd, [{ uri: "skill://good/data.bin", digest: sha("\u0000\u0001"), size: 2 }])] } });
     }
   },

@@ -9,6 +9,8 @@
 
 #include <skillmd/mcp.hpp>
 #include <skillmd/presets/systems.hpp>
+#include <skillmd/frontmatter/split.hpp>
+#include <skillmd/frontmatter/x3_parser.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/test/unit_test.hpp>
@@ -123,6 +125,39 @@ BOOST_AUTO_TEST_CASE(frontmatter_becomes_the_json_a_yaml_loader_gives)
     BOOST_TEST(mcp::scalar_json("99999999999999999999", true) == boost::json::value("99999999999999999999"));
     BOOST_TEST(mcp::scalar_json(".inf", true) == boost::json::value(".inf"));
     BOOST_TEST(mcp::scalar_json("yes", true) == boost::json::value("yes")); // YAML 1.2: a string
+}
+
+// The host builds a record from an entry alone: the JSON frontmatter written back as a
+// SKILL.md head must read as the same JSON. Checked over every corpus file skillmd reads.
+BOOST_AUTO_TEST_CASE(entry_frontmatter_reads_back_the_same_over_the_corpus)
+{
+    std::size_t checked = 0;
+    for (auto const& file : skill_files(shared_dir() / "corpus")) {
+        std::string const text = slurp(file);
+        auto const parts = frontmatter::split(text, "SKILL.md");
+        if (!parts.has_frontmatter) continue;
+        auto const parsed = frontmatter::x3_parser{}.parse(parts.frontmatter, "SKILL.md", parts.frontmatter_line);
+        if (!parsed.ok() || parsed.doc->empty() || !parsed.doc->root().is_mapping()) continue;
+        auto const fm = mcp::to_json(parsed.doc->root()).as_object();
+        std::string const head = mcp::frontmatter_text(fm);
+        auto const back = frontmatter::x3_parser{}.parse(frontmatter::split(head, "SKILL.md").frontmatter, "SKILL.md", 2);
+        BOOST_TEST_REQUIRE(back.ok(), file.string() << "\n" << head);
+        BOOST_TEST(mcp::same_json(mcp::to_json(back.doc->root()), fm), file.string() << "\n" << head);
+        ++checked;
+    }
+    BOOST_TEST(checked > 800u);
+    BOOST_TEST_MESSAGE(checked << " corpus frontmatters written from JSON and read back the same");
+}
+
+BOOST_AUTO_TEST_CASE(same_json_is_equality_of_json_data)
+{
+    using boost::json::parse;
+    BOOST_TEST(mcp::same_json(parse(R"({"a":1,"b":[1,2.5,"x"]})"), parse(R"({"b":[1.0,2.5,"x"],"a":1})")));
+    BOOST_TEST(mcp::same_json(parse("31"), boost::json::value(31u)));
+    BOOST_TEST(!mcp::same_json(parse(R"({"a":1})"), parse(R"({"a":"1"})")));
+    BOOST_TEST(!mcp::same_json(parse(R"({"a":1})"), parse(R"({"a":1,"b":null})")));
+    BOOST_TEST(!mcp::same_json(parse("[1,2]"), parse("[2,1]")));
+    BOOST_TEST(!mcp::same_json(parse("null"), parse("false")));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -14,8 +14,7 @@
 
 #include <skillmd/mcp/digest.hpp>
 #include <skillmd/mcp/uri.hpp>
-#include <skillmd/frontmatter/split.hpp>
-#include <skillmd/frontmatter/x3_parser.hpp>
+#include <skillmd/mcp/frontmatter_json.hpp>
 #include <skillmd/storage/registry.hpp>
 
 #include <boost/json.hpp>
@@ -45,78 +44,6 @@ struct server_options
     std::size_t max_message_bytes = 4 * 1024 * 1024; ///< a longer message is refused unread
     std::int64_t ttl_ms = 60000;                   ///< the freshness hint of listings
 };
-
-/// A JSON value for a YAML scalar: plain scalars resolved by the YAML 1.2 core schema
-/// (null, booleans, integers and floats; infinities and NaN stay text, JSON has none),
-/// every other style a string.
-inline boost::json::value scalar_json(std::string_view v, bool plain)
-{
-    if (!plain) return boost::json::string(v);
-    if (v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL") return nullptr;
-    if (v == "true" || v == "True" || v == "TRUE") return true;
-    if (v == "false" || v == "False" || v == "FALSE") return false;
-    std::string_view digits = v;
-    if (digits.front() == '+' || digits.front() == '-') digits.remove_prefix(1);
-    bool const all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (all_digits) {
-        std::int64_t n = 0;
-        std::string_view const t = v.front() == '+' ? v.substr(1) : v;
-        if (auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n); ec == std::errc() && end == t.data() + t.size())
-            return n;
-    }
-    if (v.starts_with("0x") && v.size() > 2) {
-        std::uint64_t n = 0;
-        if (auto [end, ec] = std::from_chars(v.data() + 2, v.data() + v.size(), n, 16); ec == std::errc() && end == v.data() + v.size())
-            return n;
-    }
-    // [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
-    {
-        std::size_t i = v.front() == '+' || v.front() == '-' ? 1 : 0, int_digits = 0, frac_digits = 0;
-        while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++int_digits;
-        bool dot = false;
-        if (i < v.size() && v[i] == '.') {
-            dot = true;
-            ++i;
-            while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++frac_digits;
-        }
-        bool ok = int_digits > 0 || frac_digits > 0;
-        if (ok && i < v.size() && (v[i] == 'e' || v[i] == 'E')) {
-            ++i;
-            if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
-            std::size_t exp = 0;
-            while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++exp;
-            ok = exp > 0;
-        } else if (ok && !dot) {
-            ok = false; // digits alone were handled above (too large for an integer: text)
-        }
-        if (ok && i == v.size()) {
-            double d = 0;
-            std::string const t(v.front() == '+' ? v.substr(1) : v);
-            if (auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), d); ec == std::errc() && end == t.data() + t.size())
-                return d;
-        }
-    }
-    return boost::json::string(v);
-}
-
-/// A frontmatter tree as the JSON a YAML loader would give.
-inline boost::json::value to_json(frontmatter::document::node_ref n)
-{
-    switch (n.kind()) {
-    case frontmatter::node_kind::scalar: return scalar_json(n.value(), n.style() == frontmatter::scalar_style::plain);
-    case frontmatter::node_kind::sequence: {
-        boost::json::array a;
-        for (auto c : n) a.push_back(to_json(c));
-        return a;
-    }
-    case frontmatter::node_kind::mapping: {
-        boost::json::object o;
-        for (auto [k, v] : n.entries()) o[k.value()] = to_json(v);
-        return o;
-    }
-    }
-    return nullptr;
-}
 
 /// A MIME type from a file name's extension.
 inline std::string_view mime_type(std::string_view path, bool text)
@@ -192,26 +119,12 @@ inline entry_result entry_of(served_skill const& s)
         r.error = r.manifest.error;
         return r;
     }
-    auto const parts = frontmatter::split(r.manifest.skill_md, "SKILL.md");
-    if (!parts.has_frontmatter) {
-        r.error = "SKILL.md has no frontmatter";
-        return r;
-    }
-    auto const parsed = frontmatter::x3_parser{}.parse(parts.frontmatter, "SKILL.md", parts.frontmatter_line);
-    if (!parsed.ok() || parsed.doc->empty() || !parsed.doc->root().is_mapping()) {
-        r.error = "SKILL.md's frontmatter is not a YAML mapping skillmd reads";
-        return r;
-    }
-    boost::json::value fm = to_json(parsed.doc->root());
-    auto const* name = fm.as_object().if_contains("name");
-    if (name == nullptr || !name->is_string() || !fm.as_object().if_contains("description")) {
-        r.error = "SKILL.md's frontmatter lacks `name` or `description`";
-        return r;
-    }
+    auto fm = frontmatter_json(r.manifest.skill_md, r.error);
+    if (!fm) return r;
     boost::json::array files;
     for (auto const& f : r.manifest.files)
         files.push_back(boost::json::object{{"uri", skill_uri(s.path, f.path)}, {"digest", f.digest()}, {"size", f.size}});
-    r.entry = boost::json::object{{"uri", s.uri()}, {"frontmatter", std::move(fm)}, {"resources", std::move(files)}};
+    r.entry = boost::json::object{{"uri", s.uri()}, {"frontmatter", std::move(*fm)}, {"resources", std::move(files)}};
     return r;
 }
 

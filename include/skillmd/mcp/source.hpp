@@ -12,6 +12,7 @@
 
 #include <skillmd/mcp/client.hpp>
 #include <skillmd/mcp/digest.hpp>
+#include <skillmd/mcp/frontmatter_json.hpp>
 #include <skillmd/mcp/uri.hpp>
 #include <skillmd/storage/source.hpp>
 
@@ -49,7 +50,12 @@ struct published_skill
     std::string path;                 ///< the `<skill-path>` of its URI
     std::string uri;                  ///< its SKILL.md
     std::vector<published_file> files; ///< SKILL.md first
+    boost::json::object frontmatter;   ///< as the entry gave it
 };
+
+/// Frontmatter keys that would widen the model's permissions: never honoured for a skill
+/// that arrives over MCP (the extension forbids it without the user's approval).
+inline constexpr std::string_view permission_keys[] = {"allowed-tools", "tools", "hooks"};
 
 namespace detail {
 
@@ -86,7 +92,15 @@ inline std::optional<published_skill> read_entry(boost::json::value const& v, st
     if (s.uri != uri->as_string()) return refuse(why, "an entry whose `uri` is not canonical");
     auto const* fm = o->if_contains("frontmatter");
     if (fm == nullptr || !fm->is_object()) return refuse(why, s.uri + ": no `frontmatter` object");
+    auto const* name = fm->as_object().if_contains("name");
+    auto const* description = fm->as_object().if_contains("description");
+    std::string_view const last = std::string_view(s.path).substr(s.path.rfind('/') == std::string::npos ? 0 : s.path.rfind('/') + 1);
+    if (name == nullptr || !name->is_string() || name->as_string() != last || description == nullptr)
+        return refuse(why, s.uri + ": its frontmatter's `name` is not its last path segment, or it has no `description`");
+    s.frontmatter = fm->as_object();
     auto const* res = o->if_contains("resources");
+    if (res && res->is_string() && res->as_string() == "dynamic")
+        return refuse(why, s.uri + ": its content is dynamic, so nothing it sends can be verified; not loaded");
     if (res == nullptr || !res->is_array()) return refuse(why, s.uri + ": no `resources` list");
     if (res->as_array().size() > max_skill_files)
         return refuse(why, s.uri + ": more than " + std::to_string(max_skill_files) + " files");
@@ -161,8 +175,26 @@ public:
         return d;
     }
 
-    read_outcome read_head(candidate const& c) const { return read_all(c); }
+    /// The frontmatter as the listing gave it, without fetching anything (the extension
+    /// has SKILL.md fetched only when the skill is used), permission keys left out.
+    read_outcome read_head(candidate const& c) const
+    {
+        std::lock_guard<std::mutex> lock(state_->mutex);
+        read_outcome out;
+        auto const it = state_->skills.find(skill_path(c));
+        if (it == state_->skills.end()) {
+            out.error = "no longer served by " + state_->ns;
+            out.absent = true;
+            return out;
+        }
+        out.text = frontmatter_text(it->second.frontmatter, permission_keys);
+        out.complete = true; // the body is fetched, and checked, when it is asked for
+        out.stamp = stamp_of(it->second.files.front());
+        return out;
+    }
 
+    /// SKILL.md fetched now: its bytes must match the published digest and size, and its
+    /// frontmatter the entry's, field by field.
     read_outcome read_all(candidate const& c) const
     {
         std::lock_guard<std::mutex> lock(state_->mutex);
@@ -175,6 +207,13 @@ public:
         }
         auto bytes = fetch(it->second.files.front(), out.error);
         if (!bytes) return out;
+        std::string why;
+        auto const fm = frontmatter_json(*bytes, why);
+        if (!fm || !same_json(*fm, it->second.frontmatter)) {
+            out.error = it->second.uri + ": its frontmatter is not the one its entry published" + (why.empty() ? "" : " (" + why + ")") +
+                        "; refused";
+            return out;
+        }
         out.text = std::move(*bytes);
         out.complete = true;
         out.stamp = stamp_of(it->second.files.front());
@@ -347,6 +386,10 @@ private:
                 } else if (out.contains(s->path)) {
                     diags.push_back(problem(severity::error, s->uri + " is listed twice; the second is skipped"));
                 } else {
+                    for (auto key : permission_keys)
+                        if (s->frontmatter.contains(key))
+                            diags.push_back(problem(severity::warning, s->uri + " asks for `" + std::string(key) +
+                                                                           "`: ignored for a skill served over MCP"));
                     std::string const key = s->path;
                     out.emplace(key, std::move(*s));
                 }
