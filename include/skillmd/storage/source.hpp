@@ -88,6 +88,8 @@ struct read_outcome
     @li @ref directory_source (flat, nested and files layouts)
     @li @ref memory_source (skills given as strings)
     @li @ref plugin_source (wraps another source, names become `plugin:name`)
+    @li `sqlite_source` (the database tier; skillmd::sqlite)
+    @li `mcp::source` (skills from an MCP server, `namespace:path`; skillmd::mcp)
 */
 template <class S>
 concept skill_source = requires(S const& s, candidate const& c) {
