@@ -9,19 +9,22 @@
 //   skillmd invoke "/name args"   validation, permission, substitution, rendered content
 //   skillmd match "message" the skills whose trigger phrases the message holds
 //   skillmd new NAME        a SKILL.md template
-//   skillmd db ...          the koshi database tier: create, update, delete, list, load
+//   skillmd db ...          the database tiers (SQLite, PostgreSQL): create, update, delete, list, load
+//   skillmd watch           prints the fleet tier's changes as other processes make them
 //   skillmd digest PATH...  every file's SHA-256 and the skill's digest (discovery RFC)
 //   skillmd mcp             serves a preset's skills over MCP on stdio (Skills extension)
 
 #include <skillmd/skillmd.hpp>
 #include <skillmd/presets/systems.hpp>
 #include <skillmd/presets/koshi.hpp>
+#include <skillmd/presets/fleet.hpp>
 #include <skillmd/detail/read_file.hpp>
 
 #include "mcp_commands.hpp"
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -93,7 +96,7 @@ char const usage_text[] =
     "  match   the skills whose trigger phrases occur in MESSAGE, one per line\n"
     "       skillmd new NAME [--dir PATH]\n"
     "  new     writes PATH/NAME/SKILL.md (default PATH: .) from mycode's /skill create template\n"
-    "       skillmd db create|update|delete|load|list --db PATH [--dir user=PATH] [--name NAME]\n"
+    "       skillmd db create|update|delete|load|list|grant|revoke --db PATH|URL [--dir user=PATH] [--name NAME]\n"
     "                     [--description TEXT] [--triggers a,b,c] [--content TEXT | --content-file PATH]\n"
     "                     [--format text|json]\n"
     "  db      koshi's tools on its skill database (created on first use) with the\n"
@@ -101,6 +104,12 @@ char const usage_text[] =
     "          update changes only the fields given, delete never touches a file skill,\n"
     "          list shows every skill with its source, load prints a body; every\n"
     "          write is validated like a file skill. Exit 0 done, 1 refused, 3 database error\n"
+    "          --db postgresql://... (or a libpq connection string) uses the fleet tier:\n"
+    "          namespace --namespace NS (default: default) of a shared PostgreSQL database;\n"
+    "          update --revision N changes the row only if it is still at revision N;\n"
+    "          grant --role R --access read|write and revoke --role R (the schema's owner)\n"
+    "       skillmd watch --db postgresql://... [--namespace NS] [--for SECONDS]\n"
+    "  watch   prints `+ name rev`, `~ name rev`, `- name` as other processes change the namespace"
     "       skillmd digest [--format text|json] PATH...\n"
     "  digest  for each skill folder (or its SKILL.md): every file's sha256 digest and size,\n"
     "          then the skill's digest as the Agent Skills discovery RFC defines it\n"
@@ -669,72 +678,50 @@ int report(skillmd::db_outcome const& r, std::string_view done)
     return r.status == skillmd::db_status::error ? exit_database : exit_errors;
 }
 
-int cmd_db(std::span<char const* const> args)
+/// What `skillmd db` and `skillmd watch` were asked.
+struct db_args
+{
+    std::string op;
+    skillmd::presets::locations at;
+    std::optional<std::string> name, description, content, triggers, role, access;
+    std::optional<std::int64_t> revision;
+    std::string ns = "default";
+    bool json = false;
+    double seconds = 0; ///< watch --for
+};
+
+/// The koshi tools on either database tier: the steps do not depend on which.
+template <class System>
+int db_steps(System& reg, db_args const& a)
 {
     namespace presets = skillmd::presets;
-    if (args.empty()) return usage("db needs create, update, delete, load or list");
-    std::string_view const op = args[0];
-    if (op != "create" && op != "update" && op != "delete" && op != "load" && op != "list")
-        return usage("unknown db operation " + std::string(op));
-    presets::locations at;
-    std::optional<std::string> name, description, content, triggers;
-    bool json = false;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        std::string_view const a = args[i];
-        if (i + 1 == args.size()) return usage(std::string(a) + " needs a value");
-        std::string const v = args[++i];
-        if (a == "--db") at.overrides["db"] = v;
-        else if (a == "--dir" && v.rfind("user=", 0) == 0) at.overrides["user"] = v.substr(5);
-        else if (a == "--name") name = v;
-        else if (a == "--description") description = v;
-        else if (a == "--triggers") triggers = v;
-        else if (a == "--content") content = v;
-        else if (a == "--content-file") {
-            std::string why;
-            auto text = skillmd::detail::read_file(v, why);
-            if (!text) return std::cerr << "skillmd: cannot read " << v << ": " << why << "\n", exit_errors;
-            content = std::move(*text);
-        } else if (a == "--format" && (v == "json" || v == "text")) json = v == "json";
-        else return usage("unknown option " + std::string(a) + " for db " + std::string(op));
+    if (a.op == "create") {
+        if (!a.description || !a.content) return usage("db create needs --description and --content (or --content-file)");
+        skillmd::db_skill s{*a.name, *a.description, a.triggers ? split_commas(*a.triggers) : std::vector<std::string>{}, *a.content, {}, {}, 0};
+        return report(presets::create_skill(reg, s), "created " + *a.name);
     }
-    if (!at.overrides.count("db")) return usage("db needs --db PATH");
-    if (op != "list" && !name) return usage("db " + std::string(op) + " needs --name");
-    auto reg = presets::make_koshi(at);
-    reg.load();
-    auto const& db = reg.source<1>();
-    if (!db.store()) {
-        std::cerr << "skillmd: ";
-        for (auto const& d : reg.snapshot()->diagnostics())
-            if (d.code == "database") std::cerr << d.message;
-        std::cerr << "\n";
-        return exit_database;
-    }
-    if (op == "create") {
-        if (!description || !content) return usage("db create needs --description and --content (or --content-file)");
-        skillmd::db_skill s{*name, *description, triggers ? split_commas(*triggers) : std::vector<std::string>{}, *content, {}, {}, 0};
-        return report(presets::create_skill(reg, s), "created " + *name);
-    }
-    if (op == "update") {
+    if (a.op == "update") {
         skillmd::db_update u;
-        u.description = description;
-        u.content = content;
-        if (triggers) u.triggers = split_commas(*triggers);
-        return report(presets::update_skill(reg, *name, u), "updated " + *name);
+        u.description = a.description;
+        u.content = a.content;
+        u.revision = a.revision;
+        if (a.triggers) u.triggers = split_commas(*a.triggers);
+        return report(presets::update_skill(reg, *a.name, u), "updated " + *a.name);
     }
-    if (op == "delete") return report(presets::delete_skill(reg, *name), "deleted " + *name);
+    if (a.op == "delete") return report(presets::delete_skill(reg, *a.name), "deleted " + *a.name);
     auto const snap = reg.snapshot();
-    if (op == "load") {
-        auto const* r = snap->find(*name);
-        if (!r) return std::cerr << "skillmd: no skill named " << *name << "\n", exit_errors;
+    if (a.op == "load") {
+        auto const* r = snap->find(*a.name);
+        if (!r) return std::cerr << "skillmd: no skill named " << safe(*a.name) << "\n", exit_errors;
         std::string why;
         auto const body = reg.body(*r, &why);
-        if (!body) return std::cerr << "skillmd: " << why << "\n", exit_database;
+        if (!body) return std::cerr << "skillmd: " << safe(why) << "\n", exit_database;
         print(*body);
         return exit_ok;
     }
     // list: every skill with its source (koshi's list_skills), bodies left out
     std::string out;
-    if (json) {
+    if (a.json) {
         out = boost::json::serialize(presets::list_skills_json(*snap)) + "\n";
     } else {
         for (auto const& r : snap->skills()) {
@@ -749,6 +736,121 @@ int cmd_db(std::span<char const* const> args)
     return exit_ok;
 }
 
+/// Prints each change of the fleet tier as other processes make it: `+ name`, `~ name`
+/// (with the new revision), `- name`; for `seconds` (0: until interrupted).
+int watch_fleet(skillmd::presets::fleet& reg, double seconds)
+{
+    auto const until = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000));
+    std::map<std::string, std::int64_t> seen;
+    auto const take = [&](bool announce) {
+        reg.refresh();
+        std::map<std::string, std::int64_t> now;
+        for (auto const& r : reg.snapshot()->skills())
+            if (r.where.database) now.emplace(r.command, r.where.stamp.mtime_ns);
+        if (announce) {
+            std::string out;
+            for (auto const& [n, rev] : now)
+                if (auto it = seen.find(n); it == seen.end()) out += "+ " + safe(n) + " " + std::to_string(rev) + "\n";
+                else if (it->second != rev) out += "~ " + safe(n) + " " + std::to_string(rev) + "\n";
+            for (auto const& [n, rev] : seen)
+                if (!now.contains(n)) out += "- " + safe(n) + "\n";
+            print(out);
+            std::fflush(stdout);
+        }
+        seen = std::move(now);
+    };
+    take(false);
+    print_diagnostics(*reg.snapshot());
+    std::cout << "watching " << reg.snapshot()->skills().size() << " skills" << std::endl;
+    while (seconds <= 0 || std::chrono::steady_clock::now() < until) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+        if (seconds <= 0 || left > std::chrono::milliseconds(1000)) left = std::chrono::milliseconds(1000);
+        if (left.count() <= 0) break;
+        reg.template source<1>().wait(left); // an announcement, or a second: then look
+        take(true);
+    }
+    return exit_ok;
+}
+
+int cmd_db(std::span<char const* const> args, bool watch)
+{
+    namespace presets = skillmd::presets;
+    db_args a;
+    if (!watch) {
+        if (args.empty()) return usage("db needs create, update, delete, load, list, grant or revoke");
+        a.op = args[0];
+        if (a.op != "create" && a.op != "update" && a.op != "delete" && a.op != "load" && a.op != "list" && a.op != "grant" &&
+            a.op != "revoke")
+            return usage("unknown db operation " + a.op);
+        args = args.subspan(1);
+    }
+    std::string const cmd = watch ? "watch" : "db " + a.op;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string_view const k = args[i];
+        if (i + 1 == args.size()) return usage(std::string(k) + " needs a value");
+        std::string const v = args[++i];
+        if (k == "--db") a.at.overrides["db"] = v;
+        else if (k == "--dir" && v.rfind("user=", 0) == 0) a.at.overrides["user"] = v.substr(5);
+        else if (k == "--dir" && v.rfind("cache=", 0) == 0) a.at.overrides["cache"] = v.substr(6);
+        else if (k == "--namespace") a.ns = v;
+        else if (watch && k == "--for") {
+            auto const n = number(v);
+            if (!n) return usage("--for takes a number of seconds");
+            a.seconds = static_cast<double>(*n);
+        } else if (watch) return usage("unknown option " + std::string(k) + " for watch");
+        else if (k == "--name") a.name = v;
+        else if (k == "--description") a.description = v;
+        else if (k == "--triggers") a.triggers = v;
+        else if (k == "--content") a.content = v;
+        else if (k == "--role") a.role = v;
+        else if (k == "--access" && (v == "read" || v == "write")) a.access = v;
+        else if (k == "--revision") {
+            auto const n = number(v);
+            if (!n) return usage("--revision takes a number");
+            a.revision = static_cast<std::int64_t>(*n);
+        } else if (k == "--content-file") {
+            std::string why;
+            auto text = skillmd::detail::read_file(v, why);
+            if (!text) return std::cerr << "skillmd: cannot read " << safe(v) << ": " << safe(why) << "\n", exit_errors;
+            a.content = std::move(*text);
+        } else if (k == "--format" && (v == "json" || v == "text")) a.json = v == "json";
+        else return usage("unknown option " + std::string(k) + " for " + cmd);
+    }
+    if (!a.at.overrides.count("db")) return usage(cmd + " needs --db PATH (a SQLite file) or --db postgresql://...");
+    std::string const db = a.at.overrides["db"];
+    bool const postgres = presets::is_postgres_url(db);
+    if ((a.op == "grant" || a.op == "revoke") && (!postgres || !a.role || (a.op == "grant" && !a.access)))
+        return usage(a.op + " needs --db postgresql://..., --namespace NS, --role ROLE" + (a.op == "grant" ? " and --access read|write" : ""));
+    if (!watch && a.op != "list" && a.op != "grant" && a.op != "revoke" && !a.name) return usage(cmd + " needs --name");
+    if (watch && !postgres) return usage("watch needs --db postgresql://...");
+    if (postgres) {
+        skillmd::postgres_options po;
+        po.conninfo = db;
+        if (a.op == "grant" || a.op == "revoke") {
+            std::string error;
+            auto store = skillmd::postgres_store::open(po, error);
+            auto const r = a.op == "grant" ? store->grant(a.ns, *a.role, *a.access == "write" ? skillmd::namespace_access::write
+                                                                                                : skillmd::namespace_access::read)
+                                           : store->revoke(a.ns, *a.role);
+            return report(r, a.op + "ed " + *a.role + " on " + a.ns);
+        }
+        auto reg = presets::make_fleet(a.at, po, a.ns);
+        reg.load();
+        if (watch) return watch_fleet(reg, a.seconds);
+        return db_steps(reg, a);
+    }
+    auto reg = presets::make_koshi(a.at);
+    reg.load();
+    if (!reg.source<1>().store()) {
+        std::cerr << "skillmd: ";
+        for (auto const& d : reg.snapshot()->diagnostics())
+            if (d.code == "database") std::cerr << d.message;
+        std::cerr << "\n";
+        return exit_database;
+    }
+    return db_steps(reg, a);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -760,7 +862,7 @@ int main(int argc, char** argv)
         std::cout << usage_text;
         return exit_ok;
     }
-    if (cmd == "db") return cmd_db(args.subspan(2));
+    if (cmd == "db" || cmd == "watch") return cmd_db(args.subspan(2), cmd == "watch");
     if (cmd != "parse" && cmd != "lint" && cmd != "new" && cmd != "digest" && !is_registry_command(cmd))
         return usage("unknown command " + std::string(cmd));
     options o;

@@ -5,8 +5,10 @@
 //   db_worker write DB ID N   create N skills w<ID>-<k>, update each, delete every fourth
 //   db_worker read DB MS      list and load for MS milliseconds; fail on a partial row
 //   db_worker churn DB        write forever (to be killed mid-transaction)
+//   db_worker pg-write CONNINFO NAMESPACE ID N   the write steps on the fleet tier
 // Exit 0 when every operation did what it should; messages on stderr otherwise.
 
+#include <skillmd/storage/sources/postgres_source.hpp>
 #include <skillmd/storage/sources/sqlite_source.hpp>
 
 #include <chrono>
@@ -43,12 +45,41 @@ bool whole(skillmd::db_skill const& s)
     return dr == cr && s.description == desc(s.name, std::stoi(dr)) && s.content == body(s.name, std::stoi(cr));
 }
 
+/// Creates N skills w<ID>-<k>, updates each, deletes every fourth: any database tier.
+template <class Source>
+int write_steps(Source const& src, std::string const& id, int n)
+{
+    for (int k = 0; k < n; ++k) {
+        std::string const name = cat({"w", id, "-", std::to_string(k)});
+        auto r = src.create({name, desc(name, 0), {cat({"t", id})}, body(name, 0), {}, {}, 0}, {});
+        if (!r.ok()) return std::fprintf(stderr, "create %s: %s\n", name.c_str(), r.message.c_str()), 1;
+        skillmd::db_update u;
+        u.description = desc(name, 1);
+        u.content = body(name, 1);
+        r = src.update(name, u, {});
+        if (!r.ok()) return std::fprintf(stderr, "update %s: %s\n", name.c_str(), r.message.c_str()), 1;
+        if (k % 4 == 3) {
+            r = src.remove(name);
+            if (!r.ok()) return std::fprintf(stderr, "delete %s: %s\n", name.c_str(), r.message.c_str()), 1;
+        }
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     if (argc < 3) return 2;
     std::string const mode = argv[1];
+    if (mode == "pg-write" && argc == 6) {
+        skillmd::postgres_options o;
+        o.conninfo = argv[2];
+        o.statement_timeout_ms = 30000;
+        std::string error;
+        skillmd::postgres_source const src("db", skillmd::postgres_store::open(o, error), argv[3]);
+        return write_steps(src, argv[4], std::atoi(argv[5]));
+    }
     std::string error;
     auto store = skillmd::sqlite_store::open(argv[2], error);
     if (!store) {
@@ -56,25 +87,7 @@ int main(int argc, char** argv)
         return 1;
     }
     skillmd::sqlite_source const src("db", store);
-    if (mode == "write" && argc == 5) {
-        std::string const id = argv[3];
-        int const n = std::atoi(argv[4]);
-        for (int k = 0; k < n; ++k) {
-            std::string const name = cat({"w", id, "-", std::to_string(k)});
-            auto r = src.create({name, desc(name, 0), {cat({"t", id})}, body(name, 0), {}, {}, 0}, {});
-            if (!r.ok()) return std::fprintf(stderr, "create %s: %s\n", name.c_str(), r.message.c_str()), 1;
-            skillmd::db_update u;
-            u.description = desc(name, 1);
-            u.content = body(name, 1);
-            r = src.update(name, u, {});
-            if (!r.ok()) return std::fprintf(stderr, "update %s: %s\n", name.c_str(), r.message.c_str()), 1;
-            if (k % 4 == 3) {
-                r = src.remove(name);
-                if (!r.ok()) return std::fprintf(stderr, "delete %s: %s\n", name.c_str(), r.message.c_str()), 1;
-            }
-        }
-        return 0;
-    }
+    if (mode == "write" && argc == 5) return write_steps(src, argv[3], std::atoi(argv[4]));
     if (mode == "read" && argc == 4) {
         auto const until = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::atoi(argv[3]));
         long seen = 0;

@@ -14,8 +14,7 @@
 // connection after fork() (the inherited one is never used or closed: closing it would
 // drop the parent's locks); the file is touched only through SQLite.
 
-#include <skillmd/detail/json.hpp>
-#include <skillmd/model/diagnostic.hpp>
+#include <skillmd/storage/db_skill.hpp>
 #include <skillmd/storage/source.hpp>
 
 #include <boost/json/parse.hpp>
@@ -39,42 +38,6 @@
 
 namespace skillmd {
 
-/// One row of the `skills` table.
-struct db_skill
-{
-    std::string name;
-    std::string description;
-    std::vector<std::string> triggers;
-    std::string content; ///< the Markdown body (no frontmatter)
-    std::string created_at, updated_at;
-    std::int64_t revision = 0; ///< the store's change counter at the last write of this row
-};
-
-/// A partial update: only the fields given change (koshi).
-struct db_update
-{
-    std::optional<std::string> description;
-    std::optional<std::vector<std::string>> triggers;
-    std::optional<std::string> content;
-};
-
-enum class db_status : std::uint8_t {
-    ok,
-    invalid,    ///< the skill fails validation (diagnostics say why)
-    exists,     ///< create: a database skill of that name exists
-    file_skill, ///< a file skill of that name exists: files are not changed through the database
-    not_found,  ///< update / delete: no database skill of that name
-    error,      ///< SQLite failed (busy past the timeout, I/O, corrupt, read-only)
-};
-
-struct db_outcome
-{
-    db_status status = db_status::ok;
-    std::string message;
-    std::vector<diagnostic> diagnostics;
-    bool ok() const noexcept { return status == db_status::ok; }
-};
-
 struct sqlite_options
 {
     int busy_timeout_ms = 10000;
@@ -85,58 +48,7 @@ struct sqlite_options
     bool read_only = false;
 };
 
-/// Checks an agent-written skill as a file skill would be checked: diagnostics for the
-/// SKILL.md text a row stands for (see `db_skill_text`).
-using skill_validator = std::function<std::vector<diagnostic>(std::string const& text, std::string const& origin)>;
-/// True when a file skill of that name exists (files win, and are never changed here).
-using file_skill_check = std::function<bool(std::string_view name)>;
-
-/// The SKILL.md a row stands for: name, description and triggers as JSON-style quoted
-/// YAML scalars (so no value can break the block), then the content.
-inline std::string db_skill_text(std::string_view name, std::string_view description,
-                                 std::vector<std::string> const& triggers, std::string_view content)
-{
-    std::string t = "---\nname: ";
-    detail::json_quote(t, name);
-    t += "\ndescription: ";
-    detail::json_quote(t, description);
-    t += "\ntriggers: [";
-    for (std::size_t i = 0; i < triggers.size(); ++i) {
-        if (i) t += ", ";
-        detail::json_quote(t, triggers[i]);
-    }
-    t += "]\n---\n";
-    t += content;
-    return t;
-}
-
 namespace detail {
-
-inline std::string triggers_json(std::vector<std::string> const& triggers)
-{
-    std::string j = "[";
-    for (std::size_t i = 0; i < triggers.size(); ++i) {
-        if (i) j += ",";
-        json_quote(j, triggers[i]);
-    }
-    return j + "]";
-}
-
-/// A JSON array of strings (as our writes store it); anything else gives nothing.
-inline std::vector<std::string> parse_triggers_json(std::string_view j)
-{
-    boost::json::parse_options opts;
-    opts.max_depth = 2; // an array of strings: anything deeper is no trigger list
-    boost::system::error_code ec;
-    boost::json::value const v = boost::json::parse(j, ec, {}, opts);
-    if (ec || !v.is_array()) return {};
-    std::vector<std::string> out;
-    for (auto const& e : v.get_array()) {
-        if (!e.is_string()) return {};
-        out.emplace_back(e.get_string());
-    }
-    return out;
-}
 
 /// A prepared statement that finalizes itself.
 class statement
@@ -303,6 +215,13 @@ public:
                 }
                 if (rc != SQLITE_ROW) return fail(out, "reading the skill");
                 current = row(q);
+            }
+            if (u.revision && *u.revision != current.revision) {
+                out = {db_status::conflict, std::string("'") + std::string(name) + "' changed since revision " +
+                                                std::to_string(*u.revision) + " (it is at " + std::to_string(current.revision) +
+                                                "); read it again",
+                       {}};
+                return false;
             }
             if (u.description) current.description = *u.description;
             if (u.triggers) current.triggers = *u.triggers;
@@ -694,18 +613,7 @@ private:
 
     db_outcome check(db_skill const& s, skill_validator const& validate) const
     {
-        if (!validate) return {};
-        auto ds = validate(db_skill_text(s.name, s.description, s.triggers, s.content), locator(s.name));
-        if (has_error(ds)) {
-            std::string first;
-            for (auto const& d : ds)
-                if (d.severity == severity::error) {
-                    first = d.message;
-                    break;
-                }
-            return {db_status::invalid, std::string("the skill is not valid: ") + first, std::move(ds)};
-        }
-        return {db_status::ok, "", std::move(ds)};
+        return check_db_skill(s, validate, locator(s.name));
     }
 
     struct seen

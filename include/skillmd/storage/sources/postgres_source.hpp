@@ -1,0 +1,976 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_STORAGE_SOURCES_POSTGRES_SOURCE_HPP
+#define SKILLMD_STORAGE_SOURCES_POSTGRES_SOURCE_HPP
+
+// The fleet tier: agent-created skills shared by many agents on many machines, in
+// PostgreSQL (libpq). The same rows, operations, refusals and validation as the SQLite
+// tier, plus what a shared server needs:
+//   - namespaces (a team, a project), and which roles read or write each one enforced by
+//     PostgreSQL itself: row-level security over a grants table skillmd's schema sets up;
+//   - a change counter per namespace, bumped in the writing transaction by a trigger
+//     (its row lock orders writers, so the counter is a watermark), and a NOTIFY;
+//   - no lost update (a row changes only at the revision its writer read, if asked);
+//   - a server that goes away: the last snapshot stays (with a diagnostic), the
+//     connection comes back with back-off, and a local snapshot file lets an agent start
+//     while the server is down (stale, and marked so).
+// Statements use bound parameters only; every write is one transaction. Link
+// `skillmd::postgres` (libpq); nothing else includes this header.
+
+#include <skillmd/storage/db_skill.hpp>
+#include <skillmd/storage/source.hpp>
+
+#include <boost/json.hpp>
+
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <functional>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <poll.h>
+#include <unistd.h>
+
+namespace skillmd {
+
+struct postgres_options
+{
+    std::string conninfo;                           ///< a libpq connection string or URI
+    int connect_timeout_s = 5;                      ///< unless the connection string says otherwise
+    int statement_timeout_ms = 5000;                ///< every statement, and every lock wait
+    std::chrono::milliseconds first_retry{200};     ///< after a failure, the wait before reconnecting
+    std::chrono::milliseconds last_retry{10000};    ///< the wait doubles up to this
+    std::size_t max_value_bytes = 8 * 1024 * 1024;  ///< the longest content a write may carry
+};
+
+/// Who may do what in a namespace.
+enum class namespace_access : std::uint8_t { read, write };
+
+namespace detail {
+
+/// A libpq result that clears itself.
+class pg_result
+{
+public:
+    explicit pg_result(PGresult* r = nullptr) noexcept : r_(r) {}
+    pg_result(pg_result&& o) noexcept : r_(std::exchange(o.r_, nullptr)) {}
+    pg_result& operator=(pg_result&& o) noexcept
+    {
+        std::swap(r_, o.r_);
+        return *this;
+    }
+    ~pg_result() { PQclear(r_); }
+    PGresult* get() const noexcept { return r_; }
+    bool ok() const noexcept
+    {
+        auto const s = PQresultStatus(r_);
+        return r_ && (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK);
+    }
+    int rows() const noexcept { return r_ ? PQntuples(r_) : 0; }
+    std::string text(int row, int col) const
+    {
+        return std::string(PQgetvalue(r_, row, col), static_cast<std::size_t>(PQgetlength(r_, row, col)));
+    }
+    std::int64_t integer(int row, int col) const { return std::strtoll(PQgetvalue(r_, row, col), nullptr, 10); }
+    std::string sqlstate() const
+    {
+        char const* s = r_ ? PQresultErrorField(r_, PG_DIAG_SQLSTATE) : nullptr;
+        return s ? s : "";
+    }
+    std::string message() const
+    {
+        char const* m = r_ ? PQresultErrorField(r_, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+        return m ? m : "no result";
+    }
+
+private:
+    PGresult* r_;
+};
+
+} // namespace detail
+
+/** One PostgreSQL database and one connection to it (per process), shared by the tiers
+    and tools that use it. Thread-safe: a mutex serialises every use of the connection.
+    The store exists even when the server does not answer: every operation (re)connects
+    when needed, no sooner than the back-off allows, and says why it could not.
+*/
+class postgres_store
+{
+public:
+    static constexpr std::int64_t schema_version = 1;
+    static constexpr char const* channel = "skillmd_changes";
+
+    explicit postgres_store(postgres_options opts) : opts_(std::move(opts)) {}
+    ~postgres_store()
+    {
+        if (conn_ && pid_ == ::getpid()) PQfinish(conn_);
+    }
+    postgres_store(postgres_store const&) = delete;
+    postgres_store& operator=(postgres_store const&) = delete;
+
+    /// A store, connected now if the server answers (`error` says why not).
+    static std::shared_ptr<postgres_store> open(postgres_options opts, std::string& error)
+    {
+        auto s = std::make_shared<postgres_store>(std::move(opts));
+        std::lock_guard<std::mutex> lock(s->mutex_);
+        error.clear();
+        s->usable(&error);
+        return s;
+    }
+
+    /// Where the store points, for messages: the connection string without a password.
+    std::string where() const
+    {
+        std::string out;
+        PQconninfoOption* opts = PQconninfoParse(opts_.conninfo.c_str(), nullptr);
+        if (opts == nullptr) return "postgresql";
+        for (auto* o = opts; o->keyword; ++o)
+            if (o->val && *o->val && std::string_view(o->keyword) != "password")
+                out.append(" ").append(o->keyword).append("=").append(o->val);
+        PQconninfoFree(opts);
+        return out.empty() ? "postgresql" : "postgresql:" + out.substr(1);
+    }
+
+    /// How many times a connection was made (a new one may have missed notifications).
+    std::uint64_t generation() const
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return generation_;
+    }
+
+    /// What a sync of one namespace saw, in one snapshot of the database.
+    struct sync_result
+    {
+        std::int64_t counter = 0;       ///< the namespace's change counter
+        std::vector<db_skill> heads;    ///< every row, content only where asked for
+        std::set<std::string> with_content;
+    };
+
+    /** The namespace's rows in one read-only snapshot: every row's head, and the content
+        of the rows whose revision is not the one in `known` (name -> revision).
+    */
+    std::optional<sync_result> sync(std::string const& ns, std::map<std::string, std::int64_t> const& known, std::string* error)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!usable(error)) return std::nullopt;
+        // What was announced before the snapshot is in it: only later announcements wake `wait`.
+        collect();
+        dirty_.erase(ns);
+        if (!exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error)) return std::nullopt;
+        sync_result out;
+        auto const c = query("SELECT counter FROM skillmd.changes WHERE namespace = $1", {ns});
+        auto const h = query("SELECT name, description, triggers::text, '', to_char(created_at, 'YYYY-MM-DD HH24:MI:SS.MS'), "
+                             "to_char(updated_at, 'YYYY-MM-DD HH24:MI:SS.MS'), revision FROM skillmd.skills "
+                             "WHERE namespace = $1 ORDER BY name",
+                             {ns});
+        bool ok = c.ok() && h.ok();
+        std::string why = ok ? "" : describe("reading namespace " + ns, c.ok() ? h : c);
+        if (ok) {
+            out.counter = c.rows() ? c.integer(0, 0) : 0;
+            std::vector<std::string> changed;
+            for (int i = 0; i < h.rows(); ++i) {
+                out.heads.push_back(row(h, i));
+                auto const k = known.find(out.heads.back().name);
+                if (k == known.end() || k->second != out.heads.back().revision) changed.push_back(out.heads.back().name);
+            }
+            if (!changed.empty()) {
+                // One query for every changed row: the names as a JSON array, bound as one parameter.
+                boost::json::array names;
+                for (auto const& n : changed) names.emplace_back(n);
+                auto const b = query("SELECT name, content FROM skillmd.skills WHERE namespace = $1 AND "
+                                     "name IN (SELECT jsonb_array_elements_text($2::jsonb))",
+                                     {ns, boost::json::serialize(names)});
+                ok = b.ok();
+                if (!ok) why = describe("reading the changed skills of " + ns, b);
+                std::map<std::string, std::string> bodies;
+                for (int i = 0; ok && i < b.rows(); ++i) bodies.emplace(b.text(i, 0), b.text(i, 1));
+                for (auto& r : out.heads)
+                    if (auto it = bodies.find(r.name); it != bodies.end()) {
+                        r.content = std::move(it->second);
+                        out.with_content.insert(r.name);
+                    }
+            }
+        }
+        if (!ok && error) *error = why;
+        exec("COMMIT", nullptr);
+        if (!ok) return std::nullopt;
+        return out;
+    }
+
+    /// The namespace's change counter (0 before its first write), or nothing.
+    std::optional<std::int64_t> counter(std::string const& ns, std::string* error)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!usable(error)) return std::nullopt;
+        auto const r = query("SELECT counter FROM skillmd.changes WHERE namespace = $1", {ns});
+        if (!r.ok()) {
+            if (error) *error = describe("reading the change counter", r);
+            return std::nullopt;
+        }
+        return r.rows() ? r.integer(0, 0) : 0;
+    }
+
+    /// One row, or nothing (with `error` empty when there is no such row).
+    std::optional<db_skill> load(std::string const& ns, std::string_view name, std::string* error = nullptr)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!usable(error)) return std::nullopt;
+        auto const r = query(select_row + std::string(" WHERE namespace = $1 AND name = $2"), {ns, std::string(name)});
+        if (!r.ok()) {
+            if (error) *error = describe("loading a skill", r);
+            return std::nullopt;
+        }
+        if (r.rows() == 0) return std::nullopt;
+        return row(r, 0);
+    }
+
+    /// Inserts a new row; `exists` when the name is taken (whoever wrote it first wins).
+    db_outcome insert(std::string const& ns, db_skill const& s)
+    {
+        return write(ns, [&](db_outcome& out) {
+            auto const r = query("INSERT INTO skillmd.skills (namespace, name, description, triggers, content) "
+                                 "VALUES ($1, $2, $3, $4::jsonb, $5) ON CONFLICT (namespace, name) DO NOTHING RETURNING revision",
+                                 {ns, s.name, s.description, detail::triggers_json(s.triggers), s.content});
+            if (!r.ok()) return fail(out, "inserting the skill", r);
+            if (r.rows() == 0) {
+                out = {db_status::exists, "a database skill named '" + s.name + "' exists in namespace " + ns + "; use update", {}};
+                return false;
+            }
+            return true;
+        });
+    }
+
+    /// Replaces the given fields of an existing row (locked while it is read), after
+    /// `check` accepts the result; `conflict` when `u.revision` is not the row's.
+    db_outcome modify(std::string const& ns, std::string_view name, db_update const& u,
+                      std::function<db_outcome(db_skill const&)> const& check)
+    {
+        return write(ns, [&](db_outcome& out) {
+            auto const q = query(select_row + std::string(" WHERE namespace = $1 AND name = $2 FOR UPDATE"), {ns, std::string(name)});
+            if (!q.ok()) return fail(out, "reading the skill", q);
+            if (q.rows() == 0) {
+                out = {db_status::not_found, "no database skill named '" + std::string(name) + "' in namespace " + ns, {}};
+                return false;
+            }
+            db_skill current = row(q, 0);
+            if (u.revision && *u.revision != current.revision) {
+                out = {db_status::conflict, std::string("'").append(name) + "' changed since revision " + std::to_string(*u.revision) +
+                                                " (it is at " + std::to_string(current.revision) + "); read it again",
+                       {}};
+                return false;
+            }
+            if (u.description) current.description = *u.description;
+            if (u.triggers) current.triggers = *u.triggers;
+            if (u.content) current.content = *u.content;
+            if (check) {
+                out = check(current);
+                if (!out.ok()) return false;
+            }
+            auto const r = query("UPDATE skillmd.skills SET description = $3, triggers = $4::jsonb, content = $5 "
+                                 "WHERE namespace = $1 AND name = $2",
+                                 {ns, std::string(name), current.description, detail::triggers_json(current.triggers), current.content});
+            if (!r.ok()) return fail(out, "updating the skill", r);
+            return true;
+        });
+    }
+
+    db_outcome erase(std::string const& ns, std::string_view name)
+    {
+        return write(ns, [&](db_outcome& out) {
+            auto const r = query("DELETE FROM skillmd.skills WHERE namespace = $1 AND name = $2", {ns, std::string(name)});
+            if (!r.ok()) return fail(out, "deleting the skill", r);
+            if (std::string_view(PQcmdTuples(r.get())) == "0") {
+                out = {db_status::not_found, "no database skill named '" + std::string(name) + "' in namespace " + ns, {}};
+                return false;
+            }
+            return true;
+        });
+    }
+
+    /// Lets `role` (and its members) read, or read and write, namespace `ns`. Only the
+    /// schema's owner can: for anyone else PostgreSQL refuses.
+    db_outcome grant(std::string const& ns, std::string const& role, namespace_access access)
+    {
+        return write(ns, [&](db_outcome& out) {
+            auto const r = query("INSERT INTO skillmd.grants (namespace, role, can_write) VALUES ($1, $2, $3) "
+                                 "ON CONFLICT (namespace, role) DO UPDATE SET can_write = EXCLUDED.can_write",
+                                 {ns, role, access == namespace_access::write ? "true" : "false"});
+            return r.ok() || fail(out, "granting access", r);
+        });
+    }
+    db_outcome revoke(std::string const& ns, std::string const& role)
+    {
+        return write(ns, [&](db_outcome& out) {
+            auto const r = query("DELETE FROM skillmd.grants WHERE namespace = $1 AND role = $2", {ns, role});
+            return r.ok() || fail(out, "revoking access", r);
+        });
+    }
+
+    /// Takes the notifications that arrived, without waiting; true when one names `ns`.
+    /// (A renewed connection may have missed some: compare `generation()`.)
+    bool notified(std::string const& ns)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        collect();
+        return dirty_.erase(ns) > 0;
+    }
+
+    /** Waits until a write to `ns` is announced, or `timeout` passes; true for an
+        announcement, or for a connection renewed after `since` (a `generation()`), which
+        may have missed one: resynchronise. While the server is unreachable it keeps
+        trying to reconnect, within the time given.
+    */
+    bool wait(std::string const& ns, std::chrono::milliseconds timeout, std::uint64_t since)
+    {
+        auto const until = std::chrono::steady_clock::now() + timeout;
+        while (true) {
+            int fd = -1;
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                if (usable(nullptr)) {
+                    collect();
+                    if (conn_) fd = PQsocket(conn_);
+                }
+                if (dirty_.erase(ns) > 0 || (conn_ && generation_ != since)) return true;
+            }
+            auto const left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+            if (left.count() <= 0) return false;
+            int const slice = static_cast<int>(std::min<std::int64_t>(left.count(), 100));
+            if (fd >= 0) {
+                pollfd p{fd, POLLIN, 0};
+                ::poll(&p, 1, slice);
+            } else {
+                ::usleep(static_cast<useconds_t>(slice) * 1000);
+            }
+        }
+    }
+
+    /// The connection's socket, for an agent's own poll loop (readable when a
+    /// notification may have arrived; then call `notified`). -1 while disconnected; it
+    /// changes when the store reconnects.
+    int socket() const
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return conn_ && pid_ == ::getpid() ? PQsocket(conn_) : -1;
+    }
+
+private:
+    static constexpr char const* select_row =
+        "SELECT name, description, triggers::text, content, to_char(created_at, 'YYYY-MM-DD HH24:MI:SS.MS'), "
+        "to_char(updated_at, 'YYYY-MM-DD HH24:MI:SS.MS'), revision FROM skillmd.skills";
+
+    static db_skill row(detail::pg_result const& r, int i)
+    {
+        db_skill s;
+        s.name = r.text(i, 0);
+        s.description = r.text(i, 1);
+        s.triggers = detail::parse_triggers_json(r.text(i, 2));
+        s.content = r.text(i, 3);
+        s.created_at = r.text(i, 4);
+        s.updated_at = r.text(i, 5);
+        s.revision = r.integer(i, 6);
+        return s;
+    }
+
+    detail::pg_result query(std::string const& sql, std::vector<std::string> const& params)
+    {
+        std::vector<char const*> values;
+        std::vector<int> lengths;
+        for (auto const& p : params) {
+            values.push_back(p.c_str());
+            lengths.push_back(static_cast<int>(p.size()));
+        }
+        detail::pg_result r(PQexecParams(conn_, sql.c_str(), static_cast<int>(params.size()), nullptr, values.data(),
+                                         lengths.data(), nullptr, 0));
+        if (!r.ok()) note_broken();
+        return r;
+    }
+
+    bool exec(char const* sql, std::string* error)
+    {
+        detail::pg_result r(PQexec(conn_, sql));
+        if (r.ok()) return true;
+        if (error) *error = describe(sql, r);
+        note_broken();
+        return false;
+    }
+
+    std::string describe(std::string const& what, detail::pg_result const& r) const
+    {
+        std::string msg = where() + ": " + what + " failed: ";
+        std::string const state = r.sqlstate();
+        if (state == "42501") msg += "permission denied (" + r.message() + ")";
+        else if (state == "57014") msg += "the statement ran past statement_timeout";
+        else if (conn_ && PQstatus(conn_) != CONNECTION_OK) msg += "the connection was lost (" + first_line(PQerrorMessage(conn_)) + ")";
+        else msg += r.message();
+        if (!state.empty()) msg += " [SQLSTATE " + state + "]";
+        return msg;
+    }
+
+    static std::string first_line(char const* s)
+    {
+        std::string m = s ? s : "";
+        if (auto nl = m.find('\n'); nl != std::string::npos) m.resize(nl);
+        return m;
+    }
+
+    bool fail(db_outcome& out, std::string const& what, detail::pg_result const& r) const
+    {
+        out = {db_status::error, describe(what, r), {}};
+        return false;
+    }
+
+    /// Runs `body` in one transaction; commits when it returns true, else rolls back. A
+    /// commit whose answer is lost is reported as an error whose outcome is unknown.
+    template <class Body>
+    db_outcome write(std::string const& ns, Body&& body)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        db_outcome out;
+        if (!usable(&out.message)) {
+            out.status = db_status::error;
+            return out;
+        }
+        (void)ns;
+        if (!exec("BEGIN", &out.message)) {
+            out.status = db_status::error;
+            return out;
+        }
+        if (!body(out)) {
+            exec("ROLLBACK", nullptr);
+            return out;
+        }
+        std::string why;
+        if (!exec("COMMIT", &why)) {
+            out = {db_status::error, why + (conn_ && PQstatus(conn_) == CONNECTION_OK ? "" : "; whether the write was kept is unknown"), {}};
+            exec("ROLLBACK", nullptr);
+        }
+        return out;
+    }
+
+    void note_broken()
+    {
+        if (conn_ && PQstatus(conn_) != CONNECTION_OK) {
+            PQfinish(conn_);
+            conn_ = nullptr;
+            retry_at_ = std::chrono::steady_clock::now() + wait_;
+            wait_ = std::min(opts_.last_retry, std::max(opts_.first_retry, wait_ * 2));
+        }
+    }
+
+    void collect()
+    {
+        if (!conn_) return;
+        if (PQconsumeInput(conn_) == 0) {
+            note_broken();
+            return;
+        }
+        while (PGnotify* n = PQnotifies(conn_)) {
+            dirty_.insert(n->extra ? n->extra : "");
+            PQfreemem(n);
+        }
+    }
+
+    /// A connection for this process, listening and with the schema checked. After
+    /// fork() a new one (the inherited one is left alone). Within the back-off after a
+    /// failure, no new attempt is made.
+    bool usable(std::string* error)
+    {
+        if (conn_ && pid_ == ::getpid() && PQstatus(conn_) == CONNECTION_OK) return true;
+        if (pid_ != ::getpid()) conn_ = nullptr; // inherited: never used, never closed here
+        if (conn_) {
+            PQfinish(conn_);
+            conn_ = nullptr;
+        }
+        if (std::chrono::steady_clock::now() < retry_at_) {
+            if (error) *error = where() + ": unreachable (" + last_error_ + "); the next attempt is after a pause";
+            return false;
+        }
+        pid_ = ::getpid();
+        std::string why = connect();
+        if (why.empty()) {
+            wait_ = std::chrono::milliseconds(0);
+            ++generation_; // a new connection may have missed announcements: readers resynchronise
+            return true;
+        }
+        if (conn_) PQfinish(conn_);
+        conn_ = nullptr;
+        last_error_ = why;
+        wait_ = std::min(opts_.last_retry, std::max(opts_.first_retry, wait_ * 2));
+        retry_at_ = std::chrono::steady_clock::now() + wait_;
+        if (error) *error = why;
+        return false;
+    }
+
+    /// Connects, sets the session's limits, checks (or creates) the schema, listens.
+    std::string connect()
+    {
+        std::string const timeout = std::to_string(opts_.connect_timeout_s);
+        char const* keys[] = {"connect_timeout", "application_name", "dbname", nullptr};
+        char const* values[] = {timeout.c_str(), "skillmd", opts_.conninfo.c_str(), nullptr};
+        conn_ = PQconnectdbParams(keys, values, 1);
+        if (conn_ == nullptr) return where() + ": out of memory";
+        if (PQstatus(conn_) != CONNECTION_OK) return where() + ": cannot connect: " + first_line(PQerrorMessage(conn_));
+        PQsetNoticeProcessor(conn_, [](void*, char const*) {}, nullptr); // server notices never reach the terminal
+        std::string why;
+        std::string const limits = "SET statement_timeout = " + std::to_string(opts_.statement_timeout_ms) +
+                                   "; SET lock_timeout = " + std::to_string(opts_.statement_timeout_ms) +
+                                   "; SET idle_in_transaction_session_timeout = " + std::to_string(opts_.statement_timeout_ms * 4);
+        if (!exec(limits.c_str(), &why)) return why;
+        if (std::string e = prepare_schema(); !e.empty()) return e;
+        if (!exec("LISTEN skillmd_changes", &why)) return why;
+        return {};
+    }
+
+    /// The schema at this version: checked, or created when absent (under an advisory
+    /// lock, so processes starting together create it once). A newer or foreign schema
+    /// is refused.
+    std::string prepare_schema()
+    {
+        std::string why;
+        if (!exec("BEGIN", &why)) return why;
+        auto finish = [&](std::string e) {
+            exec(e.empty() ? "COMMIT" : "ROLLBACK", e.empty() ? &e : nullptr);
+            return e;
+        };
+        auto const exists = query("SELECT 1 FROM pg_namespace WHERE nspname = 'skillmd'", {});
+        if (!exists.ok()) return finish(describe("reading the catalog", exists));
+        if (exists.rows() == 0) {
+            auto const lock = query("SELECT pg_advisory_xact_lock(7395101)", {});
+            auto const again = query("SELECT 1 FROM pg_namespace WHERE nspname = 'skillmd'", {});
+            if (!lock.ok() || !again.ok()) return finish(describe("locking the schema", again));
+            if (again.rows() == 0) return finish(create_schema());
+        }
+        return finish(check_schema());
+    }
+
+    std::string check_schema()
+    {
+        auto const tables = query("SELECT string_agg(c.relname || ':' || c.relkind::text, ',' ORDER BY c.relname) FROM pg_class c "
+                                  "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'skillmd' AND c.relkind IN ('r','v','m','p','f')",
+                                  {});
+        if (!tables.ok()) return describe("reading the schema", tables);
+        std::string const found = tables.text(0, 0);
+        if (found != "changes:r,grants:r,meta:r,skills:r")
+            return where() + ": the schema `skillmd` holds tables skillmd did not create (" + found + "); refusing to use it";
+        auto const v = query("SELECT value FROM skillmd.meta WHERE key = 'schema_version'", {});
+        if (!v.ok() || v.rows() != 1) return where() + ": the schema `skillmd` has no version; refusing to use it";
+        if (v.integer(0, 0) > schema_version)
+            return where() + ": unsupported schema v" + v.text(0, 0) + " (this skillmd knows v" + std::to_string(schema_version) + ")";
+        auto const cols = query("SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute "
+                                "WHERE attrelid = 'skillmd.skills'::regclass AND attnum > 0 AND NOT attisdropped",
+                                {});
+        if (!cols.ok() || cols.text(0, 0) != "namespace,name,description,triggers,content,created_at,updated_at,revision")
+            return where() + ": the table skillmd.skills has columns skillmd did not create; refusing to use it";
+        return {};
+    }
+
+    /// Version 1: the tables, the change trigger, and row-level security over `grants`.
+    /// Agents get table privileges through PUBLIC; which rows they see and change is the
+    /// policies' business, decided by the server for every statement.
+    std::string create_schema()
+    {
+        static constexpr char const* ddl = R"sql(
+CREATE SCHEMA skillmd;
+CREATE TABLE skillmd.meta (key text PRIMARY KEY, value bigint NOT NULL);
+INSERT INTO skillmd.meta VALUES ('schema_version', 1);
+CREATE TABLE skillmd.grants (
+  namespace text NOT NULL, role name NOT NULL, can_write boolean NOT NULL DEFAULT false,
+  PRIMARY KEY (namespace, role));
+CREATE TABLE skillmd.skills (
+  namespace text NOT NULL CHECK (length(namespace) BETWEEN 1 AND 128),
+  name text NOT NULL CHECK (length(name) BETWEEN 1 AND 256),
+  description text NOT NULL,
+  triggers jsonb NOT NULL DEFAULT '[]' CHECK (jsonb_typeof(triggers) = 'array'),
+  content text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  revision bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (namespace, name));
+CREATE TABLE skillmd.changes (namespace text PRIMARY KEY, counter bigint NOT NULL);
+
+-- The roles the current user is (directly or through membership).
+CREATE FUNCTION skillmd.my_roles() RETURNS SETOF name LANGUAGE sql STABLE SET search_path = pg_catalog AS
+  $$ SELECT rolname FROM pg_catalog.pg_roles WHERE pg_catalog.pg_has_role(current_user, oid, 'MEMBER') $$;
+
+-- Every write bumps its namespace's counter (the row lock orders writers, so the counter
+-- is a watermark), stamps the row with it, and announces the namespace on commit.
+CREATE FUNCTION skillmd.changed() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog AS $$
+DECLARE
+  ns text := CASE WHEN TG_OP = 'DELETE' THEN OLD.namespace ELSE NEW.namespace END;
+  rev bigint;
+BEGIN
+  IF TG_OP = 'UPDATE' AND (NEW.namespace <> OLD.namespace OR NEW.name <> OLD.name) THEN
+    RAISE EXCEPTION 'a skill''s namespace and name do not change' USING ERRCODE = '22023';
+  END IF;
+  INSERT INTO skillmd.changes AS c (namespace, counter) VALUES (ns, 1)
+    ON CONFLICT (namespace) DO UPDATE SET counter = c.counter + 1 RETURNING counter INTO rev;
+  PERFORM pg_notify('skillmd_changes', ns);
+  IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
+  NEW.revision := rev;
+  NEW.updated_at := now();
+  IF TG_OP = 'UPDATE' THEN NEW.created_at := OLD.created_at; ELSE NEW.created_at := now(); END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER changed BEFORE INSERT OR UPDATE OR DELETE ON skillmd.skills
+  FOR EACH ROW EXECUTE FUNCTION skillmd.changed();
+
+ALTER TABLE skillmd.skills ENABLE ROW LEVEL SECURITY;
+CREATE POLICY reads ON skillmd.skills FOR SELECT USING (EXISTS (SELECT 1 FROM skillmd.grants g
+  WHERE g.namespace = skills.namespace AND g.role IN (SELECT skillmd.my_roles())));
+CREATE POLICY inserts ON skillmd.skills FOR INSERT WITH CHECK (EXISTS (SELECT 1 FROM skillmd.grants g
+  WHERE g.namespace = skills.namespace AND g.can_write AND g.role IN (SELECT skillmd.my_roles())));
+CREATE POLICY updates ON skillmd.skills FOR UPDATE USING (EXISTS (SELECT 1 FROM skillmd.grants g
+  WHERE g.namespace = skills.namespace AND g.can_write AND g.role IN (SELECT skillmd.my_roles())))
+  WITH CHECK (EXISTS (SELECT 1 FROM skillmd.grants g
+  WHERE g.namespace = skills.namespace AND g.can_write AND g.role IN (SELECT skillmd.my_roles())));
+CREATE POLICY deletes ON skillmd.skills FOR DELETE USING (EXISTS (SELECT 1 FROM skillmd.grants g
+  WHERE g.namespace = skills.namespace AND g.can_write AND g.role IN (SELECT skillmd.my_roles())));
+ALTER TABLE skillmd.grants ENABLE ROW LEVEL SECURITY;
+CREATE POLICY own ON skillmd.grants FOR SELECT USING (role IN (SELECT skillmd.my_roles()));
+ALTER TABLE skillmd.changes ENABLE ROW LEVEL SECURITY;
+CREATE POLICY reads ON skillmd.changes FOR SELECT USING (EXISTS (SELECT 1 FROM skillmd.grants g
+  WHERE g.namespace = changes.namespace AND g.role IN (SELECT skillmd.my_roles())));
+
+REVOKE ALL ON ALL TABLES IN SCHEMA skillmd FROM PUBLIC;
+REVOKE ALL ON FUNCTION skillmd.changed() FROM PUBLIC;
+GRANT USAGE ON SCHEMA skillmd TO PUBLIC;
+GRANT SELECT, INSERT, UPDATE (description, triggers, content), DELETE ON skillmd.skills TO PUBLIC;
+GRANT SELECT ON skillmd.grants, skillmd.changes, skillmd.meta TO PUBLIC;
+)sql";
+        std::string why;
+        if (!exec(ddl, &why))
+            return why + " (creating the schema needs a role that may create schemas in this database; " +
+                   "agents then connect with roles of their own)";
+        return {};
+    }
+
+    postgres_options opts_;
+    PGconn* conn_ = nullptr;
+    pid_t pid_ = 0;
+    std::uint64_t generation_ = 0;
+    std::set<std::string, std::less<>> dirty_;
+    std::string last_error_;
+    std::chrono::steady_clock::time_point retry_at_{};
+    std::chrono::milliseconds wait_{0};
+    mutable std::mutex mutex_;
+
+};
+
+
+namespace detail {
+
+/// A UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
+inline std::string utc_now()
+{
+    std::time_t const t = std::time(nullptr);
+    std::tm tm{};
+    ::gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+} // namespace detail
+
+/** One namespace of a PostgreSQL store as a registry tier, and koshi's operations on it.
+
+    Candidates are marked `database`, so `files_win_over_database` lets a file skill of
+    the same name win. Each row reads as the SKILL.md `db_skill_text` writes, so it goes
+    through the registry's parser and dialect like a file. `discover()` reads the rows in
+    one snapshot and fetches the content of only the rows whose revision changed;
+    `unchanged()` asks the namespace's change counter (one small query), so another
+    machine's write is seen by the next `refresh()`. While the server is unreachable the
+    last snapshot stays, with a diagnostic; with a `cache_path`, each new snapshot is
+    also written there, and a tier that starts while the server is down starts from it
+    (marked stale).
+*/
+class postgres_source
+{
+public:
+    postgres_source(std::string label, std::shared_ptr<postgres_store> store, std::string ns, std::string cache_path = {})
+        : label_(std::move(label)), ns_(std::move(ns)), cache_path_(std::move(cache_path)), store_(std::move(store)),
+          state_(std::make_shared<state>())
+    {
+    }
+
+    std::string_view label() const noexcept { return label_; }
+    std::string const& name_space() const noexcept { return ns_; }
+    std::shared_ptr<postgres_store> const& store() const noexcept { return store_; }
+
+    /// True while the skills come from the local snapshot file, not from the server.
+    bool stale() const
+    {
+        std::lock_guard<std::mutex> lock(state_->mutex);
+        return state_->stale;
+    }
+
+    discovery discover() const
+    {
+        discovery d;
+        std::lock_guard<std::mutex> lock(state_->mutex);
+        auto& st = *state_;
+        std::map<std::string, std::int64_t> known;
+        for (auto const& [name, r] : st.rows) known.emplace(name, r.revision);
+        std::string error;
+        st.generation = store_ ? store_->generation() : 0;
+        auto synced = store_ ? store_->sync(ns_, known, &error) : std::nullopt;
+        if (synced) {
+            std::map<std::string, db_skill, std::less<>> next;
+            for (auto& h : synced->heads) {
+                if (!synced->with_content.contains(h.name)) h.content = st.rows.at(h.name).content; // unchanged revision
+                std::string const name = h.name;
+                next.emplace(name, std::move(h));
+            }
+            bool const changed = synced->counter != st.counter || st.stale || next.size() != st.rows.size() || !synced->with_content.empty();
+            st.rows = std::move(next);
+            st.counter = synced->counter;
+            st.stale = false;
+            if (changed && !cache_path_.empty()) {
+                if (std::string const why = write_cache(st); !why.empty())
+                    d.diagnostics.push_back({"database-cache", severity::warning, cache_path_, 0, 0, why});
+            }
+        } else {
+            if (error.empty()) error = "the database is not available";
+            if (st.rows.empty() && !st.cache_tried && !cache_path_.empty()) {
+                st.cache_tried = true;
+                if (std::string const why = read_cache(st); !why.empty())
+                    d.diagnostics.push_back({"database-cache", severity::warning, cache_path_, 0, 0, why});
+            }
+            std::string const now = st.stale ? "; serving " + std::to_string(st.rows.size()) +
+                                                   " skills from the local snapshot written " + st.written_at + " (stale)"
+                                 : st.rows.empty() ? ""
+                                                   : "; the last snapshot (" + std::to_string(st.rows.size()) + " skills) stays";
+            d.diagnostics.push_back({"database", st.rows.empty() ? severity::error : severity::warning,
+                                     store_ ? store_->where() : label_, 0, 0, error + now});
+        }
+        for (auto const& [name, r] : st.rows) {
+            candidate c;
+            c.command = name;
+            c.path = locator(name);
+            c.directory_name = name;
+            c.database = true;
+            c.stamp = {0, 0, r.description.size() + r.content.size(), r.revision};
+            d.skills.push_back(std::move(c));
+        }
+        return d;
+    }
+
+    read_outcome read_head(candidate const& c) const { return read_all(c); }
+    read_outcome read_all(candidate const& c) const
+    {
+        std::lock_guard<std::mutex> lock(state_->mutex);
+        read_outcome r;
+        auto const it = state_->rows.find(c.command);
+        if (it == state_->rows.end()) {
+            r.error = "no longer in namespace " + ns_;
+            r.absent = true;
+            return r;
+        }
+        auto const& row = it->second;
+        r.text = db_skill_text(row.name, row.description, row.triggers, row.content);
+        r.complete = true;
+        r.stamp = {0, 0, row.description.size() + row.content.size(), row.revision};
+        return r;
+    }
+
+    bool watch(discovery const&) const
+    {
+        std::lock_guard<std::mutex> lock(state_->mutex);
+        state_->watched = state_->stale ? -1 : state_->counter;
+        return state_->watched >= 0;
+    }
+    bool unchanged() const
+    {
+        std::int64_t watched = -1;
+        {
+            std::lock_guard<std::mutex> lock(state_->mutex);
+            watched = state_->watched;
+        }
+        if (watched < 0 || !store_) return false;
+        auto const now = store_->counter(ns_, nullptr);
+        return now && *now == watched;
+    }
+
+    /// Blocks until another process writes to this namespace (true), or `timeout` passes.
+    bool wait(std::chrono::milliseconds timeout) const
+    {
+        std::uint64_t since = 0;
+        {
+            std::lock_guard<std::mutex> lock(state_->mutex);
+            since = state_->generation;
+        }
+        return store_ && store_->wait(ns_, timeout, since);
+    }
+    /// The descriptor to poll for announcements (see `postgres_store::socket`).
+    int change_fd() const { return store_ ? store_->socket() : -1; }
+
+    /// `create_skill`: refused when a file skill or a database skill has the name, or
+    /// when the skill fails validation. Of two agents creating one name at once, exactly
+    /// one succeeds; the other gets `exists`.
+    db_outcome create(db_skill const& s, skill_validator const& validate, file_skill_check const& is_file = {}) const
+    {
+        if (is_file && is_file(s.name))
+            return {db_status::file_skill, "a file skill named '" + s.name + "' exists; files win and are not changed here", {}};
+        if (!store_) return unavailable();
+        if (auto bad = check(s, validate); !bad.ok()) return bad;
+        return store_->insert(ns_, s);
+    }
+
+    /// `update_skill`: only the given fields change; the result is validated; with
+    /// `u.revision`, only if the row is still at that revision.
+    db_outcome update(std::string_view name, db_update const& u, skill_validator const& validate,
+                      file_skill_check const& is_file = {}) const
+    {
+        if (is_file && is_file(name))
+            return {db_status::file_skill, std::string("'").append(name) + "' is a file skill; file skills cannot be changed through the database", {}};
+        if (!store_) return unavailable();
+        return store_->modify(ns_, name, u, [&](db_skill const& next) { return check(next, validate); });
+    }
+
+    /// `delete_skill`: database skills only.
+    db_outcome remove(std::string_view name, file_skill_check const& is_file = {}) const
+    {
+        if (!store_) return unavailable();
+        if (is_file && is_file(name) && !store_->load(ns_, name))
+            return {db_status::file_skill, std::string("'").append(name) + "' is a file skill; file skills cannot be deleted through the database", {}};
+        return store_->erase(ns_, name);
+    }
+
+    std::string locator(std::string_view name) const { return "postgresql:" + ns_ + "#" + std::string(name); }
+
+private:
+    static db_outcome unavailable() { return {db_status::error, "the database is not available", {}}; }
+
+    db_outcome check(db_skill const& s, skill_validator const& validate) const
+    {
+        std::size_t const limit = 8 * 1024 * 1024;
+        if (s.content.size() > limit)
+            return {db_status::invalid, "the skill is not valid: its content is " + std::to_string(s.content.size()) +
+                                            " bytes; the limit is " + std::to_string(limit),
+                    {}};
+        for (std::string_view f : {std::string_view(s.name), std::string_view(s.description), std::string_view(s.content)})
+            if (f.find('\0') != std::string_view::npos) return {db_status::invalid, "the skill is not valid: it holds a NUL byte", {}};
+        return check_db_skill(s, validate, locator(s.name));
+    }
+
+    struct state
+    {
+        std::mutex mutex;
+        std::map<std::string, db_skill, std::less<>> rows; ///< the last snapshot, contents included
+        std::int64_t counter = -1;
+        std::int64_t watched = -1;
+        std::uint64_t generation = 0;
+        bool stale = false;       ///< rows come from the local snapshot file
+        bool cache_tried = false;
+        std::string written_at;   ///< of the local snapshot in use
+    };
+
+    /// Writes the snapshot to `cache_path_` (a temporary file, then a rename); "" or why not.
+    std::string write_cache(state const& st) const
+    {
+        boost::json::array skills;
+        for (auto const& [name, r] : st.rows)
+            skills.push_back(boost::json::object{{"name", r.name},
+                                                 {"description", r.description},
+                                                 {"triggers", boost::json::parse(detail::triggers_json(r.triggers))},
+                                                 {"content", r.content},
+                                                 {"created_at", r.created_at},
+                                                 {"updated_at", r.updated_at},
+                                                 {"revision", r.revision}});
+        std::string const text = boost::json::serialize(boost::json::object{{"format", "skillmd-fleet-snapshot-1"},
+                                                                            {"namespace", ns_},
+                                                                            {"counter", st.counter},
+                                                                            {"written_at", detail::utc_now()},
+                                                                            {"skills", std::move(skills)}});
+        std::string const tmp = cache_path_ + ".tmp." + std::to_string(::getpid());
+        {
+            std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+            f << text;
+            f.flush();
+            if (!f) {
+                std::remove(tmp.c_str());
+                return "cannot write the local snapshot " + tmp;
+            }
+        }
+        if (std::rename(tmp.c_str(), cache_path_.c_str()) != 0) {
+            std::remove(tmp.c_str());
+            return "cannot replace the local snapshot " + cache_path_;
+        }
+        return {};
+    }
+
+    /// Reads the local snapshot into `st` (stale); "" or why it was not used.
+    std::string read_cache(state& st) const
+    {
+        std::ifstream f(cache_path_, std::ios::binary);
+        if (!f) return {}; // none yet: nothing to say beyond the server's absence
+        std::string text;
+        constexpr std::size_t cap = 512u * 1024 * 1024;
+        char buf[65536];
+        while (f.read(buf, sizeof buf) || f.gcount() > 0) {
+            text.append(buf, static_cast<std::size_t>(f.gcount()));
+            if (text.size() > cap) return "the local snapshot is larger than 512 MiB; not used";
+        }
+        boost::json::parse_options po;
+        po.max_depth = 8;
+        boost::system::error_code ec;
+        auto const v = boost::json::parse(text, ec, {}, po);
+        auto const* o = ec ? nullptr : v.if_object();
+        auto const str = [](boost::json::object const& x, char const* k) -> std::optional<std::string> {
+            auto const* e = x.if_contains(k);
+            if (e == nullptr || !e->is_string()) return std::nullopt;
+            return std::string(e->as_string());
+        };
+        if (!o || str(*o, "format") != "skillmd-fleet-snapshot-1" || !o->if_contains("skills") || !o->at("skills").is_array())
+            return "the local snapshot is not one skillmd wrote; not used";
+        if (str(*o, "namespace") != ns_) return "the local snapshot is of another namespace; not used";
+        std::map<std::string, db_skill, std::less<>> rows;
+        for (auto const& e : o->at("skills").as_array()) {
+            auto const* so = e.if_object();
+            auto const* rev = so ? so->if_contains("revision") : nullptr;
+            auto const* trig = so ? so->if_contains("triggers") : nullptr;
+            db_skill r;
+            auto name = so ? str(*so, "name") : std::nullopt;
+            auto desc = so ? str(*so, "description") : std::nullopt;
+            auto content = so ? str(*so, "content") : std::nullopt;
+            if (!name || !desc || !content || !rev || !rev->is_int64() || !trig || !trig->is_array())
+                return "the local snapshot has a malformed skill; not used";
+            r.name = *name;
+            r.description = *desc;
+            r.content = *content;
+            r.triggers = detail::parse_triggers_json(boost::json::serialize(*trig));
+            r.created_at = str(*so, "created_at").value_or("");
+            r.updated_at = str(*so, "updated_at").value_or("");
+            r.revision = std::max<std::int64_t>(1, rev->as_int64());
+            rows.emplace(r.name, std::move(r));
+        }
+        st.rows = std::move(rows);
+        st.stale = true;
+        st.written_at = str(*o, "written_at").value_or("at an unknown time");
+        return {};
+    }
+
+    std::string label_, ns_, cache_path_;
+    std::shared_ptr<postgres_store> store_;
+    std::shared_ptr<state> state_;
+};
+
+static_assert(skill_source<postgres_source>, "postgres_source must model skill_source");
+
+} // namespace skillmd
+
+#endif

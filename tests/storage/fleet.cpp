@@ -1,0 +1,517 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+//
+// The fleet tier against a real PostgreSQL server: a throw-away cluster per suite
+// (tests/postgres/cluster.sh: initdb in a temporary folder, Unix socket only). The
+// schema and its refusals, koshi's operations, concurrent writers in threads and in
+// processes, tenancy enforced by the server (hand-written SQL included), change
+// announcements, and faults: a restart, a killed connection, a server that is down.
+
+#include "../support/test_support.hpp"
+
+#include <skillmd/presets/fleet.hpp>
+#include <skillmd/storage/sources/postgres_source.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <poll.h>
+#include <sys/wait.h>
+
+using namespace skillmd;
+using namespace skillmd::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string const cluster_script = std::string(SKILLMD_TEST_SOURCE_DIR) + "/tests/postgres/cluster.sh";
+
+/// The suite's cluster: started once for the suite, stopped and removed after it.
+struct cluster
+{
+    static inline std::string dir;
+    temp_dir t;
+    cluster()
+    {
+        dir = (t / "pg").string();
+        // The server runs as an unprivileged user (as root: nobody), who must reach its folder.
+        fs::permissions(t.path, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add);
+        BOOST_TEST_REQUIRE(std::system(("bash '" + cluster_script + "' start '" + dir + "'").c_str()) == 0);
+        admin_sql("CREATE ROLE team_a NOLOGIN; CREATE ROLE agent_a LOGIN; CREATE ROLE agent_b LOGIN; "
+                  "CREATE ROLE reader LOGIN; GRANT team_a TO agent_a;");
+    }
+    ~cluster() { std::system(("bash '" + cluster_script + "' stop '" + dir + "' 2>/dev/null").c_str()); }
+
+    static void control(std::string const& what)
+    {
+        BOOST_TEST_REQUIRE(std::system(("bash '" + cluster_script + "' " + what + " '" + dir + "'").c_str()) == 0);
+    }
+    static std::string conninfo(std::string const& user) { return "host=" + dir + " dbname=skillmd user=" + user; }
+
+    /// Runs SQL as `user` over libpq; the error message, or "" when it succeeded.
+    static std::string sql(std::string const& user, std::string const& text, int* rows = nullptr)
+    {
+        PGconn* c = PQconnectdb(conninfo(user).c_str());
+        std::string out;
+        if (PQstatus(c) != CONNECTION_OK) {
+            out = PQerrorMessage(c);
+        } else {
+            PGresult* r = PQexec(c, text.c_str());
+            auto const st = PQresultStatus(r);
+            if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) out = PQresultErrorMessage(r);
+            else if (rows) *rows = st == PGRES_TUPLES_OK ? PQntuples(r) : std::atoi(PQcmdTuples(r));
+            PQclear(r);
+        }
+        PQfinish(c);
+        return out;
+    }
+    static void admin_sql(std::string const& text) { BOOST_TEST_REQUIRE(sql("skillmd_admin", text) == ""); }
+};
+
+postgres_options opts(std::string const& user)
+{
+    postgres_options o;
+    o.conninfo = cluster::conninfo(user);
+    o.first_retry = std::chrono::milliseconds(20);
+    o.last_retry = std::chrono::milliseconds(200);
+    return o;
+}
+
+std::shared_ptr<postgres_store> store_as(std::string const& user)
+{
+    std::string error;
+    auto s = postgres_store::open(opts(user), error);
+    BOOST_TEST(error == "");
+    return s;
+}
+
+/// The schema exists and the namespaces are granted (the admin's store creates it).
+void grants()
+{
+    auto admin = store_as("skillmd_admin");
+    for (auto const* ns : {"team-a", "events", "faults", "cli"})
+        BOOST_TEST_REQUIRE(admin->grant(ns, "team_a", namespace_access::write).ok());
+    BOOST_TEST_REQUIRE(admin->grant("team-b", "agent_b", namespace_access::write).ok());
+    BOOST_TEST_REQUIRE(admin->grant("team-a", "reader", namespace_access::read).ok());
+}
+
+db_skill skill(std::string name, std::string description = "Does a thing", std::string content = "Steps.\n")
+{
+    return {std::move(name), std::move(description), {"deploy"}, std::move(content), {}, {}, 0};
+}
+
+std::vector<std::string> names(discovery const& d)
+{
+    std::vector<std::string> out;
+    for (auto const& c : d.skills) out.push_back(c.command);
+    return out;
+}
+
+bool mentions(std::vector<diagnostic> const& ds, std::string const& text)
+{
+    for (auto const& d : ds)
+        if (d.message.find(text) != std::string::npos) return true;
+    return false;
+}
+
+std::string all(std::vector<diagnostic> const& ds)
+{
+    std::string out;
+    for (auto const& d : ds) out += to_text(d) + "\n";
+    return out;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(fleet, *boost::unit_test::fixture<cluster>())
+
+BOOST_AUTO_TEST_CASE(the_schema_is_created_versioned_and_checked)
+{
+    grants();
+    // An agent's role cannot create the schema; a database without it is refused clearly.
+    cluster::admin_sql("CREATE DATABASE empty");
+    postgres_options o = opts("agent_a");
+    o.conninfo = "host=" + cluster::dir + " dbname=empty user=agent_a";
+    std::string error;
+    postgres_store::open(o, error);
+    BOOST_TEST(error.find("creating the schema needs a role that may create schemas") != std::string::npos, error);
+    // A foreign schema called skillmd, and a newer version, are refused.
+    BOOST_TEST(cluster::sql("skillmd_admin", "SELECT 1") == "");
+    PGconn* c = PQconnectdb(("host=" + cluster::dir + " dbname=empty user=skillmd_admin").c_str());
+    PQclear(PQexec(c, "CREATE SCHEMA skillmd; CREATE TABLE skillmd.skills (x int)"));
+    PQfinish(c);
+    o.conninfo = "host=" + cluster::dir + " dbname=empty user=skillmd_admin";
+    postgres_store::open(o, error);
+    BOOST_TEST(error.find("holds tables skillmd did not create") != std::string::npos, error);
+    cluster::admin_sql("UPDATE skillmd.meta SET value = 2 WHERE key = 'schema_version'");
+    postgres_store::open(opts("agent_a"), error);
+    BOOST_TEST(error.find("unsupported schema v2 (this skillmd knows v1)") != std::string::npos, error);
+    cluster::admin_sql("UPDATE skillmd.meta SET value = 1 WHERE key = 'schema_version'");
+    postgres_store::open(opts("agent_a"), error);
+    BOOST_TEST(error == "");
+}
+
+BOOST_AUTO_TEST_CASE(operations_and_refusals_as_in_the_sqlite_tier)
+{
+    grants();
+    postgres_source const src("db", store_as("agent_a"), "team-a");
+    auto const v = presets::koshi_validator();
+    BOOST_TEST(src.create(skill("deploy-check"), v).ok());
+    auto again = src.create(skill("deploy-check"), v);
+    BOOST_TEST((again.status == db_status::exists));
+    BOOST_TEST((src.update("nope", {}, v).status == db_status::not_found));
+    BOOST_TEST((src.remove("nope").status == db_status::not_found));
+    BOOST_TEST((src.create(skill("Bad Name!"), v).status == db_status::invalid));
+    BOOST_TEST((src.create(skill("taken"), v, [](std::string_view n) { return n == "taken"; }).status == db_status::file_skill));
+
+    // SQL-looking text in every field is data: stored and read back byte for byte.
+    std::string const sqlish = "x'); DROP TABLE skillmd.skills; -- \" $1 \\ ";
+    db_skill s{"sql-text", sqlish, {sqlish, "deploy"}, sqlish + "\n", {}, {}, 0};
+    BOOST_TEST(src.create(s, v).ok());
+    auto const d = src.discover();
+    BOOST_TEST(names(d) == (std::vector<std::string>{"deploy-check", "sql-text"}), boost::test_tools::per_element());
+    auto const row = src.store()->load("team-a", "sql-text");
+    BOOST_TEST_REQUIRE(row.has_value());
+    BOOST_TEST(row->description == sqlish);
+    BOOST_TEST(row->triggers == (std::vector<std::string>{sqlish, "deploy"}), boost::test_tools::per_element());
+    BOOST_TEST(row->content == sqlish + "\n");
+
+    // 4 MB of content is kept whole; past 8 MiB, and a NUL byte, are refused.
+    std::string big(4 * 1024 * 1024, 'a');
+    big += "\n";
+    BOOST_TEST(src.create(skill("big", "Large", big), v).ok());
+    BOOST_TEST(src.store()->load("team-a", "big")->content == big);
+    BOOST_TEST((src.create(skill("huge", "Too large", std::string(9 * 1024 * 1024, 'a')), v).status == db_status::invalid));
+    BOOST_TEST((src.create(skill("nul", std::string("a\0b", 3)), v).status == db_status::invalid));
+
+    // update changes only what it is given; with a revision, only at that revision.
+    auto const before = *src.store()->load("team-a", "deploy-check");
+    db_update u;
+    u.triggers = std::vector<std::string>{"ship"};
+    BOOST_TEST(src.update("deploy-check", u, v).ok());
+    auto const after = *src.store()->load("team-a", "deploy-check");
+    BOOST_TEST(after.description == before.description);
+    BOOST_TEST(after.triggers == std::vector<std::string>{"ship"});
+    BOOST_TEST(after.revision > before.revision);
+    BOOST_TEST(after.created_at == before.created_at);
+    u.revision = before.revision;
+    auto const stale = src.update("deploy-check", u, v);
+    BOOST_TEST((stale.status == db_status::conflict));
+    BOOST_TEST(stale.message.find("read it again") != std::string::npos);
+    u.revision = after.revision;
+    BOOST_TEST(src.update("deploy-check", u, v).ok());
+    BOOST_TEST(src.remove("deploy-check").ok());
+    BOOST_TEST(src.remove("sql-text").ok());
+    BOOST_TEST(src.remove("big").ok());
+}
+
+// Two agents on separate connections create one name at once: exactly one wins, every
+// time; two updates at the same revision: one wins, the other is told to re-read.
+BOOST_AUTO_TEST_CASE(concurrent_writers_one_wins_nothing_lost)
+{
+    grants();
+    postgres_source const a("db", store_as("agent_a"), "team-a"), b("db", store_as("agent_a"), "team-a");
+    for (int round = 0; round < 40; ++round) {
+        std::string const name = "race-" + std::to_string(round);
+        db_outcome ra, rb;
+        std::thread ta([&] { ra = a.create(skill(name), {}); });
+        std::thread tb([&] { rb = b.create(skill(name), {}); });
+        ta.join();
+        tb.join();
+        BOOST_TEST((ra.ok() != rb.ok()), name);
+        BOOST_TEST(((ra.ok() ? rb : ra).status == db_status::exists), name);
+
+        auto const rev = a.store()->load("team-a", name)->revision;
+        db_update ua, ub;
+        ua.description = "from a";
+        ua.revision = rev;
+        ub.description = "from b";
+        ub.revision = rev;
+        std::thread tc([&] { ra = a.update(name, ua, {}); });
+        std::thread td([&] { rb = b.update(name, ub, {}); });
+        tc.join();
+        td.join();
+        BOOST_TEST((ra.ok() != rb.ok()), name);
+        BOOST_TEST(((ra.ok() ? rb : ra).status == db_status::conflict), name);
+        BOOST_TEST(a.store()->load("team-a", name)->description == (ra.ok() ? "from a" : "from b"));
+    }
+    // Partial updates without a revision never undo each other: each is read and
+    // written under the row's lock.
+    BOOST_TEST(a.create(skill("fields"), {}).ok());
+    std::atomic<int> failed{0}; // Boost.Test's assertions stay on the main thread
+    std::thread te([&] {
+        for (int i = 0; i < 30; ++i) {
+            db_update u;
+            u.description = std::string("d").append(std::to_string(i));
+            if (!a.update("fields", u, {}).ok()) ++failed;
+        }
+    });
+    std::thread tf([&] {
+        for (int i = 0; i < 30; ++i) {
+            db_update u;
+            u.content = std::string("c").append(std::to_string(i)).append("\n");
+            if (!b.update("fields", u, {}).ok()) ++failed;
+        }
+    });
+    te.join();
+    tf.join();
+    BOOST_TEST(failed.load() == 0);
+    auto const f = *a.store()->load("team-a", "fields");
+    BOOST_TEST(f.description == "d29");
+    BOOST_TEST(f.content == "c29\n");
+}
+
+// N processes x M writes (create, update, every fourth deleted) on one namespace.
+BOOST_AUTO_TEST_CASE(processes_lose_nothing)
+{
+    grants();
+    int const processes = 4, writes = 40;
+    std::vector<pid_t> pids;
+    for (int p = 0; p < processes; ++p) {
+        pid_t const pid = ::fork();
+        if (pid == 0) {
+            std::string const id = "p" + std::to_string(p), n = std::to_string(writes), ci = cluster::conninfo("agent_b");
+            ::execl(SKILLMD_TEST_DB_WORKER, SKILLMD_TEST_DB_WORKER, "pg-write", ci.c_str(), "team-b", id.c_str(), n.c_str(),
+                    static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        pids.push_back(pid);
+    }
+    for (auto pid : pids) {
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    }
+    auto const synced = store_as("agent_b")->sync("team-b", {}, nullptr);
+    BOOST_TEST_REQUIRE(synced.has_value());
+    BOOST_TEST(synced->heads.size() == static_cast<std::size_t>(processes * writes * 3 / 4));
+    for (auto const& r : synced->heads) {
+        BOOST_TEST(r.description == "desc of " + r.name + " rev 1");
+        BOOST_TEST(r.content.find("body of " + r.name + " rev 1\n") == 0u);
+    }
+    // Every write bumped the counter once: creates, updates and deletes.
+    BOOST_TEST(synced->counter >= processes * writes * 2 + processes * writes / 4);
+}
+
+// Which role reads or writes which namespace is PostgreSQL's decision: through skillmd
+// and through hand-written SQL alike.
+BOOST_AUTO_TEST_CASE(tenancy_is_enforced_by_the_server)
+{
+    grants();
+    postgres_source const b("db", store_as("agent_b"), "team-b");
+    BOOST_TEST(b.create(skill("b-secret", "Team B only"), {}).ok());
+
+    postgres_source const a_on_b("db", store_as("agent_a"), "team-b");
+    BOOST_TEST(a_on_b.discover().skills.empty());
+    BOOST_TEST((a_on_b.create(skill("intruder"), {}).status == db_status::error));
+    BOOST_TEST(a_on_b.create(skill("intruder2"), {}).message.find("permission denied") != std::string::npos);
+    BOOST_TEST((a_on_b.update("b-secret", db_update{"changed", {}, {}, {}}, {}).status == db_status::not_found));
+    BOOST_TEST((a_on_b.remove("b-secret").status == db_status::not_found));
+
+    int rows = -1;
+    BOOST_TEST(cluster::sql("agent_a", "SELECT * FROM skillmd.skills WHERE namespace = 'team-b'", &rows) == "");
+    BOOST_TEST(rows == 0);
+    BOOST_TEST(cluster::sql("agent_a", "SELECT * FROM skillmd.changes WHERE namespace = 'team-b'", &rows) == "");
+    BOOST_TEST(rows == 0);
+    BOOST_TEST(cluster::sql("agent_a", "UPDATE skillmd.skills SET content = 'x' WHERE namespace = 'team-b'", &rows) == "");
+    BOOST_TEST(rows == 0);
+    BOOST_TEST(cluster::sql("agent_a", "DELETE FROM skillmd.skills WHERE namespace = 'team-b'", &rows) == "");
+    BOOST_TEST(rows == 0);
+    BOOST_TEST(cluster::sql("agent_a", "INSERT INTO skillmd.skills (namespace, name, description, content) "
+                                       "VALUES ('team-b', 'x', 'x', 'x')")
+                   .find("row-level security") != std::string::npos);
+    for (std::string const q : {"INSERT INTO skillmd.grants VALUES ('team-b', 'agent_a', true)",
+                                "UPDATE skillmd.grants SET role = 'agent_a'", "TRUNCATE skillmd.skills",
+                                "ALTER TABLE skillmd.skills DISABLE ROW LEVEL SECURITY", "DROP POLICY reads ON skillmd.skills",
+                                "UPDATE skillmd.changes SET counter = 0",
+                                "UPDATE skillmd.skills SET namespace = 'team-b' WHERE namespace = 'team-a'"})
+        BOOST_TEST(cluster::sql("agent_a", q) != "", q);
+    BOOST_TEST(cluster::sql("agent_a", "SET row_security = off; SELECT * FROM skillmd.skills") != "");
+    BOOST_TEST(cluster::sql("agent_b", "SELECT * FROM skillmd.skills WHERE name = 'b-secret'", &rows) == "");
+    BOOST_TEST(rows == 1);
+
+    // Membership counts (agent_a writes team-a through team_a); a read grant reads only.
+    postgres_source const a("db", store_as("agent_a"), "team-a"), reader("db", store_as("reader"), "team-a");
+    BOOST_TEST(a.create(skill("shared"), {}).ok());
+    auto const seen = names(reader.discover());
+    BOOST_TEST((std::find(seen.begin(), seen.end(), "shared") != seen.end()));
+    BOOST_TEST((reader.create(skill("by-reader"), {}).status == db_status::error));
+    BOOST_TEST((reader.remove("shared").status == db_status::not_found));
+    BOOST_TEST(names(postgres_source("db", store_as("reader"), "team-b").discover()).empty());
+    BOOST_TEST(a.remove("shared").ok());
+    BOOST_TEST(b.remove("b-secret").ok());
+}
+
+// A write in one process is seen by another's next refresh, re-reading only what
+// changed; an agent can wait for it (blocking, or by polling the descriptor).
+BOOST_AUTO_TEST_CASE(changes_are_announced_and_seen)
+{
+    grants();
+    temp_dir t;
+    presets::locations at;
+    at.home = t / "home";
+    at.overrides["user"] = (t / "files").string();
+    write(t / "files/notes.md", "---\nname: notes\ndescription: A file skill\ntriggers: [notes]\n---\nFile.\n");
+    auto agent = presets::make_fleet(at, opts("agent_a"), "events");
+    agent.load();
+    BOOST_TEST(all(agent.snapshot()->diagnostics()) == "");
+    postgres_source const other("db", store_as("agent_a"), "events");
+    BOOST_TEST(other.create(skill("first"), {}).ok());
+    BOOST_TEST((presets::create_skill(agent, skill("notes")).status == db_status::file_skill)); // files win
+    agent.refresh();
+    auto const* first = agent.snapshot()->find("first");
+    BOOST_TEST_REQUIRE(first != nullptr);
+    BOOST_TEST(*agent.body(*first) == "Steps.\n");
+    BOOST_TEST(other.create(skill("second"), {}).ok());
+    agent.refresh();
+    BOOST_TEST(agent.snapshot()->find("second") != nullptr);
+    BOOST_TEST(agent.snapshot()->find("first") == first); // not read again
+    auto const before = agent.snapshot();
+    agent.refresh(); // nothing changed: the same snapshot
+    BOOST_TEST(agent.snapshot() == before);
+
+    auto const& tier = agent.source<1>();
+    std::atomic<bool> woke{false};
+    std::thread waiter([&] { woke = tier.wait(std::chrono::seconds(20)); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    BOOST_TEST(other.create(skill("third"), {}).ok());
+    waiter.join();
+    BOOST_TEST(woke.load());
+    BOOST_TEST(!tier.wait(std::chrono::milliseconds(100))); // nothing more
+
+    int const fd = tier.change_fd();
+    BOOST_TEST_REQUIRE(fd >= 0);
+    BOOST_TEST(other.remove("third").ok());
+    pollfd p{fd, POLLIN, 0};
+    BOOST_TEST(::poll(&p, 1, 20000) == 1);
+    BOOST_TEST(tier.store()->notified("events"));
+    agent.refresh();
+    BOOST_TEST(agent.snapshot()->find("third") == nullptr);
+    for (auto const* n : {"first", "second"}) BOOST_TEST(other.remove(n).ok());
+}
+
+// The server restarted, a connection killed, the server down: the last snapshot stays,
+// the connection comes back, no acknowledged write is lost, and an agent that starts
+// while the server is down starts from its local snapshot.
+BOOST_AUTO_TEST_CASE(faults_lose_nothing_acknowledged)
+{
+    grants();
+    temp_dir t;
+    presets::locations at;
+    at.home = t / "home";
+    at.overrides["user"] = (t / "files").string();
+    at.overrides["cache"] = (t / "cache.json").string();
+    write(t / "files/notes.md", "---\nname: notes\ndescription: A file skill\ntriggers: [notes]\n---\nFile.\n");
+    postgres_source const writer("db", store_as("agent_a"), "faults");
+    for (auto const* n : {"alpha", "beta"}) BOOST_TEST(writer.create(skill(n), {}).ok());
+    auto agent = presets::make_fleet(at, opts("agent_a"), "faults");
+    agent.load();
+    BOOST_TEST(agent.snapshot()->skills().size() == 3u);
+
+    // Writes keep going while the server restarts; every acknowledged one is kept.
+    std::atomic<bool> stop{false};
+    std::vector<std::string> acknowledged;
+    std::thread writes([&] {
+        for (int i = 0; !stop; ++i) {
+            std::string const n = "during-" + std::to_string(i);
+            if (writer.create(skill(n), {}).ok()) acknowledged.push_back(n);
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    cluster::control("restart");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    stop = true;
+    writes.join();
+    BOOST_TEST(acknowledged.size() > 5u);
+    for (int i = 0; i < 50 && !agent.snapshot()->find(acknowledged.back()); ++i) {
+        agent.refresh();
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    for (auto const& n : acknowledged) BOOST_TEST(agent.snapshot()->find(n) != nullptr, n);
+
+    // A connection killed by the server: the next operation reconnects.
+    cluster::admin_sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'agent_a'");
+    BOOST_TEST((writer.create(skill("after-kill"), {}).ok() || writer.create(skill("after-kill"), {}).ok()));
+    for (int i = 0; i < 50 && !agent.snapshot()->find("after-kill"); ++i) {
+        agent.refresh();
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    BOOST_TEST(agent.snapshot()->find("after-kill") != nullptr);
+    std::size_t const count = agent.snapshot()->skills().size();
+
+    // The server down: the last snapshot stays, with a diagnostic; writes are refused.
+    cluster::control("kill");
+    agent.refresh();
+    BOOST_TEST(agent.snapshot()->skills().size() == count);
+    BOOST_TEST(mentions(agent.snapshot()->diagnostics(), "stays"), all(agent.snapshot()->diagnostics()));
+    BOOST_TEST((writer.create(skill("while-down"), {}).status == db_status::error));
+
+    // An agent that starts now starts from the local snapshot, marked stale.
+    auto late = presets::make_fleet(at, opts("agent_a"), "faults");
+    late.load();
+    BOOST_TEST(late.snapshot()->skills().size() == count);
+    BOOST_TEST(late.source<1>().stale());
+    BOOST_TEST(mentions(late.snapshot()->diagnostics(), "from the local snapshot written"), all(late.snapshot()->diagnostics()));
+    BOOST_TEST(*late.body(*late.snapshot()->find("alpha")) == "Steps.\n");
+    // Without a snapshot file: no database skills, an error, the file skills still there.
+    presets::locations bare = at;
+    bare.overrides["cache"] = (t / "none.json").string();
+    auto cold = presets::make_fleet(bare, opts("agent_a"), "faults");
+    cold.load();
+    BOOST_TEST(cold.snapshot()->skills().size() == 1u);
+    BOOST_TEST(cold.snapshot()->find("notes") != nullptr);
+
+    // The server back: everyone resynchronises.
+    cluster::control("up");
+    for (int i = 0; i < 100 && late.source<1>().stale(); ++i) {
+        late.refresh();
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    BOOST_TEST(!late.source<1>().stale());
+    BOOST_TEST(all(late.snapshot()->diagnostics()) == "");
+    BOOST_TEST((writer.create(skill("back"), {}).ok() || writer.create(skill("back"), {}).ok()));
+    for (int i = 0; i < 100 && !agent.snapshot()->find("back"); ++i) {
+        agent.refresh();
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    BOOST_TEST(agent.snapshot()->find("back") != nullptr);
+    BOOST_TEST(all(agent.snapshot()->diagnostics()) == "");
+}
+
+// `skillmd db` and `skillmd watch` on the fleet tier.
+BOOST_AUTO_TEST_CASE(the_command_line_on_the_fleet_tier)
+{
+    grants();
+    temp_dir t;
+    std::string const cli = std::string(SKILLMD_TEST_CLI) + " ";
+    std::string const db = " --db '" + cluster::conninfo("agent_a") + "' --namespace cli --dir user=" + (t / "files").string() +
+                           " --dir cache=" + (t / "cache.json").string();
+    std::string const out = (t / "watch.out").string();
+    std::string const watch = cli + "watch" + db + " --for 6 > " + out + " 2>&1 &";
+    BOOST_TEST(std::system(watch.c_str()) == 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    auto run = [&](std::string const& args) { return WEXITSTATUS(std::system((cli + args + db + " > /dev/null 2>&1").c_str())); };
+    BOOST_TEST(run("db create --name cli-made --description 'Made by the CLI' --content 'Body.' --triggers cli") == 0);
+    BOOST_TEST(run("db create --name cli-made --description 'Again' --content 'Body.' --triggers cli") == 1);
+    BOOST_TEST(run("db update --name cli-made --description 'Changed' --revision 99") == 1); // not its revision (it is at 1)
+    BOOST_TEST(run("db update --name cli-made --description 'Changed'") == 0);
+    BOOST_TEST(run("db load --name cli-made") == 0);
+    BOOST_TEST(run("db delete --name cli-made") == 0);
+    BOOST_TEST(run("db grant --role agent_a --access write") == 3); // only the owner grants
+    std::this_thread::sleep_for(std::chrono::milliseconds(6000));
+    std::string const seen = slurp(out);
+    BOOST_TEST(seen.find("watching ") != std::string::npos, seen);
+    BOOST_TEST(seen.find("+ cli-made") != std::string::npos, seen);
+    BOOST_TEST(seen.find("- cli-made") != std::string::npos, seen);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
