@@ -182,11 +182,7 @@ public:
         std::lock_guard<std::mutex> lock(state_->mutex);
         read_outcome out;
         auto const it = state_->skills.find(skill_path(c));
-        if (it == state_->skills.end()) {
-            out.error = "no longer served by " + state_->ns;
-            out.absent = true;
-            return out;
-        }
+        if (it == state_->skills.end()) return gone(out);
         out.text = frontmatter_text(it->second.frontmatter, permission_keys);
         out.complete = true; // the body is fetched, and checked, when it is asked for
         out.stamp = stamp_of(it->second.files.front());
@@ -200,11 +196,7 @@ public:
         std::lock_guard<std::mutex> lock(state_->mutex);
         read_outcome out;
         auto const it = state_->skills.find(skill_path(c));
-        if (it == state_->skills.end()) {
-            out.error = "no longer served by " + state_->ns;
-            out.absent = true;
-            return out;
-        }
+        if (it == state_->skills.end()) return gone(out);
         auto bytes = fetch(it->second.files.front(), out.error);
         if (!bytes) return out;
         std::string why;
@@ -275,6 +267,13 @@ private:
         std::chrono::steady_clock::time_point next_start{};
         std::chrono::milliseconds wait{0};
     };
+
+    read_outcome& gone(read_outcome& out) const
+    {
+        out.error = "no longer served by " + state_->ns;
+        out.absent = true;
+        return out;
+    }
 
     static bool valid_namespace(std::string_view ns)
     {

@@ -125,6 +125,22 @@ inline std::vector<std::string> parse_triggers_json(std::string_view j)
 
 } // namespace detail
 
+/// Applies `u` to `current`, the row as its writer read it under the row's lock:
+/// `conflict` when `u.revision` is not the row's, else `check`'s verdict on the result.
+inline db_outcome apply_update(db_skill& current, db_update const& u, std::function<db_outcome(db_skill const&)> const& check)
+{
+    if (u.revision && *u.revision != current.revision) {
+        std::string m = "'";
+        m.append(current.name).append("' changed since revision ").append(std::to_string(*u.revision));
+        m.append(" (it is at ").append(std::to_string(current.revision)).append("); read it again");
+        return {db_status::conflict, std::move(m), {}};
+    }
+    if (u.description) current.description = *u.description;
+    if (u.triggers) current.triggers = *u.triggers;
+    if (u.content) current.content = *u.content;
+    return check ? check(current) : db_outcome{};
+}
+
 /// Validates `s` with `validate` (when given): `invalid` with the first error, else ok
 /// with the warnings. `origin` names the row in diagnostics.
 inline db_outcome check_db_skill(db_skill const& s, skill_validator const& validate, std::string const& origin)

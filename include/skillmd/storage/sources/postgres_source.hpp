@@ -53,6 +53,9 @@ struct postgres_options
     std::chrono::milliseconds first_retry{200};     ///< after a failure, the wait before reconnecting
     std::chrono::milliseconds last_retry{10000};    ///< the wait doubles up to this
     std::size_t max_value_bytes = 8 * 1024 * 1024;  ///< the longest content a write may carry
+    /// How often a changed snapshot is written to the local snapshot file: writing 10,000
+    /// skills costs tens of milliseconds, too much for every change of a busy namespace.
+    std::chrono::milliseconds snapshot_every{30000};
 };
 
 /// Who may do what in a namespace.
@@ -143,6 +146,8 @@ public:
         return out.empty() ? "postgresql" : "postgresql:" + out.substr(1);
     }
 
+    postgres_options const& options() const noexcept { return opts_; }
+
     /// How many times a connection was made (a new one may have missed notifications).
     std::uint64_t generation() const
     {
@@ -153,15 +158,17 @@ public:
     /// What a sync of one namespace saw, in one snapshot of the database.
     struct sync_result
     {
-        std::int64_t counter = 0;       ///< the namespace's change counter
-        std::vector<db_skill> heads;    ///< every row, content only where asked for
-        std::set<std::string> with_content;
+        std::int64_t counter = 0;                                  ///< the namespace's change counter
+        std::vector<std::pair<std::string, std::int64_t>> present; ///< every row: name, revision
+        std::vector<db_skill> changed;                             ///< whole, the rows `known` lacks or has at another revision
     };
 
-    /** The namespace's rows in one read-only snapshot: every row's head, and the content
-        of the rows whose revision is not the one in `known` (name -> revision).
+    /** The namespace in one read-only snapshot: every row's name and revision, and the
+        whole rows whose revision is not the one in `known` (name -> revision). A quiet
+        namespace of 10,000 skills costs a list of names, not their texts.
     */
-    std::optional<sync_result> sync(std::string const& ns, std::map<std::string, std::int64_t> const& known, std::string* error)
+    std::optional<sync_result> sync(std::string const& ns, std::map<std::string, std::int64_t, std::less<>> const& known,
+                                    std::string* error)
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!usable(error)) return std::nullopt;
@@ -171,36 +178,26 @@ public:
         if (!exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error)) return std::nullopt;
         sync_result out;
         auto const c = query("SELECT counter FROM skillmd.changes WHERE namespace = $1", {ns});
-        auto const h = query("SELECT name, description, triggers::text, '', to_char(created_at, 'YYYY-MM-DD HH24:MI:SS.MS'), "
-                             "to_char(updated_at, 'YYYY-MM-DD HH24:MI:SS.MS'), revision FROM skillmd.skills "
-                             "WHERE namespace = $1 ORDER BY name",
-                             {ns});
+        auto const h = query("SELECT name, revision FROM skillmd.skills WHERE namespace = $1", {ns});
         bool ok = c.ok() && h.ok();
         std::string why = ok ? "" : describe("reading namespace " + ns, c.ok() ? h : c);
         if (ok) {
             out.counter = c.rows() ? c.integer(0, 0) : 0;
-            std::vector<std::string> changed;
+            boost::json::array changed;
+            out.present.reserve(static_cast<std::size_t>(h.rows()));
             for (int i = 0; i < h.rows(); ++i) {
-                out.heads.push_back(row(h, i));
-                auto const k = known.find(out.heads.back().name);
-                if (k == known.end() || k->second != out.heads.back().revision) changed.push_back(out.heads.back().name);
+                out.present.emplace_back(h.text(i, 0), h.integer(i, 1));
+                auto const k = known.find(out.present.back().first);
+                if (k == known.end() || k->second != out.present.back().second) changed.emplace_back(out.present.back().first);
             }
             if (!changed.empty()) {
                 // One query for every changed row: the names as a JSON array, bound as one parameter.
-                boost::json::array names;
-                for (auto const& n : changed) names.emplace_back(n);
-                auto const b = query("SELECT name, content FROM skillmd.skills WHERE namespace = $1 AND "
-                                     "name IN (SELECT jsonb_array_elements_text($2::jsonb))",
-                                     {ns, boost::json::serialize(names)});
+                auto const b = query(select_row + std::string(" WHERE namespace = $1 AND "
+                                                              "name IN (SELECT jsonb_array_elements_text($2::jsonb))"),
+                                     {ns, boost::json::serialize(changed)});
                 ok = b.ok();
                 if (!ok) why = describe("reading the changed skills of " + ns, b);
-                std::map<std::string, std::string> bodies;
-                for (int i = 0; ok && i < b.rows(); ++i) bodies.emplace(b.text(i, 0), b.text(i, 1));
-                for (auto& r : out.heads)
-                    if (auto it = bodies.find(r.name); it != bodies.end()) {
-                        r.content = std::move(it->second);
-                        out.with_content.insert(r.name);
-                    }
+                for (int i = 0; ok && i < b.rows(); ++i) out.changed.push_back(row(b, i));
             }
         }
         if (!ok && error) *error = why;
@@ -265,19 +262,8 @@ public:
                 return false;
             }
             db_skill current = row(q, 0);
-            if (u.revision && *u.revision != current.revision) {
-                out = {db_status::conflict, std::string("'").append(name) + "' changed since revision " + std::to_string(*u.revision) +
-                                                " (it is at " + std::to_string(current.revision) + "); read it again",
-                       {}};
-                return false;
-            }
-            if (u.description) current.description = *u.description;
-            if (u.triggers) current.triggers = *u.triggers;
-            if (u.content) current.content = *u.content;
-            if (check) {
-                out = check(current);
-                if (!out.ok()) return false;
-            }
+            out = apply_update(current, u, check);
+            if (!out.ok()) return false;
             auto const r = query("UPDATE skillmd.skills SET description = $3, triggers = $4::jsonb, content = $5 "
                                  "WHERE namespace = $1 AND name = $2",
                                  {ns, std::string(name), current.description, detail::triggers_json(current.triggers), current.content});
@@ -694,9 +680,9 @@ inline std::string utc_now()
     one snapshot and fetches the content of only the rows whose revision changed;
     `unchanged()` asks the namespace's change counter (one small query), so another
     machine's write is seen by the next `refresh()`. While the server is unreachable the
-    last snapshot stays, with a diagnostic; with a `cache_path`, each new snapshot is
-    also written there, and a tier that starts while the server is down starts from it
-    (marked stale).
+    last snapshot stays, with a diagnostic; with a `cache_path`, a changed snapshot is
+    also written there (the first at once, then at most every `snapshot_every`), and a
+    tier that starts while the server is down starts from it (marked stale).
 */
 class postgres_source
 {
@@ -723,25 +709,33 @@ public:
         discovery d;
         std::lock_guard<std::mutex> lock(state_->mutex);
         auto& st = *state_;
-        std::map<std::string, std::int64_t> known;
+        std::map<std::string, std::int64_t, std::less<>> known;
         for (auto const& [name, r] : st.rows) known.emplace(name, r.revision);
         std::string error;
         st.generation = store_ ? store_->generation() : 0;
         auto synced = store_ ? store_->sync(ns_, known, &error) : std::nullopt;
         if (synced) {
+            // Unchanged rows move over from the last snapshot; changed ones come whole.
             std::map<std::string, db_skill, std::less<>> next;
-            for (auto& h : synced->heads) {
-                if (!synced->with_content.contains(h.name)) h.content = st.rows.at(h.name).content; // unchanged revision
-                std::string const name = h.name;
-                next.emplace(name, std::move(h));
+            for (auto& r : synced->changed) {
+                std::string const name = r.name;
+                next.emplace(name, std::move(r));
             }
-            bool const changed = synced->counter != st.counter || st.stale || next.size() != st.rows.size() || !synced->with_content.empty();
+            for (auto const& [name, rev] : synced->present)
+                if (!next.contains(name))
+                    if (auto node = st.rows.extract(name); !node.empty()) next.insert(std::move(node));
+            bool const changed = synced->counter != st.counter || st.stale || !synced->changed.empty() || !st.rows.empty();
             st.rows = std::move(next);
             st.counter = synced->counter;
             st.stale = false;
-            if (changed && !cache_path_.empty()) {
+            st.cache_due = st.cache_due || changed;
+            auto const now = std::chrono::steady_clock::now();
+            if (st.cache_due && !cache_path_.empty() &&
+                (st.cache_written == std::chrono::steady_clock::time_point{} || now - st.cache_written >= store_->options().snapshot_every)) {
                 if (std::string const why = write_cache(st); !why.empty())
                     d.diagnostics.push_back({"database-cache", severity::warning, cache_path_, 0, 0, why});
+                st.cache_written = now;
+                st.cache_due = false;
             }
         } else {
             if (error.empty()) error = "the database is not available";
@@ -876,6 +870,8 @@ private:
         std::uint64_t generation = 0;
         bool stale = false;       ///< rows come from the local snapshot file
         bool cache_tried = false;
+        bool cache_due = false;   ///< the file is behind the snapshot
+        std::chrono::steady_clock::time_point cache_written{};
         std::string written_at;   ///< of the local snapshot in use
     };
 

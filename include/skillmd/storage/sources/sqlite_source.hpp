@@ -216,20 +216,8 @@ public:
                 if (rc != SQLITE_ROW) return fail(out, "reading the skill");
                 current = row(q);
             }
-            if (u.revision && *u.revision != current.revision) {
-                out = {db_status::conflict, std::string("'") + std::string(name) + "' changed since revision " +
-                                                std::to_string(*u.revision) + " (it is at " + std::to_string(current.revision) +
-                                                "); read it again",
-                       {}};
-                return false;
-            }
-            if (u.description) current.description = *u.description;
-            if (u.triggers) current.triggers = *u.triggers;
-            if (u.content) current.content = *u.content;
-            if (check) {
-                out = check(current);
-                if (!out.ok()) return false;
-            }
+            out = apply_update(current, u, check);
+            if (!out.ok()) return false;
             auto const rev = bump();
             if (!rev) return fail(out, "counting the change");
             detail::statement st(db_, "UPDATE skills SET description = ?2, triggers = ?3, content = ?4, "

@@ -1,0 +1,283 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+//
+// The fleet tier on a real PostgreSQL 15 server (a throw-away cluster this program starts
+// with tests/postgres/cluster.sh: Unix socket, fsync on, synchronous commit), read by an
+// agent role through row-level security:
+//   - a full load of 10,000 skills, beside the same skills from SQLite and from files;
+//   - refresh() with nothing changed;
+//   - the time from a commit in one process to the change being in another process's
+//     registry (that process waits on the tier, then refreshes): median and 99th
+//     percentile over many writes;
+//   - creates per second with 1, 4 and 16 writer processes.
+
+#include <skillmd/presets/fleet.hpp>
+#include <skillmd/presets/koshi.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+constexpr int skills = 10000;
+
+std::string name_of(int i)
+{
+    std::string n = "skill-";
+    n += std::to_string(i);
+    return n;
+}
+
+std::string content_of(int i)
+{
+    std::string c = "## Steps\n1. Read the files.\n2. Do the work for area ";
+    c += std::to_string(i);
+    c += ".\n";
+    c += std::string(400, 'x');
+    c += "\n";
+    return c;
+}
+
+skillmd::db_skill make(int i)
+{
+    std::string d = "Use when the task is about area ";
+    d += std::to_string(i);
+    return {name_of(i), d, {"topic"}, content_of(i), {}, {}, 0};
+}
+
+std::int64_t now_ns()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// The cluster, 10,000 skills in namespace `bench` (read and written by role `agent`),
+/// the same skills in a SQLite file and as Markdown files.
+struct world
+{
+    fs::path dir;
+    std::string script = std::string(SKILLMD_BENCH_SOURCE_DIR) + "/tests/postgres/cluster.sh";
+    world()
+    {
+        char tmpl[] = "/tmp/skillmd-bench-fleet-XXXXXX";
+        dir = ::mkdtemp(tmpl);
+        fs::permissions(dir, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add);
+        if (std::system(("bash '" + script + "' start '" + (dir / "pg").string() + "'").c_str()) != 0) std::abort();
+        admin("CREATE ROLE agent LOGIN");
+        auto store = std::make_shared<skillmd::postgres_store>(options("skillmd_admin"));
+        if (!store->grant("bench", "agent", skillmd::namespace_access::write).ok()) std::abort();
+        // The rows in one statement (the trigger stamps each): the benchmarks measure reads.
+        admin("INSERT INTO skillmd.skills (namespace, name, description, triggers, content) "
+              "SELECT 'bench', 'skill-' || i, 'Use when the task is about area ' || i, '[\"topic\"]', "
+              "E'## Steps\\n1. Read the files.\\n2. Do the work for area ' || i || E'.\\n' || repeat('x', 400) || E'\\n' "
+              "FROM generate_series(0, 9999) AS i");
+        std::string error;
+        auto db = skillmd::sqlite_store::open((dir / "skills.db").string(), error);
+        skillmd::sqlite_source const src("db", db);
+        for (int i = 0; i < skills; ++i) src.create(make(i), {});
+        fs::create_directories(dir / "files");
+        fs::create_directories(dir / "empty");
+        for (int i = 0; i < skills; ++i) {
+            auto const s = make(i);
+            std::ofstream(dir / "files" / (s.name + ".md")) << skillmd::db_skill_text(s.name, s.description, s.triggers, s.content);
+        }
+    }
+    ~world()
+    {
+        std::system(("bash '" + script + "' stop '" + (dir / "pg").string() + "'").c_str());
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+    void admin(std::string const& sql) const
+    {
+        PGconn* c = PQconnectdb(conninfo("skillmd_admin").c_str());
+        PGresult* r = PQexec(c, sql.c_str());
+        PQclear(r);
+        PQfinish(c);
+    }
+    std::string conninfo(std::string const& user) const { return "host=" + (dir / "pg").string() + " dbname=skillmd user=" + user; }
+    skillmd::postgres_options options(std::string const& user) const
+    {
+        skillmd::postgres_options o;
+        o.conninfo = conninfo(user);
+        o.statement_timeout_ms = 60000;
+        return o;
+    }
+    skillmd::presets::locations at(char const* files) const
+    {
+        skillmd::presets::locations l;
+        l.home = dir / "home";
+        l.overrides["user"] = (dir / files).string();
+        l.overrides["db"] = (dir / (std::string(files) == "files" ? "empty.db" : "skills.db")).string();
+        l.overrides["cache"] = (dir / "cache.json").string();
+        return l;
+    }
+};
+
+world& the_world()
+{
+    static world w;
+    return w;
+}
+
+void full_load_postgres(benchmark::State& state)
+{
+    auto& w = the_world();
+    std::size_t n = 0;
+    for (auto _ : state) {
+        auto reg = skillmd::presets::make_fleet(w.at("empty"), w.options("agent"), "bench");
+        reg.load();
+        n = reg.snapshot()->skills().size();
+    }
+    state.counters["skills"] = static_cast<double>(n);
+}
+
+void full_load_sqlite(benchmark::State& state)
+{
+    auto& w = the_world();
+    std::size_t n = 0;
+    for (auto _ : state) {
+        auto reg = skillmd::presets::make_koshi(w.at("empty"));
+        reg.load();
+        n = reg.snapshot()->skills().size();
+    }
+    state.counters["skills"] = static_cast<double>(n);
+}
+
+void full_load_files(benchmark::State& state)
+{
+    auto& w = the_world();
+    std::size_t n = 0;
+    for (auto _ : state) {
+        auto reg = skillmd::presets::make_koshi(w.at("files"));
+        reg.load();
+        n = reg.snapshot()->skills().size();
+    }
+    state.counters["skills"] = static_cast<double>(n);
+}
+
+void refresh_unchanged_postgres(benchmark::State& state)
+{
+    auto& w = the_world();
+    auto reg = skillmd::presets::make_fleet(w.at("empty"), w.options("agent"), "bench");
+    reg.load();
+    reg.refresh();
+    for (auto _ : state) reg.refresh();
+    state.counters["skills"] = static_cast<double>(reg.snapshot()->skills().size());
+}
+
+/// A writer process updates one skill per request (a byte on a pipe) and answers with
+/// the steady-clock time its commit returned; this process waits on the tier, refreshes
+/// until its registry holds the new description, and takes the difference.
+void commit_to_visible(benchmark::State& state)
+{
+    auto& w = the_world();
+    int const writes = 300;
+    static int round = 0;
+    ++round; // each run writes descriptions no earlier run wrote
+    int ask[2], told[2];
+    if (::pipe(ask) != 0 || ::pipe(told) != 0) std::abort();
+    pid_t const pid = ::fork();
+    if (pid == 0) {
+        ::close(ask[1]);
+        ::close(told[0]);
+        skillmd::postgres_source const src("db", std::make_shared<skillmd::postgres_store>(w.options("agent")), "bench");
+        char c;
+        for (int i = 0; ::read(ask[0], &c, 1) == 1; ++i) {
+            skillmd::db_update u;
+            u.description = "Changed " + std::to_string(round) + "-" + std::to_string(i);
+            src.update(name_of(i % skills), u, {});
+            std::int64_t const t = now_ns();
+            if (::write(told[1], &t, sizeof t) != sizeof t) break;
+        }
+        ::_exit(0);
+    }
+    ::close(ask[0]);
+    ::close(told[1]);
+    auto reg = skillmd::presets::make_fleet(w.at("empty"), w.options("agent"), "bench");
+    reg.load();
+    std::vector<double> ms;
+    for (auto _ : state) {
+        for (int i = 0; i < writes; ++i) {
+            std::string const want = "Changed " + std::to_string(round) + "-" + std::to_string(i);
+            char const c = 'w';
+            if (::write(ask[1], &c, 1) != 1) std::abort();
+            auto const* r = reg.snapshot()->find(name_of(i % skills));
+            while (!r || r->meta.description != want) {
+                reg.source<1>().wait(std::chrono::milliseconds(50));
+                reg.refresh();
+                r = reg.snapshot()->find(name_of(i % skills));
+            }
+            std::int64_t const seen = now_ns();
+            std::int64_t committed = 0;
+            if (::read(told[0], &committed, sizeof committed) != sizeof committed) std::abort();
+            ms.push_back(static_cast<double>(seen - committed) / 1e6);
+        }
+    }
+    ::close(ask[1]);
+    ::close(told[0]);
+    ::waitpid(pid, nullptr, 0);
+    std::sort(ms.begin(), ms.end());
+    state.counters["median_ms"] = ms[ms.size() / 2];
+    state.counters["p99_ms"] = ms[ms.size() * 99 / 100];
+    state.counters["writes"] = static_cast<double>(ms.size());
+}
+
+/// N writer processes, each creating its share of 2,000 skills (one transaction each,
+/// validated with the koshi dialect as agents' writes are).
+void creates_per_second(benchmark::State& state)
+{
+    auto& w = the_world();
+    int const writers = static_cast<int>(state.range(0)), total = 2000;
+    static int round = 0;
+    for (auto _ : state) {
+        ++round;
+        auto const start = std::chrono::steady_clock::now();
+        std::vector<pid_t> pids;
+        for (int p = 0; p < writers; ++p) {
+            pid_t const pid = ::fork();
+            if (pid == 0) {
+                skillmd::postgres_source const src("db", std::make_shared<skillmd::postgres_store>(w.options("agent")), "bench");
+                auto const validate = skillmd::presets::koshi_validator();
+                for (int k = p; k < total; k += writers) {
+                    auto s = make(k);
+                    s.name = "new-" + std::to_string(round) + "-" + std::to_string(k);
+                    if (!src.create(s, validate).ok()) ::_exit(1);
+                }
+                ::_exit(0);
+            }
+            pids.push_back(pid);
+        }
+        bool ok = true;
+        for (auto p : pids) {
+            int status = 0;
+            ::waitpid(p, &status, 0);
+            ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        }
+        if (!ok) state.SkipWithError("a writer failed");
+        double const s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        state.counters["creates_per_s"] = total / s;
+        w.admin("DELETE FROM skillmd.skills WHERE name LIKE 'new-%'");
+    }
+}
+
+} // namespace
+
+BENCHMARK(full_load_postgres)->Unit(benchmark::kMillisecond);
+BENCHMARK(full_load_sqlite)->Unit(benchmark::kMillisecond);
+BENCHMARK(full_load_files)->Unit(benchmark::kMillisecond);
+BENCHMARK(refresh_unchanged_postgres)->Unit(benchmark::kMicrosecond);
+BENCHMARK(commit_to_visible)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(creates_per_second)->Arg(1)->Arg(4)->Arg(16)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+BENCHMARK_MAIN();
