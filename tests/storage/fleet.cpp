@@ -506,6 +506,8 @@ BOOST_AUTO_TEST_CASE(the_command_line_on_the_fleet_tier)
     BOOST_TEST(run("db update --name cli-made --description 'Changed' --revision 99") == 1); // not its revision (it is at 1)
     BOOST_TEST(run("db update --name cli-made --description 'Changed'") == 0);
     BOOST_TEST(run("db load --name cli-made") == 0);
+    BOOST_TEST(run("db list --format json") == 0);
+    BOOST_TEST(WEXITSTATUS(std::system((cli + "db list" + db + " | grep -q '^cli-made\tdatabase\tcli\tChanged$'").c_str())) == 0);
     BOOST_TEST(run("db delete --name cli-made") == 0);
     BOOST_TEST(run("db grant --role agent_a --access write") == 3); // only the owner grants
     std::this_thread::sleep_for(std::chrono::milliseconds(6000));
