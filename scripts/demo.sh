@@ -58,5 +58,13 @@ printf -- '---\nname: reminders\ndescription: Set reminders\ntriggers: [remind]\
   --description "An agent's copy" --triggers x --content x || echo "(refused: files win, exit $?)"
 "$skillmd" db list --db "$db_dir/skills.db" --dir user="$db_dir/files"
 echo
+echo "== skillmd digest skills/plan: every file's SHA-256 and the skill's digest (Agent Skills discovery RFC)"
+"$skillmd" digest skills/plan
+echo
+echo "== skillmd mcp: the shipped skills served over MCP; one initialize and one skills/list, as a client sends them"
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"demo","version":"1"}}}' \
+  '{"jsonrpc":"2.0","id":2,"method":"skills/list","params":{}}' |
+  "$skillmd" mcp --dir user=skills --dir project="$db_dir" 2>/dev/null | cut -c1-300
+echo
 echo "== the README's example program"
 build/demo/examples/readme_example skills

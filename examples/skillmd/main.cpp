@@ -671,10 +671,10 @@ int report(skillmd::db_outcome const& r, std::string_view done)
     for (auto const& d : r.diagnostics)
         if (d.severity != skillmd::severity::info) std::cerr << to_text(d) << "\n";
     if (r.ok()) {
-        std::cout << done << "\n";
+        std::cout << safe(done) << "\n";
         return exit_ok;
     }
-    std::cerr << "skillmd: " << r.message << "\n";
+    std::cerr << "skillmd: " << safe(r.message) << "\n"; // names and server messages are not trusted
     return r.status == skillmd::db_status::error ? exit_database : exit_errors;
 }
 
