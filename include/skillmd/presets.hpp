@@ -4,7 +4,8 @@
 #define SKILLMD_PRESETS_HPP
 
 // The presets: each system skillmd reproduces as one basic_system type. They use the
-// X3 parser. The koshi preset (presets/koshi.hpp) is left out: it needs SQLite.
+// X3 parser. The koshi preset (presets/koshi.hpp, SQLite) and the fleet
+// preset (presets/fleet.hpp, libpq) are left out.
 
 #include <skillmd/presets/systems.hpp>
 

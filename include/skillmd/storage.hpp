@@ -4,8 +4,9 @@
 #define SKILLMD_STORAGE_HPP
 
 // Storage: the source concept and the file-system sources, dedup policies, the
-// registry and its snapshots, requirements gating, seeding. No X3. The database tier
-// (storage/sources/sqlite_source.hpp) is left out: it needs SQLite (skillmd::sqlite).
+// registry and its snapshots, requirements gating, seeding. No X3. The database tiers
+// are left out: storage/sources/sqlite_source.hpp needs SQLite (skillmd::sqlite),
+// storage/sources/postgres_source.hpp needs libpq (skillmd::postgres).
 
 #include <skillmd/storage/source.hpp>
 #include <skillmd/storage/dedup.hpp>
