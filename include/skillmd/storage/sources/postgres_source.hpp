@@ -236,7 +236,7 @@ public:
     /// Inserts a new row; `exists` when the name is taken (whoever wrote it first wins).
     db_outcome insert(std::string const& ns, db_skill const& s)
     {
-        return write(ns, [&](db_outcome& out) {
+        return write([&](db_outcome& out) {
             auto const r = query("INSERT INTO skillmd.skills (namespace, name, description, triggers, content) "
                                  "VALUES ($1, $2, $3, $4::jsonb, $5) ON CONFLICT (namespace, name) DO NOTHING RETURNING revision",
                                  {ns, s.name, s.description, detail::triggers_json(s.triggers), s.content});
@@ -254,7 +254,7 @@ public:
     db_outcome modify(std::string const& ns, std::string_view name, db_update const& u,
                       std::function<db_outcome(db_skill const&)> const& check)
     {
-        return write(ns, [&](db_outcome& out) {
+        return write([&](db_outcome& out) {
             auto const q = query(select_row + std::string(" WHERE namespace = $1 AND name = $2 FOR UPDATE"), {ns, std::string(name)});
             if (!q.ok()) return fail(out, "reading the skill", q);
             if (q.rows() == 0) {
@@ -274,7 +274,7 @@ public:
 
     db_outcome erase(std::string const& ns, std::string_view name)
     {
-        return write(ns, [&](db_outcome& out) {
+        return write([&](db_outcome& out) {
             auto const r = query("DELETE FROM skillmd.skills WHERE namespace = $1 AND name = $2", {ns, std::string(name)});
             if (!r.ok()) return fail(out, "deleting the skill", r);
             if (std::string_view(PQcmdTuples(r.get())) == "0") {
@@ -289,7 +289,7 @@ public:
     /// schema's owner can: for anyone else PostgreSQL refuses.
     db_outcome grant(std::string const& ns, std::string const& role, namespace_access access)
     {
-        return write(ns, [&](db_outcome& out) {
+        return write([&](db_outcome& out) {
             auto const r = query("INSERT INTO skillmd.grants (namespace, role, can_write) VALUES ($1, $2, $3) "
                                  "ON CONFLICT (namespace, role) DO UPDATE SET can_write = EXCLUDED.can_write",
                                  {ns, role, access == namespace_access::write ? "true" : "false"});
@@ -298,7 +298,7 @@ public:
     }
     db_outcome revoke(std::string const& ns, std::string const& role)
     {
-        return write(ns, [&](db_outcome& out) {
+        return write([&](db_outcome& out) {
             auto const r = query("DELETE FROM skillmd.grants WHERE namespace = $1 AND role = $2", {ns, role});
             return r.ok() || fail(out, "revoking access", r);
         });
@@ -421,7 +421,7 @@ private:
     /// Runs `body` in one transaction; commits when it returns true, else rolls back. A
     /// commit whose answer is lost is reported as an error whose outcome is unknown.
     template <class Body>
-    db_outcome write(std::string const& ns, Body&& body)
+    db_outcome write(Body&& body)
     {
         std::lock_guard<std::mutex> lock(mutex_);
         db_outcome out;
@@ -429,7 +429,6 @@ private:
             out.status = db_status::error;
             return out;
         }
-        (void)ns;
         if (!exec("BEGIN", &out.message)) {
             out.status = db_status::error;
             return out;
@@ -851,7 +850,7 @@ private:
 
     db_outcome check(db_skill const& s, skill_validator const& validate) const
     {
-        std::size_t const limit = 8 * 1024 * 1024;
+        std::size_t const limit = store_->options().max_value_bytes;
         if (s.content.size() > limit)
             return {db_status::invalid, "the skill is not valid: its content is " + std::to_string(s.content.size()) +
                                             " bytes; the limit is " + std::to_string(limit),
