@@ -13,6 +13,8 @@
 //   skillmd watch           prints the fleet tier's changes as other processes make them
 //   skillmd digest PATH...  every file's SHA-256 and the skill's digest (discovery RFC)
 //   skillmd mcp             serves a preset's skills over MCP on stdio (Skills extension)
+//   skillmd explain [NAME]  why each skill is (or is not) in the index and invocable
+//   skillmd fmt PATH...     the smallest edits after which every agent reads a file the same
 
 #include <skillmd/skillmd.hpp>
 #include <skillmd/presets/systems.hpp>
@@ -20,6 +22,7 @@
 #include <skillmd/presets/fleet.hpp>
 #include <skillmd/detail/read_file.hpp>
 
+#include "author_commands.hpp"
 #include "mcp_commands.hpp"
 
 #include <algorithm>
@@ -43,6 +46,8 @@ constexpr int exit_ok = 0, exit_errors = 1, exit_usage = 2;
 char const usage_text[] =
     "usage: skillmd parse [--format json|text] [--parser x3|line] [--lenient] [--require-frontmatter] FILE...\n"
     "       skillmd lint [--dialect NAME] [--strict] [--format text|json] [--parser x3|line] PATH...\n"
+    "       skillmd lint --portability [--format text|json] PATH...\n"
+    "       skillmd fmt [--check|--fix] PATH...\n"
     "\n"
     "  parse   print each file's frontmatter as one JSON object per line:\n"
     "          {\"file\", \"frontmatter\", \"body_offset\", \"diagnostics\"}\n"
@@ -56,6 +61,14 @@ char const usage_text[] =
     "          claude-code-2.1, codex, gemini-cli, opencode\n"
     "          --strict applies the dialect's rules as errors; the default is the lenient\n"
     "          loading of the Agent Skills client guide\n"
+    "          --portability instead says where the systems skillmd knows read a file\n"
+    "          differently: strict YAML, the lenient client-guide reading, Claude Code's\n"
+    "          line parser, the Agent Skills reference validator (exit 1 on any difference)\n"
+    "  fmt     the smallest edits that make those readings agree (quotes, a BOM, tabs,\n"
+    "          a value on one line, a comment moved above its key); the body is never\n"
+    "          touched, and a file whose meaning would change is left as it is.\n"
+    "          --check (default) prints the edits, exit 1 if a file needs any; --fix\n"
+    "          writes them (temporary file + rename), exit 1 if a file could not be fixed\n"
     "          --format json prints one JSON object per diagnostic:\n"
     "          {\"file\", \"line\", \"column\", \"severity\", \"code\", \"rule\", \"message\"}\n"
     "       skillmd list [--preset NAME] [--dir TIER=PATH]... [--format text|json|table]\n"
@@ -72,6 +85,10 @@ char const usage_text[] =
     "          --dir TIER=PATH replaces a tier's directory (repeatable)\n"
     "          --allow-root PATH lets links in the tiers lead into PATH (repeatable); links\n"
     "          that leave the preset's tiers are otherwise refused, never read\n"
+    "          --user-settings FILE, --project-settings FILE: JSON with `skillOverrides`\n"
+    "          {\"name or path\": \"on\"|\"name-only\"|\"user-invocable-only\"|\"off\"}; the\n"
+    "          project's rules beat the user's, a path rule beats a name rule\n"
+    "          --events FILE appends activation events (JSON Lines) to FILE\n"
     "          list --format table draws mycode's /skills table\n"
     "       skillmd index [--preset NAME] [--dir TIER=PATH]... [--format F] [--budget N] [--context-tokens N]\n"
     "  index   the skill index a system prompt carries, within the format's budget\n"
@@ -110,6 +127,10 @@ char const usage_text[] =
     "          grant --role R --access read|write and revoke --role R (the schema's owner)\n"
     "       skillmd watch --db postgresql://... [--namespace NS] [--for SECONDS]\n"
     "  watch   prints `+ name rev`, `~ name rev`, `- name` as other processes change the namespace"
+    "       skillmd explain [NAME] [--preset NAME] [--dir TIER=PATH]... [--format text|json] [--budget N]\n"
+    "  explain for each skill (or NAME): in the index, shortened, left out or not; who may\n"
+    "          invoke it; and every reason: the diagnostic that kept it from loading, the\n"
+    "          skill shadowing it, a flag, a requirement, the budget rule, an override\n"
     "       skillmd digest [--format text|json] PATH...\n"
     "  digest  for each skill folder (or its SKILL.md): every file's sha256 digest and size,\n"
     "          then the skill's digest as the Agent Skills discovery RFC defines it\n"
@@ -149,11 +170,15 @@ struct options
     std::string substitution;            ///< invoke --substitution ("" : the preset's own)
     std::string new_dir = ".";           ///< new --dir
     std::size_t page_size = 0;           ///< mcp --page-size (0: the server's default)
+    bool portability = false;            ///< lint --portability
+    bool fix = false;                    ///< fmt --fix
+    std::vector<std::pair<std::string, std::string>> settings; ///< (layer, file) in precedence order
+    std::string events;                  ///< --events FILE
 };
 
 bool is_registry_command(std::string_view c)
 {
-    return c == "list" || c == "tree" || c == "index" || c == "invoke" || c == "match" || c == "mcp";
+    return c == "list" || c == "tree" || c == "index" || c == "invoke" || c == "match" || c == "mcp" || c == "explain";
 }
 
 std::optional<std::size_t> number(std::string_view s)
@@ -200,6 +225,18 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             o.lenient_yaml = true;
         } else if (!lint && a == "--require-frontmatter") {
             o.require_frontmatter = true;
+        } else if (lint && a == "--portability") {
+            o.portability = true;
+        } else if (command == "fmt" && (a == "--check" || a == "--fix")) {
+            o.fix = a == "--fix";
+        } else if (registry && (a == "--user-settings" || a == "--project-settings")) {
+            auto f = value(a);
+            if (!f) return std::string(a) + " needs a file";
+            o.settings.emplace_back(a == "--user-settings" ? "user settings" : "project settings", std::string(*f));
+        } else if (registry && a == "--events") {
+            auto f = value(a);
+            if (!f) return "--events needs a file";
+            o.events = std::string(*f);
         } else if (lint && a == "--strict") {
             o.strict = true;
         } else if (lint && a == "--dialect") {
@@ -211,7 +248,7 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             auto f = value(a);
             if (!f) return "--preset needs a value";
             o.preset = std::string(*f);
-        } else if (command == "index" && (a == "--budget" || a == "--context-tokens")) {
+        } else if ((command == "index" || command == "explain") && (a == "--budget" || a == "--context-tokens")) {
             auto f = value(a);
             auto const n = f ? number(*f) : std::nullopt;
             if (!n) return std::string(a) + " takes a number";
@@ -256,13 +293,17 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             o.paths.emplace_back(a);
         }
     }
+    std::stable_sort(o.settings.begin(), o.settings.end(), [](auto const& x, auto const& y) {
+        return x.first == "user settings" && y.first != "user settings"; // the project's layer last: it wins
+    });
+    if (command == "explain" && o.paths.size() > 1) return "explain takes at most one NAME";
     bool const one_argument = command == "invoke" || command == "match" || command == "new";
     if (one_argument) {
         if (o.paths.size() != 1)
             return std::string(command) + (command == "new" ? " takes one NAME" : command == "match" ? " takes one MESSAGE" : " takes one \"/NAME ARGS\"");
     } else if (o.paths.empty() && !registry) {
         return std::string(command) + " needs at least one path";
-    } else if (registry && !o.paths.empty()) {
+    } else if (registry && !o.paths.empty() && command != "explain") {
         return "unexpected argument " + o.paths.front();
     }
     if (command == "list" && o.format_given && o.format != "json" && o.format != "text" && o.format != "table")
@@ -332,6 +373,48 @@ skillmd::directory_options lint_layout()
     return o;
 }
 
+/// Every SKILL.md under `paths` (a path may be a file, a skill folder, or a folder of
+/// skills), found the loader's way; `check(src, candidate)` returns false for a candidate
+/// that turned out not to be there. Problems of the walk go to `all`.
+template <class Check>
+void walk_skill_files(std::vector<std::string> const& paths, std::vector<skillmd::diagnostic>& all, Check&& check)
+{
+    auto file_candidate = [](fs::path const& file) {
+        skillmd::candidate c;
+        c.path = file.string();
+        c.directory = file.parent_path().empty() ? std::string(".") : file.parent_path().string();
+        c.directory_name = fs::path(c.directory).filename().string();
+        c.command = c.directory_name;
+        c.confirmed = true;
+        return c;
+    };
+    for (auto const& p : paths) {
+        std::error_code ec;
+        auto const st = fs::status(p, ec);
+        if (ec || !fs::exists(st)) {
+            auto const lst = fs::symlink_status(p, ec);
+            all.push_back(io_error(p, fs::is_symlink(lst) ? "broken symbolic link" : "no such file or directory"));
+            continue;
+        }
+        if (!fs::is_directory(st)) {
+            auto const c = file_candidate(p);
+            check(skillmd::directory_source("lint", c.directory, lint_layout()), c);
+            continue;
+        }
+        skillmd::directory_source const src("lint", p, lint_layout());
+        std::size_t found = 0;
+        if (fs::exists(fs::path(p) / "SKILL.md", ec) || fs::is_symlink(fs::symlink_status(fs::path(p) / "SKILL.md", ec)))
+            found += check(src, file_candidate(fs::path(p) / "SKILL.md")); // the folder given is a skill itself
+        auto d = src.discover();
+        all.insert(all.end(), std::make_move_iterator(d.diagnostics.begin()), std::make_move_iterator(d.diagnostics.end()));
+        for (auto const& c : d.skills) found += check(src, c);
+        if (found == 0)
+            all.push_back({"lint-no-skills", skillmd::severity::warning, p, 0, 0,
+                           "no SKILL.md found here (" + std::to_string(d.directories.size()) +
+                               " folder(s) searched, .git and node_modules skipped)"});
+    }
+}
+
 int cmd_lint(options const& o)
 {
     auto const dialect = *skillmd::dialects::find(o.dialect);
@@ -346,47 +429,27 @@ int cmd_lint(options const& o)
     // registry, so a file passes lint exactly when a registry loads it.
     std::vector<skillmd::diagnostic> all;
     std::size_t checked = 0, loaded = 0;
-    auto check = [&](skillmd::directory_source const& src, skillmd::candidate const& c) {
+    walk_skill_files(o.paths, all, [&](skillmd::directory_source const& src, skillmd::candidate const& c) {
+        if (o.portability) { // the file as its source reads it (links checked), then every reading
+            auto const text = src.read_all(c);
+            if (!text.text) {
+                if (text.absent && !c.confirmed) return false;
+                all.push_back(io_error(c.path, text.error));
+                return true;
+            }
+            ++checked;
+            auto ds = skillmd::check_portability(*text.text, c.path, c.directory_name);
+            loaded += ds.empty();
+            all.insert(all.end(), std::make_move_iterator(ds.begin()), std::make_move_iterator(ds.end()));
+            return true;
+        }
         auto r = o.line_parser ? skillmd::read_candidate(lines, ro, src, c) : skillmd::read_candidate(x3, ro, src, c);
-        if (r.absent) return;
+        if (r.absent) return false;
         ++checked;
         loaded += r.skill.has_value();
         all.insert(all.end(), std::make_move_iterator(r.diagnostics.begin()), std::make_move_iterator(r.diagnostics.end()));
-    };
-    auto file_candidate = [](fs::path const& file) {
-        skillmd::candidate c;
-        c.path = file.string();
-        c.directory = file.parent_path().empty() ? std::string(".") : file.parent_path().string();
-        c.directory_name = fs::path(c.directory).filename().string();
-        c.command = c.directory_name;
-        c.confirmed = true;
-        return c;
-    };
-    for (auto const& p : o.paths) {
-        std::error_code ec;
-        auto const st = fs::status(p, ec);
-        if (ec || !fs::exists(st)) {
-            auto const lst = fs::symlink_status(p, ec);
-            all.push_back(io_error(p, fs::is_symlink(lst) ? "broken symbolic link" : "no such file or directory"));
-            continue;
-        }
-        if (!fs::is_directory(st)) {
-            auto const c = file_candidate(p);
-            check(skillmd::directory_source("lint", c.directory, lint_layout()), c);
-            continue;
-        }
-        skillmd::directory_source const src("lint", p, lint_layout());
-        std::size_t const before = checked;
-        if (fs::exists(fs::path(p) / "SKILL.md", ec) || fs::is_symlink(fs::symlink_status(fs::path(p) / "SKILL.md", ec)))
-            check(src, file_candidate(fs::path(p) / "SKILL.md")); // the folder given is a skill itself
-        auto d = src.discover();
-        all.insert(all.end(), std::make_move_iterator(d.diagnostics.begin()), std::make_move_iterator(d.diagnostics.end()));
-        for (auto const& c : d.skills) check(src, c);
-        if (checked == before)
-            all.push_back({"lint-no-skills", skillmd::severity::warning, p, 0, 0,
-                           "no SKILL.md found here (" + std::to_string(d.directories.size()) +
-                               " folder(s) searched, .git and node_modules skipped)"});
-    }
+        return true;
+    });
     std::stable_sort(all.begin(), all.end(), [](auto const& a, auto const& b) {
         if (a.file != b.file) return a.file < b.file;
         return a.line != b.line ? a.line < b.line : a.column < b.column;
@@ -406,10 +469,30 @@ int cmd_lint(options const& o)
     }
     print(out);
     std::fflush(stdout);
+    if (o.portability) {
+        std::cerr << checked << " file(s) checked for portability: " << loaded << " read the same everywhere, "
+                  << (checked - loaded) << " differ\n";
+        return errors || checked != loaded ? exit_errors : exit_ok;
+    }
     std::cerr << checked << " file(s) checked with the " << dialect.id << " dialect ("
               << (o.strict ? "strict" : "lenient") << "): " << loaded << " loaded, " << errors << " error(s), "
               << warnings << " warning(s)\n";
     return errors ? exit_errors : exit_ok;
+}
+
+int cmd_fmt(options const& o)
+{
+    std::vector<skillmd::diagnostic> walk;
+    std::vector<std::string> files;
+    walk_skill_files(o.paths, walk, [&](skillmd::directory_source const&, skillmd::candidate const& c) {
+        std::error_code ec;
+        if (!c.confirmed && !fs::exists(fs::symlink_status(c.path, ec))) return false;
+        files.push_back(c.path);
+        return true;
+    });
+    for (auto const& d : walk) std::cerr << to_text(d) << "\n";
+    int const rc = cli::cmd_fmt(files, o.fix);
+    return rc ? rc : skillmd::has_error(walk) ? exit_errors : exit_ok;
 }
 
 std::string visibility_of(skillmd::skill_record const& r)
@@ -495,6 +578,7 @@ int cmd_index(System const& agent, skillmd::snapshot const& snap, options const&
     skillmd::index_result r;
     if (own) r = skillmd::render_index(snap, agent.index_formatter(), policy); // the preset's format, as it set it up
     else fmts::visit(format, [&](auto const& f) { r = skillmd::render_index(snap, f, policy); });
+    if (agent.settings().observer) skillmd::notify_rendered(*agent.settings().observer, r);
     std::string out;
     if (o.json) {
         out = boost::json::serialize(skillmd::to_json(r, format)) + "\n";
@@ -535,6 +619,8 @@ int cmd_invoke(System const& agent, options const& o)
     skillmd::invocation inv;
     if (!skillmd::content_formats::visit(format, [&](auto const& f) { inv = skillmd::invoke(agent.registry(), o.paths.front(), "", who, io, f); }))
         return usage("unknown content format " + format);
+    if (agent.settings().observer)
+        skillmd::notify_invoked(*agent.settings().observer, inv, o.paths.front(), "", skillmd::activation_trigger::from_caller);
     auto const status = inv.status();
     int const code = status == skillmd::invoke_status::run              ? exit_ok
                      : status == skillmd::invoke_status::needs_approval ? exit_needs_approval
@@ -611,8 +697,29 @@ int run(System& agent, options const& o, std::string_view command, preset_info c
             return usage("the " + o.preset + " preset has no tier " + label + " (it has " + known + ")");
         }
     }
+    std::FILE* events = nullptr;
+    if (!o.events.empty()) {
+        events = std::fopen(o.events.c_str(), "ae");
+        if (!events) {
+            std::cerr << "skillmd: cannot open " << safe(o.events) << ": " << std::strerror(errno) << "\n";
+            return exit_errors;
+        }
+        agent.settings().observer = std::make_shared<skillmd::json_lines_observer>(events);
+    }
+    struct closer { std::FILE* f; ~closer() { if (f) std::fclose(f); } } const close_events{events};
     agent.load();
     auto const snap = agent.snapshot();
+    if (command == "explain") {
+        agent.settings().observer.reset(); // explain renders the index to describe it, not to use it
+        auto& budget = agent.settings().listing.budget;
+        budget.context_tokens = o.context_tokens;
+        if (o.budget) { // as `index --budget`: the command line beats the environment
+            budget.chars = *o.budget;
+            budget.fraction = 0;
+            budget.env.clear();
+        }
+        return cli::cmd_explain(agent, o.paths, o.json);
+    }
     if (command == "mcp") {
         print_diagnostics(*snap);
         return cli::cmd_mcp(agent, o.page_size);
@@ -632,6 +739,7 @@ int cmd_registry(options const& o, std::string_view command)
     presets::locations at;
     at.overrides = o.dirs;
     at.allowed_roots = o.allowed_roots;
+    if (!cli::read_settings(o.settings, at.skill_overrides)) return exit_errors;
     auto go = [&](auto make, auto const& tiers) {
         auto agent = make(at);
         return run(agent, o, command, {std::data(tiers), std::size(tiers)});
@@ -863,7 +971,7 @@ int main(int argc, char** argv)
         return exit_ok;
     }
     if (cmd == "db" || cmd == "watch") return cmd_db(args.subspan(2), cmd == "watch");
-    if (cmd != "parse" && cmd != "lint" && cmd != "new" && cmd != "digest" && !is_registry_command(cmd))
+    if (cmd != "parse" && cmd != "lint" && cmd != "new" && cmd != "digest" && cmd != "fmt" && !is_registry_command(cmd))
         return usage("unknown command " + std::string(cmd));
     options o;
     if (cmd != "parse") o.json = false;
@@ -871,5 +979,6 @@ int main(int argc, char** argv)
     if (is_registry_command(cmd)) return cmd_registry(o, cmd);
     if (cmd == "new") return cmd_new(o);
     if (cmd == "digest") return cli::cmd_digest(o.paths, o.json);
+    if (cmd == "fmt") return cmd_fmt(o);
     return cmd == "parse" ? cmd_parse(o) : cmd_lint(o);
 }

@@ -10,6 +10,7 @@
 
 #include <skillmd/storage/source.hpp>
 #include <skillmd/storage/dedup.hpp>
+#include <skillmd/storage/overrides.hpp>
 #include <skillmd/storage/registry.hpp>
 #include <skillmd/storage/requirements.hpp>
 #include <skillmd/storage/seeding.hpp>

@@ -13,6 +13,7 @@
 #include <skillmd/index/render.hpp>
 #include <skillmd/index/formats.hpp>
 #include <skillmd/invoke/invocation.hpp>
+#include <skillmd/invoke/observer.hpp>
 #include <skillmd/invoke/tool_calls.hpp>
 #include <skillmd/invoke/tools.hpp>
 
@@ -34,7 +35,34 @@ struct system_settings
     index_formats::index_policy listing; ///< which skills the index lists, within what budget
     invoke_options invoke;               ///< permissions, substitution, built-in commands, limits
     skill_tool tool = skill_tool::load_skill; ///< the tool through which the model asks for a skill
+    /// Told of every invocation and rendered index; none by default (one pointer test).
+    std::shared_ptr<skillmd::observer> observer;
 };
+
+/// Tells `o` of one invocation: what was asked, with which arguments, set off how.
+inline void notify_invoked(observer& o, invocation const& inv, std::string_view asked, std::string_view args,
+                           activation_trigger how)
+{
+    if (how == activation_trigger::from_caller)
+        how = inv.who == caller::user ? activation_trigger::user_command : activation_trigger::model_tool_call;
+    activation_event e;
+    e.skill = inv.record ? std::string_view(inv.record->command) : std::string_view(inv.command);
+    if (e.skill.empty()) e.skill = asked;
+    if (inv.record) e.tier = inv.record->tier;
+    e.trigger = how;
+    e.arguments_length = detail::read_request(asked, args).args.size();
+    e.status = to_string(inv.status());
+    e.permission = to_string(inv.permission.behavior);
+    e.rule = inv.permission.rule;
+    e.error = static_cast<int>(inv.error);
+    o.skill_invoked(e);
+}
+
+/// Tells `o` of one rendered index.
+inline void notify_rendered(observer& o, index_result const& r)
+{
+    o.index_rendered({r.budget, r.used, &r.listed, &r.shortened, &r.omitted});
+}
 
 /** A skill system: `Registry` (a `basic_registry`) with the index format `Index` and the
     content format `Content` as policies, and the settings that belong with them.
@@ -92,7 +120,8 @@ public:
     /** Layer 2: a name or a typed command (`/commit fix it`), with `args` put after the
         command's own. Check `status()`: only `run` means the content may be delivered now.
     */
-    invocation invoke(std::string_view name_or_command, caller who, std::string_view args = {}) const;
+    invocation invoke(std::string_view name_or_command, caller who, std::string_view args = {},
+                      activation_trigger how = activation_trigger::from_caller) const;
 
     /// The definition of this system's skill tool, its parameter limited to what the model may invoke now.
     boost::json::object tool_definition() const;

@@ -30,19 +30,24 @@ basic_system<Registry, Index, Content>::~basic_system() = default;
 template <class Registry, index_format Index, content_format Content>
 index_result basic_system<Registry, Index, Content>::index() const
 {
+    index_result r;
     try {
-        return render_index(*snapshot(), index_, settings_.listing);
+        r = render_index(*snapshot(), index_, settings_.listing);
     } catch (std::bad_alloc const&) { // an empty index says less than a full one, never crashes
-        index_result r;
+        r = index_result{};
         r.error = "out of memory";
-        return r;
     }
+    if (settings_.observer) notify_rendered(*settings_.observer, r);
+    return r;
 }
 
 template <class Registry, index_format Index, content_format Content>
-invocation basic_system<Registry, Index, Content>::invoke(std::string_view name_or_command, caller who, std::string_view args) const
+invocation basic_system<Registry, Index, Content>::invoke(std::string_view name_or_command, caller who, std::string_view args,
+                                                          activation_trigger how) const
 {
-    return skillmd::invoke(*registry_, name_or_command, args, who, settings_.invoke, content_);
+    invocation inv = skillmd::invoke(*registry_, name_or_command, args, who, settings_.invoke, content_);
+    if (settings_.observer) notify_invoked(*settings_.observer, inv, name_or_command, args, how);
+    return inv;
 }
 
 template <class Registry, index_format Index, content_format Content>
@@ -72,7 +77,7 @@ invocation basic_system<Registry, Index, Content>::call_tool(tool_call_result co
     if (!call.skill_kind || tool_name(*call.skill_kind) != tool_name(settings_.tool))
         return bad("this agent has no tool \"" + detail::shown_in_error(call.tool) + "\"; its skill tool is " +
                    std::string(tool_name(settings_.tool)));
-    return invoke(call.skill, caller::model, call.args);
+    return invoke(call.skill, caller::model, call.args, activation_trigger::model_tool_call);
 }
 
 template <class Registry, index_format Index, content_format Content>

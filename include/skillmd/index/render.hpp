@@ -146,12 +146,13 @@ inline std::vector<index_entry> index_entries(snapshot const& snap, listing whic
     std::string cwd;
     for (auto const& r : snap.skills()) {
         if (!r.visible_to(which == listing::all ? visibility::all : visibility::model)) continue;
-        if (which == listing::model_documented && !r.meta.description_given && !r.meta.when_to_use) continue;
+        bool const name_only = r.overridden.mode == override_mode::name_only; // an operator's override
+        if (which == listing::model_documented && !name_only && !r.meta.description_given && !r.meta.when_to_use) continue;
         index_entry e;
         e.command = r.command;
         e.name = r.meta.label ? std::string_view(*r.meta.label) : std::string_view(r.meta.name);
-        e.description = r.meta.description;
-        if (r.meta.when_to_use) e.when_to_use = *r.meta.when_to_use;
+        if (!name_only) e.description = r.meta.description;
+        if (r.meta.when_to_use && !name_only) e.when_to_use = *r.meta.when_to_use;
         if (r.meta.argument_hint) e.argument_hint = *r.meta.argument_hint;
         // Files get an absolute path; other sources (memory, plugins of them) keep their locator.
         if (!r.where.database && !r.where.path.empty()) {

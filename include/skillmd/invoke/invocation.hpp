@@ -282,10 +282,12 @@ inline std::optional<refusal> check_caller(skill_record const& r, invoke_request
     if (r.hidden)
         return refusal{invoke_error::load_failed, "Could not load skill: " + q.shown +
                                                       " (its required programs or environment variables are missing)"};
-    if (who == caller::model && (r.meta.disable_model_invocation || r.meta.user_invocable_only))
+    if (who == caller::model && !r.visible_to(visibility::model))
         return refusal{invoke_error::model_invocation_disabled,
                        "Skill " + q.shown + " cannot be used with " + opts.tool_name + " tool due to " +
-                           (r.meta.disable_model_invocation ? "disable-model-invocation" : "user_invocable_only")};
+                           (r.meta.disable_model_invocation ? "disable-model-invocation"
+                            : r.meta.user_invocable_only    ? "user_invocable_only"
+                                                            : "an override (" + r.overridden.layer + ": user-invocable-only)")};
     if (who == caller::user && !r.meta.user_invocable)
         return refusal{invoke_error::user_invocation_disabled,
                        "Skill " + q.shown + " can only be invoked by the model (user-invocable: false)"};

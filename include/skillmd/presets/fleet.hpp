@@ -64,7 +64,7 @@ inline fleet make_fleet(locations const& at, postgres_options opts, std::string 
     directory_options files;
     files.layout = layout::files;
     files = contained(at, {dir.string()}, files);
-    return fleet(std::make_unique<fleet_registry>(options_for(dialects::koshi(), mode), directory_source("user", dir.string(), files),
+    return fleet(std::make_unique<fleet_registry>(options_for(dialects::koshi(), mode, at), directory_source("user", dir.string(), files),
                                                   postgres_source("db", std::move(store), std::move(ns), cache.string())),
                  settings_for(index_formats::policies::koshi(), skill_tool::load_skill));
 }

@@ -68,7 +68,7 @@ inline koshi make_koshi(locations const& at = {}, std::filesystem::path const& s
     directory_options files;
     files.layout = layout::files;
     files = contained(at, {dir.string()}, files);
-    return koshi(std::make_unique<koshi_registry>(options_for(dialects::koshi(), mode),
+    return koshi(std::make_unique<koshi_registry>(options_for(dialects::koshi(), mode, at),
                                                   directory_source("user", dir.string(), files),
                                                   sqlite_source("db", std::move(store), error)),
                  settings_for(index_formats::policies::koshi(), skill_tool::load_skill));

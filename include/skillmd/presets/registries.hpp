@@ -36,6 +36,8 @@ struct locations
     /// Folders outside the tiers that links in a tier may lead into (a dotfiles folder).
     /// Links between a preset's own tiers are always allowed; anything else is refused.
     std::vector<std::filesystem::path> allowed_roots;
+    /// Operators' on/off rules (user settings, then project settings); see storage/overrides.hpp.
+    skillmd::overrides skill_overrides;
 
     std::filesystem::path home_dir() const
     {
@@ -56,6 +58,13 @@ inline registry_options options_for(dialect d, validation_mode mode = validation
     registry_options o;
     o.dialect = std::move(d);
     o.mode = mode;
+    return o;
+}
+/// The same, with the operators' overrides of `at`.
+inline registry_options options_for(dialect d, validation_mode mode, locations const& at)
+{
+    registry_options o = options_for(std::move(d), mode);
+    o.overrides = at.skill_overrides;
     return o;
 }
 

@@ -9,6 +9,7 @@
 // No X3 here: the parser is a template parameter.
 
 #include <skillmd/storage/dedup.hpp>
+#include <skillmd/storage/overrides.hpp>
 #include <skillmd/model/skill.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>
 #include <skillmd/model/dialect.hpp>
@@ -52,6 +53,7 @@ struct skill_record
     std::size_t body_offset = 0;
     std::string shadowed_by;   ///< on a shadowed skill: the winner as `name@tier`
     bool hidden = false;       ///< requirements unmet (sven): loaded but not listed
+    override_decision overridden; ///< an operator's override, and the layer it came from
 
     std::string qualified() const { return command + "@" + tier; }
     bool visible_to(visibility v) const
@@ -59,7 +61,9 @@ struct skill_record
         if (hidden) return false;
         switch (v) {
         case visibility::all: return true;
-        case visibility::model: return !meta.disable_model_invocation && !meta.user_invocable_only;
+        case visibility::model:
+            return !meta.disable_model_invocation && !meta.user_invocable_only &&
+                   overridden.mode != override_mode::user_invocable_only;
         case visibility::user: return meta.user_invocable;
         }
         return false;
@@ -115,6 +119,8 @@ public:
     record_list const& skills() const noexcept { return skills_; }
     /// Skills another tier's skill shadowed; reachable as `name@tier`.
     record_list const& shadowed() const noexcept { return shadowed_; }
+    /// Skills an override turned off: in no index, tool, command or listing; kept for `explain`.
+    record_list const& disabled() const noexcept { return disabled_; }
     std::vector<diagnostic> const& diagnostics() const noexcept { return diagnostics_; }
 
     /// By command or name, with or without a leading `/`; `name@tier` reaches shadowed skills.
@@ -163,6 +169,7 @@ private:
 
     record_list skills_;
     record_list shadowed_;
+    record_list disabled_;
     std::vector<diagnostic> diagnostics_;
     std::unordered_map<std::string, std::size_t> index_;
     // What refresh() may reuse: every candidate read, by tier and path, with its stamp.
@@ -181,6 +188,7 @@ struct registry_options
     validation_mode mode = validation_mode::lenient;
     bool gate_requirements = true; ///< hide skills whose requires_bins / requires_env are missing
     unsigned threads = 0;          ///< parallel reads and parses; 0: one per core
+    skillmd::overrides overrides;  ///< operators' on/off rules, by name or path, in layers
 };
 
 /// A skill's whole file as read at one moment, and where its body starts.

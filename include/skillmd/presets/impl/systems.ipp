@@ -24,7 +24,7 @@ SKILLMD_DECL pegasus make_pegasus(locations const& at, validation_mode mode)
     settings.invoke.default_fork_agent = "general"; // the field table's default for `agent`
     auto const builtin = at.tier("builtin", p / "skills"), user = at.tier("user", p / "data" / "skills");
     auto const o = contained(at, {builtin, user});
-    return pegasus(std::make_unique<pegasus_registry>(options_for(dialects::pegasus(), mode),
+    return pegasus(std::make_unique<pegasus_registry>(options_for(dialects::pegasus(), mode, at),
                                                       directory_source("builtin", builtin, o), directory_source("user", user, o)),
                    std::move(settings));
 }
@@ -36,7 +36,7 @@ SKILLMD_DECL claude_code make_claude_code(locations const& at, validation_mode m
                project = at.tier("project", at.project_dir() / ".claude" / "skills");
     auto const o = contained(at, {managed, user, project}); // a project may link a user skill (inode dedup)
     return claude_code(
-        std::make_unique<claude_code_registry>(options_for(dialects::claude_code(), mode),
+        std::make_unique<claude_code_registry>(options_for(dialects::claude_code(), mode, at),
                                                directory_source("managed", managed, o), directory_source("user", user, o),
                                                directory_source("project", project, o)),
         settings_for(index_formats::policies::claude_code(), skill_tool::skill));
@@ -50,7 +50,7 @@ SKILLMD_DECL mycode make_mycode(locations const& at, std::string plugin_name,
                plugin = at.tier("plugin", at.home_dir() / ".mycode" / "plugins" / "skills");
     auto const o = contained(at, {user, project, plugin});
     return mycode(std::make_unique<mycode_registry>(
-                      options_for(dialects::mycode(), mode), directory_source("user", user, o),
+                      options_for(dialects::mycode(), mode, at), directory_source("user", user, o),
                       directory_source("project", project, o),
                       plugin_source<directory_source>(std::move(plugin_name), directory_source("plugin", plugin, o))),
                   [] {
@@ -70,7 +70,7 @@ SKILLMD_DECL sven make_sven(locations const& at, validation_mode mode)
     auto settings = settings_for(index_formats::policies::sven(), skill_tool::load_skill);
     settings.invoke.match_sanitized = true;
     return sven(std::make_unique<sven_registry>(
-                    options_for(dialects::sven(), mode), directory_source(sven_tiers[0], dirs[0], o),
+                    options_for(dialects::sven(), mode, at), directory_source(sven_tiers[0], dirs[0], o),
                     directory_source(sven_tiers[1], dirs[1], o), directory_source(sven_tiers[2], dirs[2], o),
                     directory_source(sven_tiers[3], dirs[3], o), directory_source(sven_tiers[4], dirs[4], o),
                     directory_source(sven_tiers[5], dirs[5], o)),
@@ -85,7 +85,7 @@ SKILLMD_DECL agent_skills make_agent_skills(locations const& at, validation_mode
     nested.layout = layout::nested;
     auto const o = contained(at, {user, project}, nested);
     return agent_skills(
-        std::make_unique<agent_skills_registry>(options_for(dialects::agent_skills(), mode),
+        std::make_unique<agent_skills_registry>(options_for(dialects::agent_skills(), mode, at),
                                                 directory_source("user", user, o), directory_source("project", project, o)),
         settings_for(index_formats::policies::agent_skills(), skill_tool::load_skill));
 }
@@ -98,7 +98,7 @@ SKILLMD_DECL claude_code_2_1 make_claude_code_2_1(locations const& at, validatio
                project = at.tier("project", at.project_dir() / ".claude" / "skills");
     auto const o = contained(at, {managed, user, project});
     return claude_code_2_1(
-        std::make_unique<claude_code_2_1_registry>(options_for(dialects::claude_code_2_1(), mode),
+        std::make_unique<claude_code_2_1_registry>(options_for(dialects::claude_code_2_1(), mode, at),
                                                    directory_source("managed", managed, o), directory_source("user", user, o),
                                                    directory_source("project", project, o)),
         settings_for(index_formats::policies::claude_code_2_1(), skill_tool::skill), std::move(format));
@@ -137,7 +137,7 @@ SKILLMD_DECL codex_0_169 make_codex_0_169(locations const& at, validation_mode m
     for (std::size_t i = 0; i < 6; ++i) format.roots.push_back({codex_tiers[i], dirs[i]});
     auto settings = settings_for(index_formats::policies::codex_0_169(), skill_tool::load_skill);
     return codex_0_169(std::make_unique<codex_registry>(
-                           options_for(dialects::codex(), mode), directory_source(codex_tiers[0], dirs[0], o),
+                           options_for(dialects::codex(), mode, at), directory_source(codex_tiers[0], dirs[0], o),
                            directory_source(codex_tiers[1], dirs[1], user_codex), directory_source(codex_tiers[2], dirs[2], o),
                            directory_source(codex_tiers[3], dirs[3], o), directory_source(codex_tiers[4], dirs[4], o),
                            directory_source(codex_tiers[5], dirs[5], o)),
@@ -154,7 +154,7 @@ SKILLMD_DECL gemini_cli_0_61 make_gemini_cli_0_61(locations const& at, validatio
     for (std::size_t i = 0; i < 4; ++i) dirs.push_back(at.tier(gemini_cli_tiers[i], defaults[i]));
     auto const o = contained(at, dirs); // flat: `*/SKILL.md`, one level
     return gemini_cli_0_61(std::make_unique<gemini_cli_registry>(
-                               options_for(dialects::gemini_cli(), mode), directory_source(gemini_cli_tiers[0], dirs[0], o),
+                               options_for(dialects::gemini_cli(), mode, at), directory_source(gemini_cli_tiers[0], dirs[0], o),
                                directory_source(gemini_cli_tiers[1], dirs[1], o),
                                directory_source(gemini_cli_tiers[2], dirs[2], o),
                                directory_source(gemini_cli_tiers[3], dirs[3], o)),
@@ -174,7 +174,7 @@ SKILLMD_DECL opencode_1_18 make_opencode_1_18(locations const& at, validation_mo
     auto const o = contained(at, dirs, sven_layout()); // any depth
     return opencode_1_18(
         std::make_unique<opencode_registry>(
-            options_for(dialects::opencode(), mode), directory_source(opencode_tiers[0], dirs[0], o),
+            options_for(dialects::opencode(), mode, at), directory_source(opencode_tiers[0], dirs[0], o),
             directory_source(opencode_tiers[1], dirs[1], o), directory_source(opencode_tiers[2], dirs[2], o),
             directory_source(opencode_tiers[3], dirs[3], o), directory_source(opencode_tiers[4], dirs[4], o),
             directory_source(opencode_tiers[5], dirs[5], o), directory_source(opencode_tiers[6], dirs[6], o),

@@ -1,0 +1,232 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_AUTHORING_EXPLAIN_HPP
+#define SKILLMD_AUTHORING_EXPLAIN_HPP
+
+// explain(): for each skill of a system, whether it is in the index and who may invoke
+// it, and every reason it is not: the diagnostic that kept it from loading, the skill
+// that shadows it, the flag that hides it, the requirement that gates it, the budget rule
+// that shortened or dropped it, the override that turned it off. Built only from what
+// the snapshot and the rendered index already say; no X3.
+
+#include <skillmd/config.hpp>
+#include <skillmd/detail/utf8.hpp>
+#include <skillmd/index/render.hpp>
+#include <skillmd/storage/registry.hpp>
+#include <skillmd/storage/requirements.hpp>
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillmd {
+
+struct explain_reason
+{
+    std::string code;  ///< not-loaded, shadowed, hidden-flag, requirement, undocumented, budget-omitted, budget-shortened, override
+    std::string text;
+    std::string file;  ///< where, when a file says it
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+};
+
+struct skill_explanation
+{
+    std::string command; ///< the lookup key; for a file that did not load, its folder's name
+    std::string tier;
+    std::string path;
+    /// listed, shortened, omitted (for the budget), not-listed, shadowed, off, not-loaded
+    std::string index;
+    bool model_invocable = false;
+    bool user_invocable = false;
+    std::vector<explain_reason> reasons;
+};
+
+namespace detail {
+
+inline std::string budget_rule_text(budget_strategy s)
+{
+    switch (s) {
+    case budget_strategy::stop_at_overflow:
+        return "the rule stops at the first entry that does not fit (Claude Code's) and drops every entry after it, "
+               "even short ones that would fit";
+    case budget_strategy::skip_overflow:
+        return "the rule leaves out each entry that does not fit and goes on (Pegasus's)";
+    case budget_strategy::always_bypass:
+        return "`always` skills are listed first whatever the budget; the rest stop at the first entry that does not "
+               "fit (sven's)";
+    case budget_strategy::shorten_then_drop:
+        return "the rule shortens every description evenly, then lists bare names, then drops skills from the end "
+               "(Codex's)";
+    }
+    return "";
+}
+
+inline std::string shown_budget(index_result const& r)
+{
+    return r.budget == index_summary::unlimited ? std::string("no budget")
+                                                : std::to_string(r.budget) + " characters";
+}
+
+} // namespace detail
+
+/** Every skill of `sys` (and every file that failed to load), or only those whose
+    command or name is `name`, with the reasons behind where each one stands.
+*/
+template <class System>
+std::vector<skill_explanation> explain(System const& sys, std::string_view name = {})
+{
+    auto const snap = sys.snapshot();
+    index_result const idx = sys.index();
+    auto const& policy = sys.settings().listing;
+    bool const shadowed_for_model = sys.settings().invoke.model_may_invoke_shadowed;
+
+    std::set<std::string_view> listed(idx.listed.begin(), idx.listed.end());
+    std::set<std::string_view> shortened(idx.shortened.begin(), idx.shortened.end());
+    std::map<std::string_view, std::size_t> omitted; // command -> place among the omitted
+    for (std::size_t i = 0; i < idx.omitted.size(); ++i) omitted.emplace(idx.omitted[i], i);
+
+    requirement_checker gate;
+    std::vector<skill_explanation> out;
+    std::set<std::string> record_files;
+    auto wanted = [&](std::string_view command, std::string_view label) {
+        if (name.empty()) return true;
+        std::string_view n = name;
+        if (n.front() == '/') n.remove_prefix(1);
+        return n == command || n == label;
+    };
+
+    auto describe = [&](skill_record const& r, std::string_view where) {
+        record_files.insert(r.where.path);
+        if (!wanted(r.command, r.meta.name)) return;
+        skill_explanation e;
+        e.command = r.command;
+        e.tier = r.tier;
+        e.path = r.where.path;
+        auto add = [&](std::string code, std::string text) { e.reasons.push_back({std::move(code), std::move(text), r.where.path, 0, 0}); };
+        std::string const via = r.overridden.layer + (r.overridden.origin.empty() ? "" : " (" + r.overridden.origin + ")");
+        if (where == "off") {
+            e.index = "off";
+            add("override", "turned off by `" + r.overridden.pattern + "`: \"off\" in " + via);
+            out.push_back(std::move(e));
+            return;
+        }
+        if (where == "shadowed") {
+            e.index = "shadowed";
+            add("shadowed", "shadowed by " + r.shadowed_by + ": the collision rule keeps that tier's skill; this one "
+                            "stays reachable as `/" + r.qualified() + "`");
+        }
+        if (r.hidden) {
+            auto why = gate.unmet(r.meta);
+            add("requirement", "hidden: " + (why ? *why : std::string("its requirements were unmet when the skills were loaded")));
+        }
+        if (r.meta.disable_model_invocation)
+            add("hidden-flag", "`disable-model-invocation: true`: the model neither sees nor invokes it; the user still can");
+        if (r.meta.user_invocable_only)
+            add("hidden-flag", "`user_invocable_only: true` (sven): only the user may invoke it");
+        if (!r.meta.user_invocable && r.overridden.mode != override_mode::user_invocable_only)
+            add("hidden-flag", "`user-invocable: false`: not a `/` command; the model may still invoke it");
+        if (r.overridden.mode == override_mode::name_only)
+            add("override", "listed by name only, without its description: `" + r.overridden.pattern +
+                                "` is \"name-only\" in " + via);
+        if (r.overridden.mode == override_mode::user_invocable_only)
+            add("override", "only the user may invoke it: `" + r.overridden.pattern + "` is \"user-invocable-only\" in " + via);
+        if (r.overridden.mode == override_mode::on && !r.overridden.layer.empty())
+            add("override", "`" + r.overridden.pattern + "` is \"on\" in " + via + " (it undoes any earlier layer's)");
+
+        bool const eligible = where == "skill" &&
+                              r.visible_to(policy.which == listing::all ? visibility::all : visibility::model);
+        bool const documented = r.meta.description_given || r.meta.when_to_use ||
+                                r.overridden.mode == override_mode::name_only;
+        if (eligible && policy.which == listing::model_documented && !documented)
+            add("undocumented", "not listed: this system lists only skills with a written `description` or `when_to_use`");
+        if (where == "skill") {
+            if (listed.count(r.command)) {
+                e.index = shortened.count(r.command) ? "shortened" : "listed";
+                if (shortened.count(r.command)) {
+                    std::size_t const cap = policy.budget.entry_cap;
+                    if (r.overridden.mode == override_mode::name_only)
+                        ; // said above
+                    else if (cap && skillmd::detail::utf8_length(r.meta.description) > cap)
+                        add("budget-shortened", "description cut to " + std::to_string(cap) + " code points (the per-entry cap)");
+                    else
+                        add("budget-shortened", "description shortened or dropped to fit " + detail::shown_budget(idx) +
+                                                    ": " + detail::budget_rule_text(policy.budget.strategy));
+                }
+            } else if (auto const it = omitted.find(r.command); it != omitted.end()) {
+                e.index = "omitted";
+                bool const after_first = it->second > 0 &&
+                                         (policy.budget.strategy == budget_strategy::stop_at_overflow ||
+                                          policy.budget.strategy == budget_strategy::always_bypass);
+                if (after_first)
+                    add("budget-omitted", "left out: `" + idx.omitted.front() + "` before it did not fit in " +
+                                              detail::shown_budget(idx) + ", and " +
+                                              detail::budget_rule_text(policy.budget.strategy));
+                else
+                    add("budget-omitted", "left out: it did not fit in " + detail::shown_budget(idx) + " (" +
+                                              std::to_string(idx.used) + " used); " +
+                                              detail::budget_rule_text(policy.budget.strategy));
+            } else {
+                e.index = "not-listed";
+            }
+        }
+        e.model_invocable = where == "skill" ? r.visible_to(visibility::model) : shadowed_for_model && r.visible_to(visibility::model);
+        e.user_invocable = r.visible_to(visibility::user);
+        out.push_back(std::move(e));
+    };
+
+    for (auto const& r : snap->skills()) describe(r, "skill");
+    for (auto const& r : snap->shadowed()) describe(r, "shadowed");
+    for (auto const& r : snap->disabled()) describe(r, "off");
+
+    // Files that did not load: every error said about a file no record came from.
+    std::map<std::string, skill_explanation> failed;
+    for (auto const& d : snap->diagnostics()) {
+        if (d.severity != severity::error || d.file.empty() || record_files.count(d.file)) continue;
+        std::filesystem::path const p(d.file);
+        std::string command = p.filename() == "SKILL.md" ? p.parent_path().filename().string() : p.filename().string();
+        if (!wanted(command, command)) continue;
+        auto& e = failed[d.file];
+        if (e.path.empty()) {
+            e.command = std::move(command);
+            e.path = d.file;
+            e.index = "not-loaded";
+        }
+        e.reasons.push_back({"not-loaded", "[" + d.code + "] " + d.message, d.file, d.line, d.column});
+    }
+    for (auto& [file, e] : failed) out.push_back(std::move(e));
+
+    std::stable_sort(out.begin(), out.end(), [](auto const& a, auto const& b) {
+        return a.command != b.command ? a.command < b.command : a.path < b.path;
+    });
+    return out;
+}
+
+/// `explain`'s answers as JSON: an array of {command, tier, path, index, model_invocable,
+/// user_invocable, reasons: [{code, text, file, line, column}]}.
+inline boost::json::array to_json(std::vector<skill_explanation> const& all)
+{
+    boost::json::array a;
+    for (auto const& e : all) {
+        boost::json::array reasons;
+        for (auto const& r : e.reasons)
+            reasons.push_back(boost::json::object{{"code", r.code}, {"text", r.text}, {"file", r.file},
+                                                  {"line", r.line}, {"column", r.column}});
+        a.push_back(boost::json::object{{"command", e.command}, {"tier", e.tier}, {"path", e.path},
+                                        {"index", e.index}, {"model_invocable", e.model_invocable},
+                                        {"user_invocable", e.user_invocable}, {"reasons", std::move(reasons)}});
+    }
+    return a;
+}
+
+} // namespace skillmd
+
+#endif
