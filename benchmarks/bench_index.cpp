@@ -11,6 +11,10 @@
 
 #include <benchmark/benchmark.h>
 
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -137,6 +141,69 @@ void from_snapshot_codex_budget(benchmark::State& state)
     state.counters["shortened"] = static_cast<double>(r.shortened.size());
 }
 
+/// A whole system over 2,000 skill folders, for the cost of an observer: none (the
+/// default), and one that does nothing (the virtual calls and the event it is given).
+struct observed_system
+{
+    std::filesystem::path dir;
+    skillmd::presets::agent_skills agent;
+    static std::filesystem::path make_tree()
+    {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "skillmd-bench-XXXXXX").string();
+        std::filesystem::path const d = ::mkdtemp(tmpl.data());
+        for (std::size_t i = 0; i < 2000; ++i) {
+            auto const folder = d / ("skill-" + std::to_string(i));
+            std::filesystem::create_directories(folder);
+            std::ofstream(folder / "SKILL.md") << "---\nname: skill-" << i << "\ndescription: " << description(i)
+                                               << "\n---\nDo it with $ARGUMENTS.\n";
+        }
+        return d;
+    }
+    static skillmd::presets::agent_skills make(std::filesystem::path const& d)
+    {
+        skillmd::presets::locations at;
+        at.overrides["user"] = d;
+        at.overrides["project"] = d / "none";
+        return skillmd::presets::make_agent_skills(at);
+    }
+    observed_system() : dir(make_tree()), agent(make(dir))
+    {
+        agent.load();
+        agent.settings().invoke.permissions.allow = {"skill-7"};
+    }
+    ~observed_system()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+};
+
+observed_system& observed()
+{
+    static observed_system s;
+    return s;
+}
+
+struct noop_observer : skillmd::observer
+{
+};
+
+void system_index(benchmark::State& state, bool with_observer)
+{
+    auto& s = observed();
+    s.agent.settings().observer = with_observer ? std::make_shared<noop_observer>() : nullptr;
+    for (auto _ : state) benchmark::DoNotOptimize(s.agent.index().text.data());
+    s.agent.settings().observer = nullptr;
+}
+
+void system_invoke(benchmark::State& state, bool with_observer)
+{
+    auto& s = observed();
+    s.agent.settings().observer = with_observer ? std::make_shared<noop_observer>() : nullptr;
+    for (auto _ : state) benchmark::DoNotOptimize(s.agent.invoke("skill-7", skillmd::caller::model, "a b c").content.data());
+    s.agent.settings().observer = nullptr;
+}
+
 } // namespace
 
 BENCHMARK(no_budget_agent_skills_xml)->Unit(benchmark::kMillisecond);
@@ -148,5 +215,10 @@ BENCHMARK(shorten_then_drop_codex)->Unit(benchmark::kMillisecond);
 BENCHMARK(entries_from_snapshot)->Unit(benchmark::kMillisecond);
 BENCHMARK(from_snapshot_claude_code_default)->Unit(benchmark::kMillisecond);
 BENCHMARK(from_snapshot_codex_budget)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_CAPTURE(system_index, no_observer, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(system_index, noop_observer, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(system_invoke, no_observer, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(system_invoke, noop_observer, true)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();
