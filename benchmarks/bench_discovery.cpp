@@ -2,8 +2,9 @@
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
 //
 // Discovery and frontmatter parsing of a generated tree of 10,000 nested skills
-// (1-3 KB each), against the floor: a plain loop that only reads every SKILL.md into
-// memory, given the list of paths. And refresh() when nothing changed.
+// (1-3 KB each), or of the user's own tree (`--tree DIR`), against the floor: a plain
+// loop that only reads every SKILL.md into memory, given the list of paths. And
+// refresh() when nothing changed, and the memory a loaded registry holds per skill.
 
 #include <skillmd/frontmatter/x3_parser.hpp>
 #include <skillmd/storage/registry.hpp>
@@ -11,6 +12,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,19 +20,38 @@
 #include <string>
 #include <vector>
 
+#include <cstring>
+
 #include <fcntl.h>
+#include <malloc.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
 
 namespace {
 
+/// `--tree DIR`: the user's own tree instead of the generated one ("" : generated).
+std::string& user_tree()
+{
+    static std::string dir;
+    return dir;
+}
+
 struct tree
 {
     fs::path root;
     std::vector<std::string> files;
+    bool generated = true;
     tree()
     {
+        if (!user_tree().empty()) {
+            generated = false;
+            root = fs::absolute(user_tree());
+            for (auto const& e : fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied))
+                if (e.is_regular_file() && e.path().filename() == "SKILL.md") files.push_back(e.path().string());
+            std::sort(files.begin(), files.end());
+            return;
+        }
         std::string tmpl = (fs::temp_directory_path() / "skillmd-bench-XXXXXX").string();
         root = ::mkdtemp(tmpl.data());
         std::string const filler =
@@ -53,7 +74,10 @@ struct tree
             }
         }
     }
-    ~tree() { fs::remove_all(root); }
+    ~tree()
+    {
+        if (generated) fs::remove_all(root);
+    }
 };
 
 tree const& the_tree()
@@ -166,6 +190,61 @@ void refresh_unchanged_without_watches(benchmark::State& state)
     state.counters["skills"] = static_cast<double>(reg.snapshot()->skills().size());
 }
 
+/// Bytes the heap holds (malloc's own count: what is allocated, not what was freed).
+std::size_t heap_in_use()
+{
+    ::malloc_trim(0);
+    return ::mallinfo2().uordblks;
+}
+
+/// Resident bytes of this process (/proc/self/statm).
+std::size_t resident()
+{
+    std::ifstream in("/proc/self/statm");
+    std::size_t pages = 0, rss = 0;
+    in >> pages >> rss;
+    return rss * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+}
+
+/// What a loaded registry holds per skill (bodies are not kept), beside the bytes of
+/// the frontmatter blocks it was read from: heap bytes allocated while it stands, and
+/// the resident growth of the process.
+void memory_per_skill(benchmark::State& state)
+{
+    auto const& t = the_tree();
+    std::size_t frontmatter = 0;
+    for (auto const& f : t.files) {
+        std::ifstream in(f, std::ios::binary);
+        std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (text.starts_with("---")) {
+            auto const close = text.find("\n---", 3);
+            if (close != std::string::npos) frontmatter += close + 1 - 4; // the block between the fences
+        }
+    }
+    double heap = 0, rss = 0;
+    std::size_t n = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        std::size_t const heap0 = heap_in_use(), rss0 = resident();
+        state.ResumeTiming();
+        {
+            registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), nested()));
+            reg.load();
+            n = reg.snapshot()->skills().size();
+            state.PauseTiming();
+            heap = static_cast<double>(heap_in_use() - heap0);
+            rss = static_cast<double>(resident() > rss0 ? resident() - rss0 : 0);
+            state.ResumeTiming();
+        }
+    }
+    double const skills = static_cast<double>(std::max<std::size_t>(n, 1));
+    state.counters["skills"] = static_cast<double>(n);
+    state.counters["heap_bytes_per_skill"] = heap / skills;
+    state.counters["rss_bytes_per_skill"] = rss / skills;
+    state.counters["frontmatter_bytes_per_skill"] = static_cast<double>(frontmatter) / skills;
+    state.counters["heap_per_frontmatter"] = heap / std::max(1.0, static_cast<double>(frontmatter));
+}
+
 } // namespace
 
 BENCHMARK(read_every_file_into_memory)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -173,5 +252,21 @@ BENCHMARK(read_every_file_floor)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(full_load)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_unchanged_without_watches)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(memory_per_skill)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv)
+{
+    // `--tree DIR` (or `--tree=DIR`) is ours; the rest goes to Google Benchmark.
+    std::vector<char*> rest{argv[0]};
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--tree") == 0 && i + 1 < argc) user_tree() = argv[++i];
+        else if (std::strncmp(argv[i], "--tree=", 7) == 0) user_tree() = argv[i] + 7;
+        else rest.push_back(argv[i]);
+    }
+    int n = static_cast<int>(rest.size());
+    benchmark::Initialize(&n, rest.data());
+    if (benchmark::ReportUnrecognizedArguments(n, rest.data())) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,9 +1,10 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
 //
-// Frontmatter parse throughput over the frontmatter blocks of shared/corpus:
-// the X3 grammar (exactly what the oracle test runs), yaml-cpp, libfyaml, and a
-// memchr scan for the closing fence over the same bytes (the floor).
+// Frontmatter parse throughput over the frontmatter blocks of shared/corpus, or of the
+// user's own files (`--corpus DIR`: every SKILL.md below DIR): the X3 grammar (exactly
+// what the oracle test runs), yaml-cpp, libfyaml, and a memchr scan for the closing
+// fence over the same bytes (the floor), side by side on the same blocks.
 
 #include <skillmd/frontmatter/split.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
@@ -13,6 +14,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -28,12 +30,20 @@ struct corpus
     std::size_t bytes = 0;
 };
 
+/// `--corpus DIR`; the shared corpus by default.
+std::string& corpus_dir()
+{
+    static std::string dir = SKILLMD_BENCH_SHARED_DIR "/corpus";
+    return dir;
+}
+
 corpus const& frontmatter_blocks()
 {
     static corpus const c = [] {
         corpus out;
         std::vector<std::filesystem::path> files;
-        for (auto const& e : std::filesystem::recursive_directory_iterator(SKILLMD_BENCH_SHARED_DIR "/corpus"))
+        for (auto const& e : std::filesystem::recursive_directory_iterator(
+                 corpus_dir(), std::filesystem::directory_options::skip_permission_denied))
             if (e.is_regular_file() && e.path().filename() == "SKILL.md") files.push_back(e.path());
         std::sort(files.begin(), files.end());
         for (auto const& f : files) {
@@ -136,4 +146,25 @@ BENCHMARK(yaml_cpp)->Unit(benchmark::kMillisecond);
 BENCHMARK(libfyaml)->Unit(benchmark::kMillisecond);
 BENCHMARK(memchr_fence_scan)->Unit(benchmark::kMillisecond);
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv)
+{
+    // `--corpus DIR` (or `--corpus=DIR`) is ours; the rest goes to Google Benchmark.
+    std::vector<char*> rest{argv[0]};
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) corpus_dir() = argv[++i];
+        else if (std::strncmp(argv[i], "--corpus=", 9) == 0) corpus_dir() = argv[i] + 9;
+        else rest.push_back(argv[i]);
+    }
+    if (!std::filesystem::is_directory(corpus_dir())) {
+        std::fprintf(stderr, "bench_frontmatter: %s is not a folder\n", corpus_dir().c_str());
+        return 2;
+    }
+    int n = static_cast<int>(rest.size());
+    benchmark::Initialize(&n, rest.data());
+    if (benchmark::ReportUnrecognizedArguments(n, rest.data())) return 1;
+    std::fprintf(stderr, "corpus: %s (%zu frontmatter blocks, %zu bytes)\n", corpus_dir().c_str(),
+                 frontmatter_blocks().blocks.size(), frontmatter_blocks().bytes);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

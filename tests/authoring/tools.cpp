@@ -117,7 +117,7 @@ BOOST_AUTO_TEST_CASE(every_combination_of_user_and_project_layers)
                 }
                 if (want != override_mode::off) {
                     BOOST_REQUIRE(r != nullptr);
-                    BOOST_TEST(r->overridden.layer == (project ? "project settings" : user ? "user settings" : ""));
+                    BOOST_TEST((r->overridden ? r->overridden->layer : "") == (project ? "project settings" : user ? "user settings" : ""));
                     BOOST_TEST((user_run.status() == invoke_status::run));
                 }
             }
@@ -138,7 +138,7 @@ BOOST_AUTO_TEST_CASE(path_rules_beat_name_rules_and_deeper_paths_win)
     auto const snap = agent.snapshot();
     BOOST_TEST(snap->find("alpha") != nullptr);
     BOOST_TEST(snap->find("beta") == nullptr);
-    BOOST_TEST(snap->find("alpha")->overridden.pattern == alpha);
+    BOOST_TEST(snap->find("alpha")->overridden->pattern == alpha);
     // Read from JSON: relative path keys from the settings file's folder, bad modes refused.
     std::vector<diagnostic> ds;
     auto const l = read_override_layer(R"({"skillOverrides": {"./user/beta": "off", "alpha": "maybe", "": "off"}, "other": 1})",

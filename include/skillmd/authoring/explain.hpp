@@ -112,10 +112,12 @@ std::vector<skill_explanation> explain(System const& sys, std::string_view name 
         e.tier = r.tier;
         e.path = r.where.path;
         auto add = [&](std::string code, std::string text) { e.reasons.push_back({std::move(code), std::move(text), r.where.path, 0, 0}); };
-        std::string const via = r.overridden.layer + (r.overridden.origin.empty() ? "" : " (" + r.overridden.origin + ")");
+        override_decision const none;
+        override_decision const& ov = r.overridden ? *r.overridden : none;
+        std::string const via = ov.layer + (ov.origin.empty() ? "" : " (" + ov.origin + ")");
         if (where == "off") {
             e.index = "off";
-            add("override", "turned off by `" + r.overridden.pattern + "`: \"off\" in " + via);
+            add("override", "turned off by `" + ov.pattern + "`: \"off\" in " + via);
             out.push_back(std::move(e));
             return;
         }
@@ -132,20 +134,20 @@ std::vector<skill_explanation> explain(System const& sys, std::string_view name 
             add("hidden-flag", "`disable-model-invocation: true`: the model neither sees nor invokes it; the user still can");
         if (r.meta.user_invocable_only)
             add("hidden-flag", "`user_invocable_only: true` (sven): only the user may invoke it");
-        if (!r.meta.user_invocable && r.overridden.mode != override_mode::user_invocable_only)
+        if (!r.meta.user_invocable && ov.mode != override_mode::user_invocable_only)
             add("hidden-flag", "`user-invocable: false`: not a `/` command; the model may still invoke it");
-        if (r.overridden.mode == override_mode::name_only)
-            add("override", "listed by name only, without its description: `" + r.overridden.pattern +
+        if (ov.mode == override_mode::name_only)
+            add("override", "listed by name only, without its description: `" + ov.pattern +
                                 "` is \"name-only\" in " + via);
-        if (r.overridden.mode == override_mode::user_invocable_only)
-            add("override", "only the user may invoke it: `" + r.overridden.pattern + "` is \"user-invocable-only\" in " + via);
-        if (r.overridden.mode == override_mode::on && !r.overridden.layer.empty())
-            add("override", "`" + r.overridden.pattern + "` is \"on\" in " + via + " (it undoes any earlier layer's)");
+        if (ov.mode == override_mode::user_invocable_only)
+            add("override", "only the user may invoke it: `" + ov.pattern + "` is \"user-invocable-only\" in " + via);
+        if (ov.mode == override_mode::on && !ov.layer.empty())
+            add("override", "`" + ov.pattern + "` is \"on\" in " + via + " (it undoes any earlier layer's)");
 
         bool const eligible = where == "skill" &&
                               r.visible_to(policy.which == listing::all ? visibility::all : visibility::model);
         bool const documented = r.meta.description_given || r.meta.when_to_use ||
-                                r.overridden.mode == override_mode::name_only;
+                                ov.mode == override_mode::name_only;
         if (eligible && policy.which == listing::model_documented && !documented)
             add("undocumented", "not listed: this system lists only skills with a written `description` or `when_to_use`");
         if (where == "skill") {
@@ -153,7 +155,7 @@ std::vector<skill_explanation> explain(System const& sys, std::string_view name 
                 e.index = shortened.count(r.command) ? "shortened" : "listed";
                 if (shortened.count(r.command)) {
                     std::size_t const cap = policy.budget.entry_cap;
-                    if (r.overridden.mode == override_mode::name_only)
+                    if (ov.mode == override_mode::name_only)
                         ; // said above
                     else if (cap && skillmd::detail::utf8_length(r.meta.description) > cap)
                         add("budget-shortened", "description cut to " + std::to_string(cap) + " code points (the per-entry cap)");

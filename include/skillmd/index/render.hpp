@@ -146,7 +146,7 @@ inline std::vector<index_entry> index_entries(snapshot const& snap, listing whic
     std::string cwd;
     for (auto const& r : snap.skills()) {
         if (!r.visible_to(which == listing::all ? visibility::all : visibility::model)) continue;
-        bool const name_only = r.overridden.mode == override_mode::name_only; // an operator's override
+        bool const name_only = r.override_in_force() == override_mode::name_only; // an operator's override
         if (which == listing::model_documented && !name_only && !r.meta.description_given && !r.meta.when_to_use) continue;
         index_entry e;
         e.command = r.command;

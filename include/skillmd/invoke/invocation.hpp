@@ -287,7 +287,7 @@ inline std::optional<refusal> check_caller(skill_record const& r, invoke_request
                        "Skill " + q.shown + " cannot be used with " + opts.tool_name + " tool due to " +
                            (r.meta.disable_model_invocation ? "disable-model-invocation"
                             : r.meta.user_invocable_only    ? "user_invocable_only"
-                                                            : "an override (" + r.overridden.layer + ": user-invocable-only)")};
+                                                            : "an override (" + (r.overridden ? r.overridden->layer : std::string()) + ": user-invocable-only)")};
     if (who == caller::user && !r.meta.user_invocable)
         return refusal{invoke_error::user_invocation_disabled,
                        "Skill " + q.shown + " can only be invoked by the model (user-invocable: false)"};

@@ -5,9 +5,10 @@
 
 // Activation events: a system tells an observer when a skill is invoked and when an
 // index is rendered. None by default: a system without an observer tests one null
-// pointer and builds nothing. Attribute names follow OpenTelemetry's conventions (dotted,
-// lower-case, `event.name`), with the `skill.*` names Claude Code's `skill_activated`
-// event uses; `json_lines_observer` writes one JSON object per line.
+// pointer and builds nothing. Attribute names follow OpenTelemetry's conventions for
+// events (dotted, lower-case, `event.name`, `event.timestamp`, `error.code`); the
+// activation event is named `skill_activated`, as Claude Code names its own, and its
+// attributes live under `skill.*`. `json_lines_observer` writes one JSON object per line.
 
 #include <skillmd/config.hpp>
 #include <skillmd/detail/json.hpp>

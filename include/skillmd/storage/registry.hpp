@@ -53,9 +53,12 @@ struct skill_record
     std::size_t body_offset = 0;
     std::string shadowed_by;   ///< on a shadowed skill: the winner as `name@tier`
     bool hidden = false;       ///< requirements unmet (sven): loaded but not listed
-    override_decision overridden; ///< an operator's override, and the layer it came from
+    /// An operator's override and the layer it came from; null when none applies (most
+    /// records: a pointer, not four strings, per skill).
+    std::shared_ptr<override_decision const> overridden;
 
     std::string qualified() const { return command + "@" + tier; }
+    override_mode override_in_force() const noexcept { return overridden ? overridden->mode : override_mode::on; }
     bool visible_to(visibility v) const
     {
         if (hidden) return false;
@@ -63,7 +66,7 @@ struct skill_record
         case visibility::all: return true;
         case visibility::model:
             return !meta.disable_model_invocation && !meta.user_invocable_only &&
-                   overridden.mode != override_mode::user_invocable_only;
+                   override_in_force() != override_mode::user_invocable_only;
         case visibility::user: return meta.user_invocable;
         }
         return false;

@@ -255,13 +255,13 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
             auto d = opts_.overrides.decide(rec->command, rec->meta.name, rec->where.database ? std::string_view() : std::string_view(rec->where.path));
             if (!d.layer.empty()) {
                 skill_record& e = detail::edited(rec);
-                e.overridden = std::move(d);
-                if (e.overridden.mode == override_mode::user_invocable_only) e.meta.user_invocable = true;
-                if (e.overridden.mode == override_mode::off) {
+                e.overridden = std::make_shared<override_decision const>(std::move(d));
+                if (e.overridden->mode == override_mode::user_invocable_only) e.meta.user_invocable = true;
+                if (e.overridden->mode == override_mode::off) {
                     next.diagnostics_.push_back({"skill-disabled", severity::info, rec->where.path, 0, 0,
-                                                 "skill `" + rec->command + "` is off: `" + rec->overridden.pattern + "` is \"off\" in " +
-                                                     rec->overridden.layer +
-                                                     (rec->overridden.origin.empty() ? "" : " (" + rec->overridden.origin + ")")});
+                                                 "skill `" + rec->command + "` is off: `" + rec->overridden->pattern + "` is \"off\" in " +
+                                                     rec->overridden->layer +
+                                                     (rec->overridden->origin.empty() ? "" : " (" + rec->overridden->origin + ")")});
                     next.disabled_.items_.push_back(std::move(rec));
                     continue;
                 }
