@@ -15,6 +15,7 @@
 
 #include <skillmd/config.hpp>
 #include <skillmd/frontmatter/line_parser.hpp>
+#include <skillmd/frontmatter/scalar_json.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
 #include <skillmd/model/dialect.hpp>
 #include <skillmd/model/read_skill.hpp>
@@ -62,33 +63,14 @@ inline diagnostic const* first_error(std::vector<diagnostic> const& ds)
 
 inline bool ok(frontmatter::skill_file const& f) { return !first_error(f.diagnostics); }
 
-/// A plain scalar that the YAML 1.2 core schema reads as something else than a string.
-inline bool typed_plain(std::string_view v)
-{
-    if (v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL") return true;
-    for (std::string_view b : {"true", "True", "TRUE", "false", "False", "FALSE", ".inf", ".Inf", ".INF", "-.inf",
-                               "+.inf", ".nan", ".NaN", ".NAN"})
-        if (v == b) return true;
-    std::size_t i = (v[0] == '-' || v[0] == '+') ? 1 : 0;
-    bool digit = false, other = false;
-    for (; i < v.size(); ++i) {
-        char const c = v[i];
-        if (c >= '0' && c <= '9') digit = true;
-        else if (c != '.' && c != 'e' && c != 'E' && c != '-' && c != '+' && c != 'x' && c != 'o' && !(c >= 'a' && c <= 'f') && !(c >= 'A' && c <= 'F'))
-            other = true;
-    }
-    return digit && !other;
-}
-
 /// Do two trees hold the same data (kinds, texts, keys in order, and types of plain scalars)?
 inline bool same_data(frontmatter::document::node_ref a, frontmatter::document::node_ref b)
 {
     if (a.kind() != b.kind() || a.size() != b.size()) return false;
-    if (a.is_scalar()) {
-        if (a.value() != b.value()) return false;
-        bool const ta = a.style() == frontmatter::scalar_style::plain && typed_plain(a.value());
-        bool const tb = b.style() == frontmatter::scalar_style::plain && typed_plain(b.value());
-        return ta == tb;
+    if (a.is_scalar()) { // the same text, typed alike by the core schema (`true` is not `'true'`)
+        return a.value() == b.value() &&
+               frontmatter::scalar_json(a.value(), a.style() == frontmatter::scalar_style::plain).kind() ==
+                   frontmatter::scalar_json(b.value(), b.style() == frontmatter::scalar_style::plain).kind();
     }
     auto i = a.begin(), j = b.begin();
     for (; i != a.end() && j != b.end(); ++i, ++j)

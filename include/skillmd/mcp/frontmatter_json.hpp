@@ -9,6 +9,7 @@
 // file with the entry, and builds a registry record from the entry alone (the extension
 // forbids fetching SKILL.md before the skill is used).
 
+#include <skillmd/frontmatter/scalar_json.hpp>
 #include <skillmd/frontmatter/split.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
 
@@ -24,58 +25,7 @@
 
 namespace skillmd::mcp {
 
-/// A JSON value for a YAML scalar: plain scalars resolved by the YAML 1.2 core schema
-/// (null, booleans, integers and floats; infinities and NaN stay text, JSON has none),
-/// every other style a string.
-inline boost::json::value scalar_json(std::string_view v, bool plain)
-{
-    if (!plain) return boost::json::string(v);
-    if (v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL") return nullptr;
-    if (v == "true" || v == "True" || v == "TRUE") return true;
-    if (v == "false" || v == "False" || v == "FALSE") return false;
-    std::string_view digits = v;
-    if (digits.front() == '+' || digits.front() == '-') digits.remove_prefix(1);
-    bool const all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (all_digits) {
-        std::int64_t n = 0;
-        std::string_view const t = v.front() == '+' ? v.substr(1) : v;
-        if (auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n); ec == std::errc() && end == t.data() + t.size())
-            return n;
-    }
-    if (v.starts_with("0x") && v.size() > 2) {
-        std::uint64_t n = 0;
-        if (auto [end, ec] = std::from_chars(v.data() + 2, v.data() + v.size(), n, 16); ec == std::errc() && end == v.data() + v.size())
-            return n;
-    }
-    // [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
-    {
-        std::size_t i = v.front() == '+' || v.front() == '-' ? 1 : 0, int_digits = 0, frac_digits = 0;
-        while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++int_digits;
-        bool dot = false;
-        if (i < v.size() && v[i] == '.') {
-            dot = true;
-            ++i;
-            while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++frac_digits;
-        }
-        bool ok = int_digits > 0 || frac_digits > 0;
-        if (ok && i < v.size() && (v[i] == 'e' || v[i] == 'E')) {
-            ++i;
-            if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
-            std::size_t exp = 0;
-            while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++exp;
-            ok = exp > 0;
-        } else if (ok && !dot) {
-            ok = false; // digits alone were handled above (too large for an integer: text)
-        }
-        if (ok && i == v.size()) {
-            double d = 0;
-            std::string const t(v.front() == '+' ? v.substr(1) : v);
-            if (auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), d); ec == std::errc() && end == t.data() + t.size())
-                return d;
-        }
-    }
-    return boost::json::string(v);
-}
+using frontmatter::scalar_json; // the YAML 1.2 core schema, in frontmatter/scalar_json.hpp
 
 /// A frontmatter tree as the JSON a YAML loader would give.
 inline boost::json::value to_json(frontmatter::document::node_ref n)
