@@ -130,40 +130,35 @@ world& the_world()
     return w;
 }
 
-void full_load_postgres(benchmark::State& state)
+/// One full load of the registry `make()` builds, timed per iteration.
+template <class Make>
+void time_full_load(benchmark::State& state, Make make)
 {
-    auto& w = the_world();
     std::size_t n = 0;
     for (auto _ : state) {
-        auto reg = skillmd::presets::make_fleet(w.at("empty"), w.options("agent"), "bench");
+        auto reg = make();
         reg.load();
         n = reg.snapshot()->skills().size();
     }
     state.counters["skills"] = static_cast<double>(n);
+}
+
+void full_load_postgres(benchmark::State& state)
+{
+    auto& w = the_world();
+    time_full_load(state, [&] { return skillmd::presets::make_fleet(w.at("empty"), w.options("agent"), "bench"); });
 }
 
 void full_load_sqlite(benchmark::State& state)
 {
     auto& w = the_world();
-    std::size_t n = 0;
-    for (auto _ : state) {
-        auto reg = skillmd::presets::make_koshi(w.at("empty"));
-        reg.load();
-        n = reg.snapshot()->skills().size();
-    }
-    state.counters["skills"] = static_cast<double>(n);
+    time_full_load(state, [&] { return skillmd::presets::make_koshi(w.at("empty")); });
 }
 
 void full_load_files(benchmark::State& state)
 {
     auto& w = the_world();
-    std::size_t n = 0;
-    for (auto _ : state) {
-        auto reg = skillmd::presets::make_koshi(w.at("files"));
-        reg.load();
-        n = reg.snapshot()->skills().size();
-    }
-    state.counters["skills"] = static_cast<double>(n);
+    time_full_load(state, [&] { return skillmd::presets::make_koshi(w.at("files")); });
 }
 
 void refresh_unchanged_postgres(benchmark::State& state)
