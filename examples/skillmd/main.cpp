@@ -710,7 +710,6 @@ int run(System& agent, options const& o, std::string_view command, preset_info c
     agent.load();
     auto const snap = agent.snapshot();
     if (command == "explain") {
-        agent.settings().observer.reset(); // explain renders the index to describe it, not to use it
         auto& budget = agent.settings().listing.budget;
         budget.context_tokens = o.context_tokens;
         if (o.budget) { // as `index --budget`: the command line beats the environment

@@ -243,6 +243,9 @@ BOOST_AUTO_TEST_CASE(every_invocation_and_rendering_is_reported)
     BOOST_TEST(rec->calls[4].status == "failed");
     BOOST_TEST(rec->calls[4].error == 2);
     BOOST_TEST(rec->calls[4].tier == "");
+    // explain renders the index to describe it: the observer is not told.
+    BOOST_TEST(explain(agent).size() == 2u);
+    BOOST_TEST(rec->listed.size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(json_lines_are_valid_json_with_the_attribute_names)

@@ -85,7 +85,10 @@ template <class System>
 std::vector<skill_explanation> explain(System const& sys, std::string_view name = {})
 {
     auto const snap = sys.snapshot();
-    index_result const idx = sys.index();
+    // The index of this very snapshot (a refresh in between cannot make the two disagree),
+    // rendered as the system renders it but without telling its observer: describing an
+    // index is not using one.
+    index_result const idx = render_index(*snap, sys.index_formatter(), sys.settings().listing);
     auto const& policy = sys.settings().listing;
     bool const shadowed_for_model = sys.settings().invoke.model_may_invoke_shadowed;
 
