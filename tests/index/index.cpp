@@ -121,6 +121,12 @@ BOOST_AUTO_TEST_CASE(sixteen_byte_scans_agree_with_their_definitions)
             BOOST_TEST(out == expected);
             BOOST_TEST(detail::needs_escaping(s, e) == (expected.size() != s.size() + 7));
         }
+        for (auto const e : {escaping::none, escaping::xml, escaping::html, escaping::markdown, escaping::angle}) {
+            std::string out = "p:";
+            bool const clean = detail::append_clean_escaped(out, s, e);
+            BOOST_TEST(clean == by_bytes_clean(s), s);
+            BOOST_TEST(out == (clean ? "p:" + by_bytes_escaped(s, e) : std::string("p:")));
+        }
     }
 }
 
@@ -409,6 +415,53 @@ BOOST_AUTO_TEST_CASE(codex_shortens_then_drops_descriptions_then_skills)
     BOOST_TEST(r.listed == (std::vector<std::string>{"sa", "sb"}), boost::test_tools::per_element());
     BOOST_TEST(r.omitted == std::vector<std::string>{"sc"}, boost::test_tools::per_element());
     BOOST_TEST(r.text.find("- sa: (file: /p/sa)\n- sb: (file: /p/sb)\n") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(shared_out_descriptions_are_counted_as_written)
+{
+    // Stage 2 counts each entry from its plan rather than measuring what it wrote: in
+    // every format, with escapes, multi-byte characters and spaces where cuts fall, the
+    // count must be the code points written (the frame aside).
+    std::mt19937 rng(11);
+    std::string_view const pieces[] = {"word", " ", "&", "<b>", "\"q\"", "'", "*_", "\xc3\xa9", "\xe2\x82\xac", "x"};
+    std::vector<std::string> names, descs;
+    for (std::size_t i = 0; i < 30; ++i) {
+        names.push_back("skill-" + std::to_string(i));
+        std::string d;
+        std::size_t const want = 5 + rng() % 120;
+        while (d.size() < want) d += pieces[rng() % std::size(pieces)];
+        descs.push_back(d);
+    }
+    std::vector<index_entry> entries;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        entries.push_back(entry(names[i], names[i], descs[i], "/home/u/skills/" + names[i] + "/SKILL.md"));
+    std::size_t checked = 0;
+    for (auto const name : fmts::names) {
+        fmts::visit(name, [&](auto const& f) {
+            for (std::size_t chars = 500; chars < 40000; chars += 997) {
+                index_budget b;
+                b.strategy = budget_strategy::shorten_then_drop;
+                b.chars = chars;
+                auto const r = render_index(entries, f, b);
+                if (r.listed.size() != entries.size() || r.shortened.empty()) continue; // not stage 2
+                ++checked;
+                index_summary sum;
+                sum.listed = r.listed.size();
+                sum.shortened = r.shortened.size();
+                sum.budget = chars;
+                std::string frame;
+                f.begin(frame, sum);
+                f.end(frame, sum);
+                std::size_t overhead = 0;
+                if constexpr (requires { f.overhead(); }) overhead = f.overhead();
+                BOOST_TEST_CONTEXT("format " << name << ", budget " << chars) {
+                    BOOST_TEST(r.used == overhead + detail::utf8_length(r.text) - detail::utf8_length(frame));
+                    BOOST_TEST(r.used <= chars);
+                }
+            }
+        });
+    }
+    BOOST_TEST(checked > 2 * std::size(fmts::names));
 }
 
 BOOST_AUTO_TEST_CASE(cuts_count_code_points_and_never_split_a_sequence)

@@ -43,46 +43,70 @@ constexpr bool breaks_line(char32_t c) noexcept
     return c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == 0x2028 || c == 0x2029;
 }
 
-/// Appends `s` as one line: controls and line breaks become spaces, invisible
-/// formatting characters (zero-width, bidi overrides, byte order marks) are dropped,
-/// runs of spaces become one, both ends are trimmed, invalid UTF-8 becomes U+FFFD.
+#if defined(__SSE2__)
+/// `is_clean_ascii_line` for texts of sixteen bytes or more (their ends already checked
+/// not to be spaces), sixteen bytes at a time with one test at the end: signed compares
+/// catch < 0x20 and >= 0x7f (non-ASCII is negative); two spaces in a row are a space whose
+/// byte before (the block loaded one byte earlier) is a space too. The last block overlaps
+/// the one before; bytes seen twice pass twice. `also` is shown every block, so a caller
+/// can learn something else in the same pass.
+template <class Also>
+bool clean_blocks(char const* p, std::size_t n, Also&& also) noexcept
+{
+    __m128i const tilde = _mm_set1_epi8(0x7e), space = _mm_set1_epi8(' ');
+    __m128i bad = _mm_setzero_si128();
+    auto const block = [&](__m128i v, __m128i before) {
+        bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpgt_epi8(v, tilde), _mm_cmpgt_epi8(space, v)));
+        bad = _mm_or_si128(bad, _mm_and_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(before, space)));
+        also(v);
+    };
+    auto const load = [](char const* at) { return _mm_loadu_si128(reinterpret_cast<__m128i const*>(at)); };
+    __m128i const first = load(p);
+    block(first, _mm_slli_si128(first, 1)); // byte 0 has no byte before (and is not a space)
+    std::size_t i = 16;
+    for (; i + 16 <= n; i += 16) block(load(p + i), load(p + i - 1));
+    if (i < n) block(load(p + n - 16), load(p + n - 17));
+    return _mm_movemask_epi8(bad) == 0;
+}
+#endif
+
 /// True when `s` is already one clean line of printable ASCII: nothing to rewrite
 /// (no control, DEL or non-ASCII byte, no space at either end, no two spaces in a row).
 inline bool is_clean_ascii_line(std::string_view s) noexcept
 {
-    if (s.empty()) return true;
+    std::size_t const n = s.size();
+    if (n == 0) return true;
     if (s.front() == ' ' || s.back() == ' ') return false;
-    std::size_t i = 0;
+    char const* const p = s.data();
 #if defined(__SSE2__)
-    // Sixteen bytes at a time: signed compares catch < 0x20 and >= 0x7f (non-ASCII is
-    // negative); a space followed by a space is two adjacent bits of the space mask.
-    __m128i const tilde = _mm_set1_epi8(0x7e), space = _mm_set1_epi8(' ');
-    bool prev_space = false;
-    for (; i + 16 <= s.size(); i += 16) {
-        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + i));
-        __m128i const bad = _mm_or_si128(_mm_cmpgt_epi8(v, tilde), _mm_cmpgt_epi8(space, v));
-        if (_mm_movemask_epi8(bad) != 0) return false;
-        unsigned const sp = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)));
-        if ((sp & (sp >> 1)) != 0 || (prev_space && (sp & 1))) return false;
-        prev_space = (sp >> 15) & 1;
-    }
-    if (i < s.size() && s.size() > 16) {
-        // The rest, read as the sixteen bytes that end `s`; bytes seen twice pass twice.
-        std::size_t const last = s.size() - 16;
-        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + last));
-        __m128i const bad = _mm_or_si128(_mm_cmpgt_epi8(v, tilde), _mm_cmpgt_epi8(space, v));
-        if (_mm_movemask_epi8(bad) != 0) return false;
-        unsigned const sp = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)));
-        return (sp & (sp >> 1)) == 0 && !((sp & 1) && s[last - 1] == ' ');
-    }
+    if (n >= 16) return clean_blocks(p, n, [](__m128i) {});
 #endif
-    for (; i < s.size(); ++i) {
-        auto const c = static_cast<unsigned char>(s[i]);
-        if (c < 0x20 || c > 0x7e || (c == ' ' && s[i - 1] == ' ')) return false;
+    if (n >= 8) {
+        // Eight bytes at a time, the second word overlapping the first: per byte, the top
+        // bit flags non-ASCII, < 0x20 (7 bits + 0x60 stay below 0x80), DEL (+1 reaches
+        // 0x80) and a space (a zero byte after XOR) next to a space.
+        constexpr std::uint64_t high = 0x8080808080808080ull, low = 0x7f7f7f7f7f7f7f7full, ones = 0x0101010101010101ull;
+        auto const clean = [&](char const* at) {
+            std::uint64_t x;
+            std::memcpy(&x, at, 8);
+            std::uint64_t const y = x & low;
+            std::uint64_t bad = (x | ~(y + 0x60 * ones) | (y + ones)) & high;
+            std::uint64_t const z = x ^ (0x20 * ones);
+            std::uint64_t const sp = ~(((z & low) + low) | z) & high;
+            return (bad | (sp & (sp >> 8))) == 0;
+        };
+        return clean(p) && clean(p + n - 8);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        auto const c = static_cast<unsigned char>(p[i]);
+        if (c < 0x20 || c > 0x7e || (c == ' ' && p[i - 1] == ' ')) return false;
     }
     return true;
 }
 
+/// Appends `s` as one line: controls and line breaks become spaces, invisible
+/// formatting characters (zero-width, bidi overrides, byte order marks) are dropped,
+/// runs of spaces become one, both ends are trimmed, invalid UTF-8 becomes U+FFFD.
 inline void append_clean_line(std::string& out, std::string_view s)
 {
     if (is_clean_ascii_line(s)) {
@@ -335,6 +359,32 @@ inline bool needs_escaping(std::string_view s, escaping e) noexcept
     for (char c : s)
         if (special[static_cast<unsigned char>(c)]) return true;
     return false;
+}
+
+/// Appends `s` escaped when it is already one clean line of printable ASCII
+/// (`is_clean_ascii_line`) and says so; appends nothing and returns false otherwise. For
+/// XML and HTML escaping, one pass answers both questions.
+inline bool append_clean_escaped(std::string& out, std::string_view s, escaping e)
+{
+#if defined(__SSE2__)
+    if ((e == escaping::xml || e == escaping::html) && s.size() >= 16) {
+        if (s.front() == ' ' || s.back() == ' ') return false;
+        __m128i const amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>');
+        __m128i const dq = _mm_set1_epi8(e == escaping::html ? '"' : '&'), sq = _mm_set1_epi8(e == escaping::html ? '\'' : '&');
+        __m128i hits = _mm_setzero_si128();
+        bool const clean = clean_blocks(s.data(), s.size(), [&](__m128i v) {
+            hits = _mm_or_si128(hits, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)),
+                                                   _mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_or_si128(_mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, sq)))));
+        });
+        if (!clean) return false;
+        if (_mm_movemask_epi8(hits) == 0) out += s;
+        else append_escaped(out, s, e);
+        return true;
+    }
+#endif
+    if (!is_clean_ascii_line(s)) return false;
+    append_escaped(out, s, e);
+    return true;
 }
 
 /// The longest prefix of `s` with at most `n` code points.

@@ -172,23 +172,55 @@ inline std::size_t js_space_prefix(std::string_view s) noexcept
 inline std::size_t utf8_length(std::string_view s) noexcept
 {
     std::size_t n = 0, i = 0;
+    auto const* p = reinterpret_cast<unsigned char const*>(s.data());
 #if defined(__SSE2__)
     // Sixteen bytes at a time: a continuation byte (10xxxxxx) is, as a signed byte,
     // below -64; every other byte starts a code point. Each lane counts its lead bytes
     // (a compare gives -1) for at most 255 blocks, then the lanes are summed.
-    __m128i const lead = _mm_set1_epi8(-65), zero = _mm_setzero_si128();
-    while (i + 16 <= s.size()) {
-        __m128i counts = zero;
-        for (int blocks = 0; blocks < 255 && i + 16 <= s.size(); ++blocks, i += 16) {
-            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + i));
-            counts = _mm_sub_epi8(counts, _mm_cmpgt_epi8(v, lead));
+    if (s.size() >= 16) {
+        // Most texts are ASCII: one pass that ORs the blocks says so, and then the
+        // length is the size.
+        __m128i any = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p + s.size() - 16));
+        for (std::size_t b = 0; b + 16 <= s.size(); b += 16)
+            any = _mm_or_si128(any, _mm_loadu_si128(reinterpret_cast<__m128i const*>(p + b)));
+        if (_mm_movemask_epi8(any) == 0) return s.size();
+        __m128i const lead = _mm_set1_epi8(-65), zero = _mm_setzero_si128();
+        auto const sum = [&](__m128i counts) {
+            __m128i const sums = _mm_sad_epu8(counts, zero);
+            n += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) + static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
+        };
+        while (i + 16 <= s.size()) {
+            __m128i counts = zero;
+            for (int blocks = 0; blocks < 255 && i + 16 <= s.size(); ++blocks, i += 16) {
+                __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p + i));
+                counts = _mm_sub_epi8(counts, _mm_cmpgt_epi8(v, lead));
+            }
+            sum(counts);
         }
-        __m128i const sums = _mm_sad_epu8(counts, zero);
-        n += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) + static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
+        if (i < s.size()) {
+            // The rest, read as the sixteen bytes that end `s`; the lanes already
+            // counted are masked off (a window of the table below).
+            alignas(16) static constexpr unsigned char keep[32] = {0,    0,    0,    0,    0,    0,    0,    0,
+                                                                   0,    0,    0,    0,    0,    0,    0,    0,
+                                                                   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                                                   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+            std::size_t const fresh = s.size() - i; // 1..15 bytes not yet counted
+            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p + s.size() - 16));
+            __m128i const m = _mm_loadu_si128(reinterpret_cast<__m128i const*>(keep + fresh));
+            sum(_mm_and_si128(_mm_sub_epi8(zero, _mm_cmpgt_epi8(v, lead)), m));
+        }
+        return n;
     }
 #endif
-    for (; i < s.size(); ++i)
-        n += (static_cast<unsigned char>(s[i]) & 0xc0) != 0x80;
+    // Short texts, eight bytes at a time: a continuation byte has bit 7 set and bit 6
+    // clear; the per-byte flags are summed by one multiplication.
+    for (; i + 8 <= s.size(); i += 8) {
+        std::uint64_t x;
+        std::memcpy(&x, p + i, 8);
+        std::uint64_t const cont = (x & ~(x << 1)) & 0x8080808080808080ull;
+        n += 8 - static_cast<std::size_t>(((cont >> 7) * 0x0101010101010101ull) >> 56);
+    }
+    for (; i < s.size(); ++i) n += (p[i] & 0xc0) != 0x80;
     return n;
 }
 

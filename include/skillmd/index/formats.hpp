@@ -34,15 +34,13 @@ using skillmd::detail::clean_line;
 inline void put(std::string& out, std::string_view s, escaping e)
 {
     if (e == escaping::none) append_clean_line(out, s);
-    else if (skillmd::detail::is_clean_ascii_line(s)) append_escaped(out, s, e);
-    else append_escaped(out, clean_line(s), e);
+    else if (!skillmd::detail::append_clean_escaped(out, s, e)) append_escaped(out, clean_line(s), e);
 }
 
 /// Appends `s` as element text (`xml_text`), escaped.
 inline void put_xml(std::string& out, std::string_view s, escaping e)
 {
-    if (skillmd::detail::is_clean_ascii_line(s)) append_escaped(out, s, e);
-    else append_escaped(out, skillmd::detail::xml_text(s), e);
+    if (!skillmd::detail::append_clean_escaped(out, s, e)) append_escaped(out, skillmd::detail::xml_text(s), e);
 }
 
 /// `<tag>value</tag>` on its own line at `indent`; `value` is raw (`prepared`: already

@@ -13,6 +13,7 @@
 #include <skillmd/storage/registry.hpp>
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <concepts>
 #include <cstdlib>
@@ -266,9 +267,33 @@ public:
     explicit escape_marks(std::size_t texts) : first_(texts + 1, 0) {}
 
     /// Records text `i` (texts are recorded in order; one left out has no marks).
-    void record(std::size_t i, std::string_view text, escaping e)
+    /// `ascii`: the text is all ASCII, so a byte's index is its code point's.
+    void record(std::size_t i, std::string_view text, escaping e, bool ascii)
     {
         while (next_ <= i) first_[next_++] = static_cast<std::uint32_t>(marks_.size());
+#if defined(__SSE2__)
+        if (ascii && (e == escaping::xml || e == escaping::html) && text.size() >= 16) {
+            // Sixteen bytes at a time, visiting only the characters escaping rewrites;
+            // the last block overlaps the one before, less the bytes already seen.
+            std::uint32_t added = 0;
+            auto const hit = [&](std::size_t at) {
+                // what `&amp;`, `&lt;`/`&gt;`, `&quot;`/`&#x27;` add (the only hits)
+                char const c = text[at];
+                added += c == '&' ? 4u : (c == '<' || c == '>') ? 3u : 5u;
+                marks_.emplace_back(static_cast<std::uint32_t>(at), added);
+            };
+            std::size_t b = 0;
+            for (; b + 16 <= text.size(); b += 16)
+                for (unsigned m = escape_hits(text.data() + b, e); m != 0; m &= m - 1) hit(b + static_cast<std::size_t>(std::countr_zero(m)));
+            if (b < text.size()) {
+                std::size_t const last = text.size() - 16;
+                for (unsigned m = escape_hits(text.data() + last, e) & (~0u << (b - last)); m != 0; m &= m - 1)
+                    hit(last + static_cast<std::size_t>(std::countr_zero(m)));
+            }
+            first_[next_] = static_cast<std::uint32_t>(marks_.size());
+            return;
+        }
+#endif
         if (needs_escaping(text, e)) {
             auto const& special = escape_table(e);
             std::uint32_t cp = 0, added = 0;
@@ -293,6 +318,8 @@ public:
         auto const it = std::upper_bound(b, e, mark(static_cast<std::uint32_t>(k - 1), ~0u));
         return k + (it == b ? 0 : std::prev(it)->second);
     }
+    /// True when escaping lengthens text `i` somewhere.
+    bool marked(std::size_t i) const noexcept { return i < next_ && first_[i] != first_[i + 1]; }
 
 private:
     std::vector<mark> marks_;
@@ -468,8 +495,9 @@ private:
                 std::size_t const with_one = measured(i, "x");
                 extra_[i] = with_one > min_cost_[i] + 1 ? with_one - min_cost_[i] - 1 : 0;
             }
-            length_[i] = utf8_length(text(i));
-            costs_.record(i, text(i), F::escape);
+            std::string_view const t = text(i);
+            length_[i] = utf8_length(t);
+            costs_.record(i, t, F::escape, length_[i] == t.size());
             total_full_ += min_cost_[i] + (length_[i] == 0 ? 0 : extra_[i] + costs_.cost(i, length_[i]));
         }
     }
@@ -480,11 +508,43 @@ private:
         std::size_t const k = std::min(level, length_[i]);
         return k == 0 ? 0 : extra_[i] + costs_.cost(i, k);
     }
+    /// What all descriptions cost shown to `level` code points (or something over `room`).
+    /// Descriptions that escaping does not lengthen are summed from the histogram of their
+    /// lengths; the others one by one.
     std::size_t total_at(std::size_t level, std::size_t room) const
     {
-        std::size_t t = 0;
-        for (std::size_t i = 0; i < size() && t <= room; ++i) t += cost_at(i, level);
+        if (level == 0) return 0;
+        std::size_t const l = std::min(level, plain_.size() - 1);
+        // every described plain entry's extra, the lengths up to `level`, `level` for each longer one
+        std::size_t t = plain_extra_ + plain_sum_[l] + level * (plain_.back() - plain_[l]);
+        for (std::size_t i : escaped_) {
+            if (t > room) break;
+            t += cost_at(i, level);
+        }
         return t;
+    }
+    /// Sets up `total_at`: for descriptions without escapes, how many are at most n code
+    /// points long (`plain_[n]`) and their summed lengths (`plain_sum_[n]`).
+    void histogram(std::size_t longest)
+    {
+        plain_.assign(longest + 1, 0);
+        plain_sum_.assign(longest + 1, 0);
+        plain_extra_ = 0;
+        escaped_.clear();
+        for (std::size_t i = 0; i < size(); ++i) {
+            if (length_[i] == 0) continue;
+            if (costs_.marked(i)) {
+                escaped_.push_back(i);
+                continue;
+            }
+            ++plain_[length_[i]];
+            plain_sum_[length_[i]] += length_[i];
+            plain_extra_ += extra_[i];
+        }
+        for (std::size_t n = 1; n <= longest; ++n) {
+            plain_[n] += plain_[n - 1];
+            plain_sum_[n] += plain_sum_[n - 1];
+        }
     }
 
     /// Stage 2: every entry at its minimal form, `room` shared out one character at a time,
@@ -494,6 +554,7 @@ private:
     {
         std::size_t lo = 0, hi = 0;
         for (auto n : length_) hi = std::max(hi, n);
+        histogram(hi);
         while (lo < hi) {
             std::size_t const mid = lo + (hi - lo + 1) / 2;
             if (total_at(mid, room) <= room) lo = mid;
@@ -513,10 +574,17 @@ private:
         used_ = overhead_;
         for (std::size_t i = 0; i < size(); ++i) {
             std::string_view t = text(i);
-            if (allow[i] < length_[i]) // ASCII text: code points are bytes
-                t = length_[i] == t.size() ? t.substr(0, allow[i]) : prefix_code_points(t, allow[i]);
+            bool const ascii = length_[i] == t.size(); // code points are bytes
+            if (allow[i] < length_[i]) t = ascii ? t.substr(0, allow[i]) : prefix_code_points(t, allow[i]);
             while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-            place(i, t, true);
+            // The plan knows what the entry costs; it is written without being counted again.
+            std::size_t const mark = res_.text.size();
+            fmt_.entry(res_.text, entries_[i], t);
+            std::size_t const n = min_cost_[i] + cost_at(i, ascii ? t.size() : utf8_length(t));
+            assert(n == appended_length(res_.text, mark));
+            (void)mark;
+            used_ += n;
+            listed_[i] = 1;
             if (allow[i] < length_[i]) short_flag_[i] = 1;
         }
     }
@@ -528,6 +596,10 @@ private:
         res_.budget = limit_;
         index_summary sum;
         sum.budget = limit_;
+        std::size_t const listed = static_cast<std::size_t>(std::count(listed_.begin(), listed_.end(), 1));
+        res_.listed.reserve(listed);
+        res_.omitted.reserve(size() - listed);
+        if (std::find(short_flag_.begin(), short_flag_.end(), 1) != short_flag_.end()) res_.shortened.reserve(listed);
         for (std::size_t i = 0; i < size(); ++i) {
             std::string const c(entries_[i].command);
             if (listed_[i]) {
@@ -567,6 +639,8 @@ private:
     std::vector<char> made_, short_flag_, listed_;
     // shorten_then_drop's plan
     std::vector<std::size_t> min_cost_, extra_, length_;
+    std::vector<std::size_t> plain_, plain_sum_, escaped_; // total_at's histogram (`histogram`)
+    std::size_t plain_extra_ = 0;
     escape_marks costs_{0};
     std::size_t total_min_ = 0, total_full_ = 0;
 };
