@@ -17,6 +17,7 @@
 #include <skillmd/detail/utf8.hpp>
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -166,8 +167,8 @@ private:
         reader& r_;
     };
 
-    /// YAML admits only printable characters, and the input must be UTF-8.
-    /// Eight bytes at a time while they are printable ASCII; byte by byte elsewhere.
+    /// YAML admits only printable characters, and the input must be UTF-8. Blocks of
+    /// printable ASCII at a time; other characters one by one.
     void check_characters();
     static constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     /// High bit set in each byte of the ASCII word `w` that is zero.
@@ -177,8 +178,8 @@ private:
     }
 #if defined(__SSE2__)
     static constexpr std::size_t block_size = 16;
-    /// Whether the 16 bytes at p are printable ASCII, tab, LF or CR.
-    static bool plain_ascii_block(char const* p) noexcept
+    /// Bit k set when byte k of the 16 at p is not printable ASCII, tab, LF or CR.
+    static unsigned odd_bytes(char const* p) noexcept
     {
         __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
         // Signed compare: bytes >= 0x80 are negative, so they count as "below space" too.
@@ -187,7 +188,7 @@ private:
                                                           _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
         __m128i const bad = _mm_or_si128(_mm_andnot_si128(allowed, below), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
-        return _mm_movemask_epi8(bad) == 0;
+        return static_cast<unsigned>(_mm_movemask_epi8(bad));
     }
 #else
     static constexpr std::size_t block_size = 8;

@@ -22,30 +22,43 @@ inline void reader::check_marker(char const* line)
 inline void reader::check_characters()
 {
     std::string_view const s(b_, static_cast<std::size_t>(e_ - b_));
-    std::size_t i = 0, slow_until = 0;
+    // One character at `at`: a control refused, a UTF-8 sequence decoded and checked; its length.
+    auto const one = [&](std::size_t at) -> std::size_t {
+        auto const c = static_cast<unsigned char>(s[at]);
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) bad_character(at, c);
+            return 1;
+        }
+        std::size_t const n = skillmd::detail::utf8_sequence_length(s, at);
+        if (n == 0) {
+            static constexpr char hex[] = "0123456789ABCDEF";
+            fail(b_ + at, codes::utf8_invalid,
+                 std::string("byte 0x") + hex[c >> 4] + hex[c & 15] + " is not UTF-8; save the file as UTF-8");
+        }
+        char32_t const cp = skillmd::detail::utf8_decode(s.data() + at, n);
+        if ((cp >= 0x80 && cp <= 0x9f && cp != 0x85) || cp == 0xfffe || cp == 0xffff) bad_character(at, cp);
+        return n;
+    };
+    std::size_t i = 0;
     while (i < s.size()) {
-        if (i >= slow_until && i + block_size <= s.size()) {
+        if (i + block_size <= s.size()) {
+#if defined(__SSE2__)
+            // Only the bytes that are not printable ASCII are looked at, one character
+            // each; the scan goes on in blocks right after it.
+            unsigned const odd = odd_bytes(s.data() + i);
+            if (odd == 0) {
+                i += block_size;
+                continue;
+            }
+            i += static_cast<std::size_t>(std::countr_zero(odd));
+#else
             if (plain_ascii_block(s.data() + i)) {
                 i += block_size;
                 continue;
             }
-            slow_until = i + block_size; // check these bytes one by one, then go back to blocks
+#endif
         }
-        auto const c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) bad_character(i, c);
-            ++i;
-            continue;
-        }
-        std::size_t const n = skillmd::detail::utf8_sequence_length(s, i);
-        if (n == 0) {
-            static constexpr char hex[] = "0123456789ABCDEF";
-            fail(b_ + i, codes::utf8_invalid,
-                 std::string("byte 0x") + hex[c >> 4] + hex[c & 15] + " is not UTF-8; save the file as UTF-8");
-        }
-        char32_t const cp = skillmd::detail::utf8_decode(s.data() + i, n);
-        if ((cp >= 0x80 && cp <= 0x9f && cp != 0x85) || cp == 0xfffe || cp == 0xffff) bad_character(i, cp);
-        i += n;
+        i += one(i);
     }
 }
 
