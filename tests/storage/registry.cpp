@@ -30,6 +30,7 @@
 #include <cstring>
 
 #include <sys/resource.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -806,6 +807,31 @@ BOOST_AUTO_TEST_CASE(a_link_swapped_in_after_loading_is_refused)
         std::string why;
         BOOST_TEST(!reg.body(*r, &why).has_value(), target);
         BOOST_TEST(!why.empty());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(reads_skip_the_readlink_only_where_no_link_is_on_the_way)
+{
+    // A read trusts a path as the file's real path only when it is absolute, has no `.`,
+    // `..` or empty component and was opened with no link on the way; anything else is
+    // read the checked way (readlink of the opened descriptor) and found or refused as before.
+    BOOST_TEST(detail::lexically_plain("/a/b/SKILL.md"));
+    for (char const* p : {"a/b", "/a//b", "/a/./b", "/a/../b", "/a/b/", "/a/b/..", ""})
+        BOOST_TEST(!detail::lexically_plain(p), p);
+    temp_dir t;
+    write(t / "real/tier/x/SKILL.md", skill("x", "X"));
+    fs::create_directory_symlink(t / "real/tier", t / "via");
+    BOOST_TEST(detail::open_without_links((t / "via/x/SKILL.md").string()) == -1); // a link on the way
+    int const fd = detail::open_without_links((t / "real/tier/x/SKILL.md").string());
+    if (fd >= 0) ::close(fd);
+    else BOOST_TEST_MESSAGE("this kernel has no openat2: every read takes the checked way");
+    for (auto const& root : {t / "via", t / "real/tier"}) { // the tier's root as a link, and as itself
+        basic_registry<parser, first_tier_wins, directory_source> reg(parser{}, lenient(),
+                                                                       directory_source("project", root.string()));
+        reg.load();
+        auto const* r = reg.snapshot()->find("x");
+        BOOST_TEST_REQUIRE(r != nullptr, root);
+        BOOST_TEST(reg.body(*r).has_value(), root);
     }
 }
 
