@@ -157,6 +157,31 @@ BOOST_AUTO_TEST_CASE(declared_description_overhead_is_what_rendering_adds)
     }
 }
 
+BOOST_AUTO_TEST_CASE(entry_parts_make_the_entry)
+{
+    // A format that offers head, described and tail is trusted to write its entry as
+    // exactly those three when descriptions are shared out.
+    std::size_t with_parts = 0;
+    for (auto const& e : fixture()) {
+        for (auto const name : fmts::names) {
+            fmts::visit(name, [&](auto const& f) {
+                if constexpr (has_entry_parts<std::decay_t<decltype(f)>>) {
+                    ++with_parts;
+                    for (std::string_view text : {"", "some text & <more>", "x"}) {
+                        std::string whole, parts;
+                        f.entry(whole, e, text);
+                        f.head(parts, e);
+                        if (!text.empty()) f.described(parts, text);
+                        f.tail(parts, e);
+                        BOOST_TEST(whole == parts, name);
+                    }
+                }
+            });
+        }
+    }
+    BOOST_TEST(with_parts > 0u);
+}
+
 BOOST_AUTO_TEST_CASE(empty_lists)
 {
     std::vector<index_entry> const none;

@@ -251,18 +251,28 @@ struct codex
                "open the source for full instructions when using a specific skill.\n"
                "### Available skills\n"sv;
     }
-    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    void head(std::string& out, index_entry const& e) const
     {
         out += "- "sv;
         detail::put(out, e.name, escape);
         out += ": "sv;
-        if (!text.empty()) {
-            detail::append_escaped(out, text, escape);
-            out += ' ';
-        }
+    }
+    void described(std::string& out, std::string_view text) const
+    {
+        detail::append_escaped(out, text, escape);
+        out += ' ';
+    }
+    void tail(std::string& out, index_entry const& e) const
+    {
         out += "(file: "sv;
         detail::put(out, e.location, escape);
         out += ")\n"sv;
+    }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        head(out, e);
+        if (!text.empty()) described(out, text);
+        tail(out, e);
     }
     void end(std::string& out, index_summary const& s) const
     {

@@ -61,6 +61,12 @@ struct index_summary
     format escapes in `text`, so budgets can count shortened descriptions exactly. A
     format may declare `static constexpr std::size_t description_overhead`: what a
     non-empty description adds besides itself (a separator); else it is measured.
+
+    A format whose entry is a head, the description, then a tail may say so with
+    `head(out, e)`, `described(out, text)` (a non-empty description with its separator)
+    and `tail(out, e)`, its `entry` being exactly their concatenation (`has_entry_parts`);
+    sharing descriptions out (Codex's second stage) then writes each head and tail once
+    instead of measuring the entry and writing it again.
 */
 template <class F>
 concept index_format = requires(F const& f, std::string& out, index_entry const& e, std::string_view text,
@@ -70,6 +76,14 @@ concept index_format = requires(F const& f, std::string& out, index_entry const&
     f.entry(out, e, text);
     f.begin(out, s);
     f.end(out, s);
+};
+
+/// A format that writes an entry as head, description, tail (see index_format).
+template <class F>
+concept has_entry_parts = requires(F const& f, std::string& out, index_entry const& e, std::string_view text) {
+    f.head(out, e);
+    f.described(out, text);
+    f.tail(out, e);
 };
 
 /// What to do when the entries do not fit.
@@ -483,8 +497,24 @@ private:
         extra_.assign(size(), 0);
         length_.assign(size(), 0);
         total_min_ = total_full_ = overhead_;
+        if constexpr (has_entry_parts<F>) {
+            std::size_t room = 0;
+            for (auto const& e : entries_) room += e.name.size() + e.location.size() + 32;
+            parts_.reserve(room);
+            part_at_.reserve(size());
+        }
         for (std::size_t i = 0; i < size() && total_min_ <= limit_; ++i) {
-            min_cost_[i] = measured(i, {});
+            if constexpr (has_entry_parts<F>) {
+                // Head and tail written once, here; stage 2 copies them around the descriptions.
+                std::size_t const start = parts_.size();
+                fmt_.head(parts_, entries_[i]);
+                std::size_t const mid = parts_.size();
+                fmt_.tail(parts_, entries_[i]);
+                part_at_.push_back({start, mid});
+                min_cost_[i] = utf8_length(std::string_view(parts_).substr(start));
+            } else {
+                min_cost_[i] = measured(i, {});
+            }
             total_min_ += min_cost_[i];
         }
         for (std::size_t i = 0; i < size() && total_min_ <= limit_; ++i) { // not needed by stage 3
@@ -579,7 +609,15 @@ private:
             while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
             // The plan knows what the entry costs; it is written without being counted again.
             std::size_t const mark = res_.text.size();
-            fmt_.entry(res_.text, entries_[i], t);
+            if constexpr (has_entry_parts<F>) {
+                std::size_t const start = part_at_[i].first, mid = part_at_[i].second;
+                std::size_t const stop = i + 1 < part_at_.size() ? part_at_[i + 1].first : parts_.size();
+                res_.text.append(parts_, start, mid - start);
+                if (!t.empty()) fmt_.described(res_.text, t);
+                res_.text.append(parts_, mid, stop - mid);
+            } else {
+                fmt_.entry(res_.text, entries_[i], t);
+            }
             std::size_t const n = min_cost_[i] + cost_at(i, ascii ? t.size() : utf8_length(t));
             assert(n == appended_length(res_.text, mark));
             (void)mark;
@@ -641,6 +679,8 @@ private:
     std::vector<std::size_t> min_cost_, extra_, length_;
     std::vector<std::size_t> plain_, plain_sum_, escaped_; // total_at's histogram (`histogram`)
     std::size_t plain_extra_ = 0;
+    std::string parts_; // has_entry_parts: every entry's head then tail, end to end
+    std::vector<std::pair<std::size_t, std::size_t>> part_at_; // where entry i's head and tail start
     escape_marks costs_{0};
     std::size_t total_min_ = 0, total_full_ = 0;
 };
