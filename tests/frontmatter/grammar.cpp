@@ -181,6 +181,28 @@ BOOST_AUTO_TEST_CASE(fast_plain_line_matches_its_x3_definition)
     }
 }
 
+BOOST_AUTO_TEST_CASE(fast_quoted_runs_match_their_x3_definition)
+{
+    // As above, for the runs inside quotes that need no decoding.
+    static constexpr char alphabet[] = "ab \"'\\\t\n\r#:\xC3\xA9";
+    std::uint32_t seed = 777;
+    auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+    for (int round = 0; round < 200000; ++round) {
+        std::string run;
+        std::size_t const len = next() % 41;
+        for (std::size_t i = 0; i < len; ++i)
+            run += (next() >> 8) % 4 ? 'a' : alphabet[(next() >> 8) % (sizeof(alphabet) - 1)];
+        for (bool dq : {false, true}) {
+            auto const fast = skillmd::test::quoted_run_length(run, dq, false);
+            auto const def = skillmd::test::quoted_run_length(run, dq, true);
+            if (fast != def) {
+                BOOST_TEST(fast == def, "double=" << dq << " run=[" << run << "]");
+                return;
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(positions_refer_to_the_file)
 {
     auto const r = skillmd::test::parse("name: x\nlist:\n  - caf\xC3\xA9: \"v\"\n", {}, 2);

@@ -88,4 +88,16 @@ std::ptrdiff_t plain_line_length(std::string_view text, bool flow, bool definiti
                                        : boost::spirit::x3::parse(first, last, lex::block_plain_line));
     return ok ? first - text.data() : -1;
 }
+
+std::ptrdiff_t quoted_run_length(std::string_view text, bool double_quoted, bool definition)
+{
+    namespace lex = frontmatter::grammar::lex;
+    char const* first = text.data();
+    char const* const last = text.data() + text.size();
+    bool const ok = definition ? (double_quoted ? boost::spirit::x3::parse(first, last, lex::double_quoted_run_def)
+                                                : boost::spirit::x3::parse(first, last, lex::single_quoted_run_def))
+                               : (double_quoted ? boost::spirit::x3::parse(first, last, lex::double_quoted_run)
+                                                : boost::spirit::x3::parse(first, last, lex::single_quoted_run));
+    return ok ? first - text.data() : -1;
+}
 } // namespace skillmd::test

@@ -43,6 +43,8 @@ std::string first_error(std::vector<diagnostic> const& ds);
 /// Length matched by the plain-scalar line rule, or -1: the fast parser, or with
 /// `definition` the X3 combinator rule that defines it.
 std::ptrdiff_t plain_line_length(std::string_view text, bool flow, bool definition);
+/// The same for a run inside double or single quotes (`quoted_run_parser` against its rule).
+std::ptrdiff_t quoted_run_length(std::string_view text, bool double_quoted, bool definition);
 
 std::string slurp(std::filesystem::path const& p);
 std::filesystem::path shared_dir();
