@@ -106,6 +106,7 @@ BOOST_AUTO_TEST_CASE(non_utf8_body_is_reported_with_its_position)
 BOOST_AUTO_TEST_CASE(bodies_that_are_not_text_are_errors_with_or_without_frontmatter)
 {
     using namespace std::string_literals;
+    using namespace std::string_view_literals;
     struct bad_case
     {
         std::string file;
@@ -149,6 +150,18 @@ BOOST_AUTO_TEST_CASE(bodies_that_are_not_text_are_errors_with_or_without_frontma
         BOOST_TEST((r.diagnostics[0].severity == skillmd::severity::warning));
         BOOST_TEST(r.diagnostics[0].line == h.line);
         BOOST_TEST(r.diagnostics[0].column == h.column);
+    }
+    // The scan skips plain ASCII sixteen bytes at a time: the same finds wherever they
+    // fall against those blocks, and a joiner after a long plain run is still no run.
+    for (std::size_t k = 0; k < 40; ++k) {
+        std::string const lead(k, 'x');
+        for (std::string_view hidden : {"\xe2\x80\xae"sv, "\xe2\x80\x8b\xe2\x80\x8b"sv, "<!--"sv, "\xf3\xa0\x80\x81"sv}) {
+            auto const r = fm::split("---\na: b\n---\n" + lead + std::string(hidden) + std::string(20, 'y') + "\n", "f");
+            BOOST_TEST_REQUIRE(r.diagnostics.size() == 1u, k);
+            BOOST_TEST(r.diagnostics[0].line == 4u);
+            BOOST_TEST(r.diagnostics[0].column == k + 1, k);
+        }
+        BOOST_TEST(fm::split("---\na: b\n---\n" + lead + "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9 " + lead + "<b>\n", "f").diagnostics.empty());
     }
     BOOST_TEST(fm::split("---\na: b\n---\nfamily \xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\n", "f").diagnostics.empty());
     // Tabs, form feeds, CRLF and every well-formed code point are text.

@@ -8,11 +8,16 @@
 #include <skillmd/detail/line_index.hpp>
 #include <skillmd/detail/utf8.hpp>
 
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#if defined(__SSE2__)
+#  include <emmintrin.h>
+#endif
 
 namespace skillmd::frontmatter {
 
@@ -100,6 +105,20 @@ inline std::optional<diagnostic> hidden_content(std::string_view file, std::size
     std::string what;
     std::size_t zero_width_run = 0;
     for (std::size_t i = 0; i < body.size();) {
+#if defined(__SSE2__)
+        // Sixteen bytes at a time up to the next `<` or non-ASCII byte: plain ASCII
+        // hides nothing and ends any run of zero-width characters.
+        if (i + 16 <= body.size()) {
+            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(body.data() + i));
+            auto const odd = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')))));
+            std::size_t const plain = odd == 0 ? 16 : static_cast<std::size_t>(std::countr_zero(odd));
+            if (plain > 0) {
+                zero_width_run = 0;
+                i += plain;
+                continue;
+            }
+        }
+#endif
         auto const c = static_cast<unsigned char>(body[i]);
         if (c < 0x80) {
             zero_width_run = 0;
