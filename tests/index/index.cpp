@@ -83,13 +83,22 @@ BOOST_AUTO_TEST_SUITE(prompt_text_scans)
 // wherever the interesting bytes fall.
 BOOST_AUTO_TEST_CASE(sixteen_byte_scans_agree_with_their_definitions)
 {
-    std::string_view const pieces[] = {"a", "~", " ", "  ", "&", "<", ">", "\"", "'", "*", "\x7f", "\x1f", "\t",
+    std::string_view const pieces[] = {"a", "~", " ", "  ", "&", "<", ">", "\"", "'", "*", "\x7f", "\x1f", "\t", "\n", "\f", "\xc3",
                                        "\xc3\xa9", "\xe2\x80\x8b", "\x80", "\xff"};
     std::mt19937 rng(7);
     auto const by_bytes_length = [](std::string_view s) {
         std::size_t n = 0;
         for (char c : s) n += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
         return n;
+    };
+    auto const by_bytes_non_text = [](std::string_view s) {
+        for (std::size_t i = 0; i < s.size();) {
+            auto const c = static_cast<unsigned char>(s[i]);
+            std::size_t const n = c < 0x80 ? (detail::forbidden_control(c) ? 0 : 1) : detail::utf8_sequence_length(s, i);
+            if (n == 0) return i;
+            i += n;
+        }
+        return std::string_view::npos;
     };
     auto const by_bytes_clean = [](std::string_view s) {
         if (s.empty()) return true;
@@ -113,6 +122,7 @@ BOOST_AUTO_TEST_CASE(sixteen_byte_scans_agree_with_their_definitions)
         // mostly plain text, so that long clean runs and lone hits both occur
         while (s.size() < want) s += rng() % 4 ? std::string_view("a") : pieces[rng() % std::size(pieces)];
         BOOST_TEST(detail::utf8_length(s) == by_bytes_length(s));
+        BOOST_TEST(detail::find_non_text(s) == by_bytes_non_text(s), s);
         BOOST_TEST(detail::is_clean_ascii_line(s) == by_bytes_clean(s), s);
         for (auto const e : {escaping::none, escaping::xml, escaping::html, escaping::markdown}) {
             std::string out = "prefix:";

@@ -7,6 +7,7 @@
 #  include <emmintrin.h>
 #endif
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -81,6 +82,22 @@ inline std::size_t find_invalid_utf8(std::string_view s) noexcept
 {
     std::size_t i = 0;
     while (i < s.size()) {
+#if defined(__SSE2__)
+        // Sixteen bytes at a time up to the first byte that is not printable ASCII, tab,
+        // line feed, carriage return or form feed.
+        if (i + 16 <= s.size()) {
+            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + i));
+            __m128i const low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)); // controls, and every byte >= 0x80
+            __m128i const allowed = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+                                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\f'))));
+            auto const odd = static_cast<unsigned>(_mm_movemask_epi8(_mm_andnot_si128(allowed, low)));
+            std::size_t const plain = odd == 0 ? 16 : static_cast<std::size_t>(std::countr_zero(odd));
+            if (plain > 0) {
+                i += plain;
+                continue;
+            }
+        }
+#endif
         if (i + 8 <= s.size()) {
             std::uint64_t w;
             std::memcpy(&w, s.data() + i, 8);
