@@ -10,6 +10,7 @@
 #include <skillmd/storage/sources/memory_source.hpp>
 
 #include <boost/test/unit_test.hpp>
+#include <unicode/uchar.h>
 
 #include <cstdlib>
 #include <random>
@@ -137,6 +138,23 @@ BOOST_AUTO_TEST_CASE(sixteen_byte_scans_agree_with_their_definitions)
             BOOST_TEST(clean == by_bytes_clean(s), s);
             BOOST_TEST(out == (clean ? "p:" + by_bytes_escaped(s, e) : std::string("p:")));
         }
+    }
+}
+
+// The Unicode predicates answer ASCII without ICU; the answers must be ICU's.
+BOOST_AUTO_TEST_CASE(ascii_shortcuts_agree_with_icu)
+{
+    for (char32_t c = 0; c < 0x80; ++c) {
+        auto const t = u_charType(static_cast<UChar32>(c));
+        bool const alnum = t == U_UPPERCASE_LETTER || t == U_LOWERCASE_LETTER || t == U_TITLECASE_LETTER ||
+                           t == U_MODIFIER_LETTER || t == U_OTHER_LETTER || t == U_DECIMAL_DIGIT_NUMBER ||
+                           t == U_LETTER_NUMBER || t == U_OTHER_NUMBER;
+        BOOST_TEST(detail::is_alnum(c) == alnum, static_cast<unsigned>(c));
+        BOOST_TEST(detail::is_space(c) == (c == ' ' || (c >= 0x09 && c <= 0x0d) || u_isUWhiteSpace(static_cast<UChar32>(c))),
+                   static_cast<unsigned>(c));
+        std::string const one(1, static_cast<char>(c));
+        bool const invisible = t == U_CONTROL_CHAR || t == U_FORMAT_CHAR;
+        BOOST_TEST(detail::find_invisible(one, false).has_value() == invisible, static_cast<unsigned>(c));
     }
 }
 

@@ -90,6 +90,8 @@ SKILLMD_DECL std::vector<std::string> collation_keys(std::vector<std::string_vie
 
 SKILLMD_DECL bool is_alnum(char32_t c)
 {
+    // ASCII without ICU: its letters are Lu/Ll and its digits Nd, nothing else is alphanumeric.
+    if (c < 0x80) return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
     switch (u_charType(static_cast<UChar32>(c))) {
     case U_UPPERCASE_LETTER:
     case U_LOWERCASE_LETTER:
@@ -105,7 +107,11 @@ SKILLMD_DECL bool is_alnum(char32_t c)
     }
 }
 
-SKILLMD_DECL bool is_space(char32_t c) { return c == ' ' || (c >= 0x09 && c <= 0x0d) || u_isUWhiteSpace(static_cast<UChar32>(c)); }
+// Unicode's White_Space holds no other ASCII character than these six.
+SKILLMD_DECL bool is_space(char32_t c)
+{
+    return c == ' ' || (c >= 0x09 && c <= 0x0d) || (c >= 0x80 && u_isUWhiteSpace(static_cast<UChar32>(c)));
+}
 
 SKILLMD_DECL std::optional<std::pair<char32_t, std::size_t>> find_invisible(std::string_view s, bool allow_breaks)
 {
@@ -113,6 +119,10 @@ SKILLMD_DECL std::optional<std::pair<char32_t, std::size_t>> find_invisible(std:
     for_each_code_point(s, [&](char32_t c, std::size_t at) {
         if (found) return;
         if (allow_breaks && (c == '\t' || c == '\n' || c == '\r')) return;
+        if (c < 0x80) { // ASCII's only controls are C0 and DEL (Cc); it has no format characters
+            if (c < 0x20 || c == 0x7f) found.emplace(c, at);
+            return;
+        }
         auto const t = u_charType(static_cast<UChar32>(c));
         if (t == U_CONTROL_CHAR || t == U_FORMAT_CHAR || c == 0x2028 || c == 0x2029) found.emplace(c, at);
     });
