@@ -20,6 +20,23 @@ namespace skillmd::frontmatter::grammar {
 
 namespace lex {
 
+/// The first of the characters `Cs` at or after p (or e), sixteen bytes at a time: the
+/// scan behind plain lines, quoted runs and line ends.
+template <char... Cs>
+char const* find_first_of(char const* p, char const* e) noexcept
+{
+#if defined(__SSE2__)
+    for (; e - p >= 16; p += 16) {
+        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
+        __m128i m = _mm_setzero_si128();
+        ((m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
+        if (int const bits = _mm_movemask_epi8(m)) return p + __builtin_ctz(static_cast<unsigned>(bits));
+    }
+#endif
+    while (p < e && ((*p != Cs) && ...)) ++p;
+    return p;
+}
+
 /// A character class as a 256-entry table: one load per character, which keeps the
 /// scanning loops of the rules below tight (X3's char_set tests a bitset).
 template <bool Negated, char const* Chars>
@@ -87,29 +104,8 @@ struct plain_line_parser : x3::parser<plain_line_parser<Flow>>
     /// and in flow context a flow indicator.
     static char const* next_candidate(char const* p, char const* e) noexcept
     {
-#if defined(__SSE2__)
-        while (e - p >= 16) {
-            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
-            __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')),
-                                                  _mm_cmpeq_epi8(v, _mm_set1_epi8('#'))),
-                                     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
-                                                  _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
-            if constexpr (Flow) {
-                m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
-                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('['))));
-                m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(']')),
-                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('{'))));
-                m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('}')));
-            }
-            if (int const bits = _mm_movemask_epi8(m)) return p + __builtin_ctz(static_cast<unsigned>(bits));
-            p += 16;
-        }
-#endif
-        for (; p < e; ++p) {
-            char const c = *p;
-            if (c == ':' || c == '#' || c == '\n' || c == '\r' || (Flow && flow_indicator(c))) return p;
-        }
-        return e;
+        if constexpr (Flow) return find_first_of<':', '#', '\n', '\r', ',', '[', ']', '{', '}'>(p, e);
+        else return find_first_of<':', '#', '\n', '\r'>(p, e);
     }
 
     template <class Iterator, class Context, class RContext, class Attribute>
@@ -149,23 +145,11 @@ struct quoted_run_parser : x3::parser<quoted_run_parser<Double>>
     using attribute_type = x3::unused_type;
     static bool const has_attribute = false;
 
-    static bool stop(char c) noexcept { return c == '\r' || c == '\n' || (Double ? c == '"' || c == '\\' : c == '\''); }
-
     /// The first stop character at or after p (or e).
     static char const* find_stop(char const* p, char const* e) noexcept
     {
-#if defined(__SSE2__)
-        __m128i const q = _mm_set1_epi8(Double ? '"' : '\''), bs = _mm_set1_epi8(Double ? '\\' : '\'');
-        __m128i const cr = _mm_set1_epi8('\r'), lf = _mm_set1_epi8('\n');
-        for (; e - p >= 16; p += 16) {
-            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
-            __m128i const m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
-                                           _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, lf)));
-            if (int const bits = _mm_movemask_epi8(m)) return p + __builtin_ctz(static_cast<unsigned>(bits));
-        }
-#endif
-        while (p < e && !stop(*p)) ++p;
-        return p;
+        if constexpr (Double) return find_first_of<'"', '\\', '\r', '\n'>(p, e);
+        else return find_first_of<'\'', '\r', '\n'>(p, e);
     }
 
     template <class Iterator, class Context, class RContext, class Attribute>

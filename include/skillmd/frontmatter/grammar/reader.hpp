@@ -115,20 +115,8 @@ private:
         return q;
     }
     int indent_of(char const* line) const noexcept { return static_cast<int>(skip_spaces(line) - line); }
-    /// The line break at or after q (or the end): sixteen bytes at a time.
-    char const* line_end(char const* q) const noexcept
-    {
-#if defined(__SSE2__)
-        __m128i const cr = _mm_set1_epi8('\r'), lf = _mm_set1_epi8('\n');
-        for (; e_ - q >= 16; q += 16) {
-            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(q));
-            if (int const bits = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, lf))))
-                return q + std::countr_zero(static_cast<unsigned>(bits));
-        }
-#endif
-        while (q < e_ && !is_break(*q)) ++q;
-        return q;
-    }
+    /// The line break at or after q (or the end).
+    char const* line_end(char const* q) const noexcept { return lex::find_first_of<'\n', '\r'>(q, e_); }
     /// Past the line break at q (CRLF, LF or CR).
     char const* next_line(char const* q) const noexcept
     {
