@@ -291,15 +291,36 @@ inline std::array<bool, 256> const& escape_table(escaping e) noexcept
 }
 
 #if defined(__SSE2__)
-/// Bit k set when s[at + k] is one of the characters `e` rewrites (`e` is xml or html).
-inline unsigned escape_hits(char const* at, escaping e) noexcept
+/// Lanes of `v` holding one of the characters `e` rewrites (`e` is xml or html).
+inline __m128i escape_lanes(__m128i v, escaping e) noexcept
 {
-    __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(at));
     __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')), _mm_cmpeq_epi8(v, _mm_set1_epi8('<'))),
                                _mm_cmpeq_epi8(v, _mm_set1_epi8('>')));
     if (e == escaping::html)
         hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))));
-    return static_cast<unsigned>(_mm_movemask_epi8(hit));
+    return hit;
+}
+
+/// Bit k set when s[at + k] is one of the characters `e` rewrites (`e` is xml or html).
+inline unsigned escape_hits(char const* at, escaping e) noexcept
+{
+    return static_cast<unsigned>(_mm_movemask_epi8(escape_lanes(_mm_loadu_si128(reinterpret_cast<__m128i const*>(at)), e)));
+}
+
+/// Calls `f(i)` for each byte of `s` (sixteen or more, `e` xml or html) that `e`
+/// rewrites, in order: sixteen bytes at a time, the last block overlapping the one
+/// before, less the bytes already seen.
+template <class F>
+void for_each_escape_hit(std::string_view s, escaping e, F&& f)
+{
+    std::size_t i = 0;
+    for (; i + 16 <= s.size(); i += 16)
+        for (unsigned m = escape_hits(s.data() + i, e); m != 0; m &= m - 1) f(i + static_cast<std::size_t>(std::countr_zero(m)));
+    if (i < s.size()) {
+        std::size_t const last = s.size() - 16;
+        for (unsigned m = escape_hits(s.data() + last, e) & (~0u << (i - last)); m != 0; m &= m - 1)
+            f(last + static_cast<std::size_t>(std::countr_zero(m)));
+    }
 }
 #endif
 
@@ -321,14 +342,8 @@ inline void append_escaped(std::string& out, std::string_view s, escaping e)
     // Sixteen bytes at a time, visiting only the bytes to rewrite (the markdown and
     // angle sets are rare enough to take the byte loop).
     if ((e == escaping::xml || e == escaping::html) && s.size() >= 16) {
-        for (; i + 16 <= s.size(); i += 16)
-            for (unsigned m = escape_hits(s.data() + i, e); m != 0; m &= m - 1) rewrite(i + static_cast<std::size_t>(std::countr_zero(m)));
-        if (i < s.size()) { // the rest, read as the sixteen bytes that end `s`, less those already seen
-            std::size_t const last = s.size() - 16;
-            for (unsigned m = escape_hits(s.data() + last, e) & (~0u << (i - last)); m != 0; m &= m - 1)
-                rewrite(last + static_cast<std::size_t>(std::countr_zero(m)));
-            i = s.size();
-        }
+        for_each_escape_hit(s, e, rewrite);
+        i = s.size();
     }
 #endif
     auto const& special = escape_table(e);
@@ -369,13 +384,8 @@ inline bool append_clean_escaped(std::string& out, std::string_view s, escaping 
 #if defined(__SSE2__)
     if ((e == escaping::xml || e == escaping::html) && s.size() >= 16) {
         if (s.front() == ' ' || s.back() == ' ') return false;
-        __m128i const amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>');
-        __m128i const dq = _mm_set1_epi8(e == escaping::html ? '"' : '&'), sq = _mm_set1_epi8(e == escaping::html ? '\'' : '&');
         __m128i hits = _mm_setzero_si128();
-        bool const clean = clean_blocks(s.data(), s.size(), [&](__m128i v) {
-            hits = _mm_or_si128(hits, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)),
-                                                   _mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_or_si128(_mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, sq)))));
-        });
+        bool const clean = clean_blocks(s.data(), s.size(), [&](__m128i v) { hits = _mm_or_si128(hits, escape_lanes(v, e)); });
         if (!clean) return false;
         if (_mm_movemask_epi8(hits) == 0) out += s;
         else append_escaped(out, s, e);

@@ -13,7 +13,6 @@
 #include <skillmd/storage/registry.hpp>
 
 #include <algorithm>
-#include <cassert>
 #include <charconv>
 #include <concepts>
 #include <cstdlib>
@@ -287,23 +286,14 @@ public:
         while (next_ <= i) first_[next_++] = static_cast<std::uint32_t>(marks_.size());
 #if defined(__SSE2__)
         if (ascii && (e == escaping::xml || e == escaping::html) && text.size() >= 16) {
-            // Sixteen bytes at a time, visiting only the characters escaping rewrites;
-            // the last block overlaps the one before, less the bytes already seen.
+            // Sixteen bytes at a time, visiting only the characters escaping rewrites.
             std::uint32_t added = 0;
-            auto const hit = [&](std::size_t at) {
+            for_each_escape_hit(text, e, [&](std::size_t at) {
                 // what `&amp;`, `&lt;`/`&gt;`, `&quot;`/`&#x27;` add (the only hits)
                 char const c = text[at];
                 added += c == '&' ? 4u : (c == '<' || c == '>') ? 3u : 5u;
                 marks_.emplace_back(static_cast<std::uint32_t>(at), added);
-            };
-            std::size_t b = 0;
-            for (; b + 16 <= text.size(); b += 16)
-                for (unsigned m = escape_hits(text.data() + b, e); m != 0; m &= m - 1) hit(b + static_cast<std::size_t>(std::countr_zero(m)));
-            if (b < text.size()) {
-                std::size_t const last = text.size() - 16;
-                for (unsigned m = escape_hits(text.data() + last, e) & (~0u << (b - last)); m != 0; m &= m - 1)
-                    hit(last + static_cast<std::size_t>(std::countr_zero(m)));
-            }
+            });
             first_[next_] = static_cast<std::uint32_t>(marks_.size());
             return;
         }
@@ -607,8 +597,8 @@ private:
             bool const ascii = length_[i] == t.size(); // code points are bytes
             if (allow[i] < length_[i]) t = ascii ? t.substr(0, allow[i]) : prefix_code_points(t, allow[i]);
             while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-            // The plan knows what the entry costs; it is written without being counted again.
-            std::size_t const mark = res_.text.size();
+            // The plan knows what the entry costs; it is written without being counted again
+            // (index_budgets/shared_out_descriptions_are_counted_as_written holds the two equal).
             if constexpr (has_entry_parts<F>) {
                 std::size_t const start = part_at_[i].first, mid = part_at_[i].second;
                 std::size_t const stop = i + 1 < part_at_.size() ? part_at_[i + 1].first : parts_.size();
@@ -618,10 +608,7 @@ private:
             } else {
                 fmt_.entry(res_.text, entries_[i], t);
             }
-            std::size_t const n = min_cost_[i] + cost_at(i, ascii ? t.size() : utf8_length(t));
-            assert(n == appended_length(res_.text, mark));
-            (void)mark;
-            used_ += n;
+            used_ += min_cost_[i] + cost_at(i, ascii ? t.size() : utf8_length(t));
             listed_[i] = 1;
             if (allow[i] < length_[i]) short_flag_[i] = 1;
         }
