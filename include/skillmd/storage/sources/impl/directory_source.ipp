@@ -53,6 +53,10 @@ SKILLMD_DECL std::string opened_path(int fd, std::string const& fallback)
     return real_path(fallback);
 }
 
+/// How a skill file is opened: read only, never as a controlling terminal, and without
+/// blocking on a FIFO (which the type check then refuses).
+inline constexpr int read_flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+
 /// True for an absolute path with no `.` or `..` component and no empty one: if no
 /// component is a link, the file it opens is at exactly this path.
 SKILLMD_DECL bool lexically_plain(std::string_view p) noexcept
@@ -77,7 +81,7 @@ SKILLMD_DECL int open_without_links(std::string const& path) noexcept
     static std::atomic<bool> unavailable{false};
     if (unavailable.load(std::memory_order_relaxed)) return -1;
     struct open_how how {};
-    how.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+    how.flags = read_flags;
     how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
     long const fd = ::syscall(SYS_openat2, AT_FDCWD, path.c_str(), &how, sizeof how);
     if (fd < 0 && (errno == ENOSYS || errno == EPERM)) unavailable.store(true, std::memory_order_relaxed);
@@ -147,7 +151,7 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
     // the kernel's word replaces the readlink of /proc/self/fd (a tenth of a load).
     int fd = contained && lexically_plain(path) && within(path, *checks.roots) ? open_without_links(path) : -1;
     bool const at_its_path = fd >= 0;
-    if (fd < 0) fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) fd = ::open(path.c_str(), read_flags);
     if (fd < 0) {
         int const err = errno;
         struct stat lst {};
