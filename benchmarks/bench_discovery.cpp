@@ -6,9 +6,12 @@
 // loop that only reads every SKILL.md into memory, given the list of paths. And
 // refresh() when nothing changed, and the memory a loaded registry holds per skill.
 
+#include <skillmd/frontmatter/split.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
 #include <skillmd/storage/registry.hpp>
 #include <skillmd/storage/sources/directory_source.hpp>
+
+#include "folder_option.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -19,8 +22,6 @@
 #include <iterator>
 #include <string>
 #include <vector>
-
-#include <cstring>
 
 #include <fcntl.h>
 #include <malloc.h>
@@ -216,10 +217,7 @@ void memory_per_skill(benchmark::State& state)
     for (auto const& f : t.files) {
         std::ifstream in(f, std::ios::binary);
         std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        if (text.starts_with("---")) {
-            auto const close = text.find("\n---", 3);
-            if (close != std::string::npos) frontmatter += close + 1 - 4; // the block between the fences
-        }
+        frontmatter += skillmd::frontmatter::split(text, f).frontmatter.size(); // the block between the fences
     }
     double heap = 0, rss = 0;
     std::size_t n = 0;
@@ -256,13 +254,7 @@ BENCHMARK(memory_per_skill)->Unit(benchmark::kMillisecond)->UseRealTime()->Itera
 
 int main(int argc, char** argv)
 {
-    // `--tree DIR` (or `--tree=DIR`) is ours; the rest goes to Google Benchmark.
-    std::vector<char*> rest{argv[0]};
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--tree") == 0 && i + 1 < argc) user_tree() = argv[++i];
-        else if (std::strncmp(argv[i], "--tree=", 7) == 0) user_tree() = argv[i] + 7;
-        else rest.push_back(argv[i]);
-    }
+    auto rest = skillmd::bench::take_folder_option(argc, argv, "tree", user_tree());
     int n = static_cast<int>(rest.size());
     benchmark::Initialize(&n, rest.data());
     if (benchmark::ReportUnrecognizedArguments(n, rest.data())) return 1;

@@ -9,6 +9,8 @@
 #include <skillmd/frontmatter/split.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
 
+#include "folder_option.hpp"
+
 #include <benchmark/benchmark.h>
 #include <libfyaml.h>
 #include <yaml-cpp/yaml.h>
@@ -148,13 +150,7 @@ BENCHMARK(memchr_fence_scan)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv)
 {
-    // `--corpus DIR` (or `--corpus=DIR`) is ours; the rest goes to Google Benchmark.
-    std::vector<char*> rest{argv[0]};
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) corpus_dir() = argv[++i];
-        else if (std::strncmp(argv[i], "--corpus=", 9) == 0) corpus_dir() = argv[i] + 9;
-        else rest.push_back(argv[i]);
-    }
+    auto rest = skillmd::bench::take_folder_option(argc, argv, "corpus", corpus_dir());
     if (!std::filesystem::is_directory(corpus_dir())) {
         std::fprintf(stderr, "bench_frontmatter: %s is not a folder\n", corpus_dir().c_str());
         return 2;
