@@ -3,9 +3,9 @@
 #ifndef SKILLMD_FRONTMATTER_GRAMMAR_ERROR_HPP
 #define SKILLMD_FRONTMATTER_GRAMMAR_ERROR_HPP
 
-// Error handling: the grammar never backtracks out of a refusal. The reader throws a
-// `failure` (where, which code, how to fix it) that the start rule catches into the
-// parse state, and records `note`s for warnings while parsing goes on; x3_parser turns
+// Error handling: the grammar never backtracks out of a refusal. The reader records a
+// `failure` (where, which code, how to fix it) in the parse state and returns up to the
+// start rule, which fails, and records `note`s for warnings while parsing goes on; x3_parser turns
 // both into diagnostics with line and column.
 
 #include <string>

@@ -24,15 +24,20 @@ inline reader::block_header reader::read_block_header()
         if (!x3::parse(r, e_, lex::block_indicator, c)) break;
         if (c >= '1' && c <= '9' && h.explicit_indent == 0) h.explicit_indent = c - '0';
         else if ((c == '+' || c == '-') && h.chomp == 0) h.chomp = c;
-        else fail(p_, codes::yaml_syntax, "repeated block scalar indicator");
+        else {
+            fail(p_, codes::yaml_syntax, "repeated block scalar indicator");
+            return h;
+        }
         p_ = r;
     }
     char const* s = skip_blanks(p_);
     if (s < e_ && !is_break(*s)) {
         if (*s == '#' && s > p_) s = line_end(s);
-        else
+        else {
             fail(s, codes::yaml_syntax,
                  "unexpected text after `|` or `>`; the text of a block scalar starts on the next line");
+            return h;
+        }
     }
     p_ = next_line(s);
     return h;
@@ -43,9 +48,11 @@ inline reader::block_header reader::read_block_header()
 inline int reader::block_indent(int parent, block_header const& h)
 {
     if (h.explicit_indent != 0) {
-        if (parent < 0)
+        if (parent < 0) {
             fail(h.start, codes::yaml_unsupported,
                  "an indentation indicator on a top-level block scalar is not supported; remove the digit");
+            return 0;
+        }
         return parent + h.explicit_indent;
     }
     int max_empty = 0;
@@ -55,7 +62,10 @@ inline int reader::block_indent(int parent, block_header const& h)
     while (l < e_) {
         int const j = indent_of(l);
         char const* t = l + j;
-        if (t < e_ && *t == '\t' && is_blank_line(t)) fail_tab(t);
+        if (t < e_ && *t == '\t' && is_blank_line(t)) {
+            fail_tab(t);
+            return 0;
+        }
         if (t >= e_ || is_break(*t)) {
             if (j > max_empty) { max_empty = j; first_empty_deep = l; }
             if (t >= e_) break;
@@ -69,6 +79,7 @@ inline int reader::block_indent(int parent, block_header const& h)
     if (max_empty > indent)
         fail(first_empty_deep, codes::yaml_indentation,
              "an empty line at the start of this block scalar has more spaces than its first text line");
+    // The caller tests failed() before it uses the indentation.
     return indent;
 }
 
@@ -85,7 +96,10 @@ inline std::ptrdiff_t reader::block_lines(int indent)
         char const* le = line_end(t);
         bool const brk = le < e_ || le > l; // the end of the input ends a line too
         if (j == 0 && is_marker(l)) break;
-        if (j < indent && t < le && *t == '\t' && is_blank_line(t)) fail_tab(t);
+        if (j < indent && t < le && *t == '\t' && is_blank_line(t)) {
+            fail_tab(t);
+            return -1;
+        }
         if (t == le && j <= indent) {
             if (!brk && j == 0) break; // nothing after the last line break
             lines.push_back({le, le, true, brk});
@@ -135,7 +149,11 @@ inline void reader::fold_block_lines(std::ptrdiff_t last, std::string& buf) cons
 inline index reader::block_scalar(int parent)
 {
     block_header const h = read_block_header();
-    std::ptrdiff_t const last = block_lines(block_indent(parent, h));
+    if (failed()) return no_node;
+    int const indent = block_indent(parent, h);
+    if (failed()) return no_node;
+    std::ptrdiff_t const last = block_lines(indent);
+    if (failed()) return no_node;
 
     std::string& buf = st_.scratch;
     buf.clear();

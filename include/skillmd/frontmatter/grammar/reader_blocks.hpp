@@ -13,7 +13,7 @@ namespace skillmd::frontmatter::grammar::detail {
 inline index reader::node_at_line(int parent)
 {
     char const* q = skip_spaces(p_);
-    if (q < e_ && *q == '\t') fail_tab(q);
+    if (q < e_ && *q == '\t') return fail_tab(q);
     p_ = q;
     return node_here(parent, column(q), true);
 }
@@ -23,24 +23,25 @@ inline index reader::node_here(int parent, int col, bool block)
     char const* q = p_;
     if (*q == '-' && ws_or_end(q + 1)) {
         if (!block)
-            fail(q, codes::yaml_syntax,
-                 "a list cannot start on the same line as its key; put each `- item` on its own line below the key");
+            return fail(q, codes::yaml_syntax,
+                        "a list cannot start on the same line as its key; put each `- item` on its own line below the key");
         return block_sequence(col);
     }
     if (*q == '|' || *q == '>') return block_scalar(parent);
     check_node_start(q);
+    if (failed()) return no_node;
     if (block) {
         key_scan const k = scan_key(q);
         if (k.is_key) return block_mapping(col, k);
     }
     if (*q == '[' || *q == '{') {
         index const r = flow_node(parent);
-        end_of_value_line(q, true);
+        if (!failed()) end_of_value_line(q, true);
         return r;
     }
     if (*q == '"' || *q == '\'') {
         index const r = quoted(parent);
-        end_of_value_line(q, false);
+        if (!failed()) end_of_value_line(q, false);
         return r;
     }
     return plain(parent);
@@ -55,7 +56,9 @@ inline void reader::end_of_value_line(char const* value_start, bool flow)
     if (*s == ':' && ws_or_end(s + 1)) {
         if (flow)
             fail(value_start, codes::yaml_complex_key, "a [ ] or { } collection cannot be a mapping key");
-        fail(s, codes::yaml_syntax, "this `:` would start a nested mapping on the same line; put the key on its own line");
+        else
+            fail(s, codes::yaml_syntax, "this `:` would start a nested mapping on the same line; put the key on its own line");
+        return;
     }
     fail(s, codes::yaml_syntax, "unexpected text after the value; put the whole value in quotes");
 }
@@ -109,27 +112,29 @@ inline index reader::key_node(key_scan const& k, int parent)
 inline char const* reader::next_entry(int col, char const* deeper)
 {
     skip_blank_lines();
-    if (p_ >= e_) return nullptr;
+    if (failed() || p_ >= e_) return nullptr;
     int const j = indent_of(p_);
     char const* q = p_ + j;
     if (j < col) return nullptr;
     if (*q == '\t') fail_tab(q);
-    if (j > col) fail(q, codes::yaml_indentation, deeper);
-    return q;
+    else if (j > col) fail(q, codes::yaml_indentation, deeper);
+    return failed() ? nullptr : q;
 }
 
 inline index reader::block_mapping(int col, key_scan k)
 {
     depth_guard const guard(*this, p_);
+    if (failed()) return no_node;
     index const m = out_.collection(node_kind::mapping, static_cast<std::size_t>(p_ - b_));
     key_set seen(out_);
     for (;;) {
         index const key = key_node(k, col);
+        if (failed()) return no_node;
         if (k.quote == 0 && out_.value(key) == "<<")
-            fail(k.begin, codes::yaml_merge_key, "merge keys (`<<`) are not supported; write the entries out in full");
+            return fail(k.begin, codes::yaml_merge_key, "merge keys (`<<`) are not supported; write the entries out in full");
         if (!seen.insert(key))
-            fail(k.begin, codes::yaml_duplicate_key,
-                 "duplicate key `" + shorten(out_.value(key)) + "`; each key may appear once in a mapping");
+            return fail(k.begin, codes::yaml_duplicate_key,
+                        "duplicate key `" + shorten(out_.value(key)) + "`; each key may appear once in a mapping");
         out_.append(m, key);
 
         p_ = skip_blanks(k.after_colon);
@@ -137,6 +142,7 @@ inline index reader::block_mapping(int col, key_scan k)
         if (p_ >= e_ || is_break(*p_) || *p_ == '#') {
             p_ = next_line(line_end(p_));
             skip_blank_lines();
+            if (failed()) return no_node;
             if (p_ < e_) {
                 int const j = indent_of(p_);
                 char const* q = p_ + j;
@@ -145,23 +151,27 @@ inline index reader::block_mapping(int col, key_scan k)
                     p_ = q;
                     value = block_sequence(col);
                 }
+                if (failed()) return no_node;
             }
             if (value == no_node) value = empty_scalar(k.after_colon);
         } else {
             value = node_here(col, column(p_), false);
+            if (failed()) return no_node;
         }
         out_.append(m, value);
 
         char const* q = next_entry(
             col, "this line is indented more than the keys above it; align it with them or make it part of a value");
+        if (failed()) return no_node;
         if (q == nullptr) break;
         if (*q == '-' && ws_or_end(q + 1))
-            fail(q, codes::yaml_syntax, "a list item `- ` cannot stand among mapping keys; indent it under its key");
+            return fail(q, codes::yaml_syntax, "a list item `- ` cannot stand among mapping keys; indent it under its key");
         p_ = q;
         check_node_start(q);
+        if (failed()) return no_node;
         k = scan_key(q);
         if (!k.is_key)
-            fail(q, codes::yaml_syntax, "expected `key: value`; every line of a mapping must be a key followed by `: `");
+            return fail(q, codes::yaml_syntax, "expected `key: value`; every line of a mapping must be a key followed by `: `");
     }
     return m;
 }
@@ -169,6 +179,7 @@ inline index reader::block_mapping(int col, key_scan k)
 inline index reader::block_sequence(int col)
 {
     depth_guard const guard(*this, p_);
+    if (failed()) return no_node;
     index const s = out_.collection(node_kind::sequence, static_cast<std::size_t>(p_ - b_));
     for (;;) {
         char const* dash = p_;
@@ -177,17 +188,20 @@ inline index reader::block_sequence(int col)
         if (p_ >= e_ || is_break(*p_) || *p_ == '#') {
             p_ = next_line(line_end(p_));
             skip_blank_lines();
+            if (failed()) return no_node;
             if (p_ < e_ && indent_of(p_) > col) item = node_at_line(col);
             else item = empty_scalar(dash + 1);
         } else {
             bool const tab = std::find(dash + 1, p_, '\t') != p_;
             if (tab && ((*p_ == '-' && ws_or_end(p_ + 1)) || scan_key(p_).is_key))
-                fail_tab(dash + 1);
+                return fail_tab(dash + 1);
             item = node_here(col, column(p_), true);
         }
+        if (failed()) return no_node;
         out_.append(s, item);
 
         char const* q = next_entry(col, "this line is indented more than the `- ` items above it");
+        if (failed()) return no_node;
         if (q == nullptr || !(*q == '-' && ws_or_end(q + 1))) break;
         p_ = q;
     }

@@ -15,7 +15,7 @@ inline void reader::check_marker(char const* line)
     if (is_marker(line))
         fail(line, codes::yaml_multiple_documents,
              "document markers (`---`, `...`) cannot appear inside frontmatter; one document only");
-    if (*line == '%')
+    else if (*line == '%')
         fail(line, codes::yaml_directive, "YAML directives (`%YAML`, `%TAG`) are not supported in frontmatter");
 }
 
@@ -26,7 +26,10 @@ inline void reader::check_characters()
     auto const one = [&](std::size_t at) -> std::size_t {
         auto const c = static_cast<unsigned char>(s[at]);
         if (c < 0x80) {
-            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) bad_character(at, c);
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+                bad_character(at, c);
+                return s.size() - at; // refused: the scan ends
+            }
             return 1;
         }
         std::size_t const n = skillmd::detail::utf8_sequence_length(s, at);
@@ -34,9 +37,13 @@ inline void reader::check_characters()
             static constexpr char hex[] = "0123456789ABCDEF";
             fail(b_ + at, codes::utf8_invalid,
                  std::string("byte 0x") + hex[c >> 4] + hex[c & 15] + " is not UTF-8; save the file as UTF-8");
+            return s.size() - at;
         }
         char32_t const cp = skillmd::detail::utf8_decode(s.data() + at, n);
-        if ((cp >= 0x80 && cp <= 0x9f && cp != 0x85) || cp == 0xfffe || cp == 0xffff) bad_character(at, cp);
+        if ((cp >= 0x80 && cp <= 0x9f && cp != 0x85) || cp == 0xfffe || cp == 0xffff) {
+            bad_character(at, cp);
+            return s.size() - at;
+        }
         return n;
     };
     std::size_t i = 0;
@@ -81,15 +88,20 @@ inline void reader::check_node_start(char const* q)
     switch (*q) {
     case '&':
         fail(q, codes::yaml_anchor, "anchors (`&name`) are not supported in frontmatter; write the value out in full");
+        break;
     case '*':
         fail(q, codes::yaml_alias, "aliases (`*name`) are not supported in frontmatter; write the value out in full");
+        break;
     case '!':
         fail(q, codes::yaml_tag, "tags (`!tag`) are not supported in frontmatter; remove the tag, or quote a value that starts with `!`");
+        break;
     case '%':
         fail(q, codes::yaml_reserved_indicator, "a value cannot start with `%`; put it in quotes");
+        break;
     case '@':
     case '`':
         fail(q, codes::yaml_reserved_indicator, std::string("`") + *q + "` is reserved in YAML and cannot start a value; put the value in quotes");
+        break;
     case '?':
         if (ws_or_end(q + 1))
             fail(q, codes::yaml_complex_key, "explicit keys (`? key`) are not supported; write `key: value`");
@@ -103,9 +115,11 @@ inline void reader::check_node_start(char const* q)
     case ']':
     case '}':
         fail(q, codes::yaml_syntax, std::string("unexpected `") + *q + "`; put the value in quotes");
+        break;
     case '|':
     case '>':
         fail(q, codes::yaml_syntax, "a block scalar (`|` or `>`) cannot appear here; put the value in quotes");
+        break;
     default:
         break;
     }

@@ -14,8 +14,8 @@ namespace skillmd::frontmatter::grammar::detail {
 inline index reader::plain_with_colon(char const* start, char const* colon)
 {
     if (!st_.options.recover_colon_in_plain)
-        fail(colon, codes::yaml_colon_in_plain,
-             "`: ` inside an unquoted value would start a nested mapping; put the value in quotes or use `>`");
+        return fail(colon, codes::yaml_colon_in_plain,
+                    "`: ` inside an unquoted value would start a nested mapping; put the value in quotes or use `>`");
     char const* const le = line_end(colon);
     char const* t = le;
     while (t > start && is_blank(t[-1])) --t;
@@ -54,7 +54,7 @@ inline index reader::plain(int parent)
     char const* const start = p_;
     char const* r = p_;
     x3::parse(r, e_, lex::block_plain_line);
-    if (r == start) fail(start, codes::yaml_syntax, "unexpected character; put the value in quotes");
+    if (r == start) return fail(start, codes::yaml_syntax, "unexpected character; put the value in quotes");
     char const* const first_end = r;
     char const* s = skip_blanks(r);
     if (s < e_ && *s == ':' && ws_or_end(s + 1)) return plain_with_colon(start, s);
@@ -70,8 +70,8 @@ inline index reader::plain(int parent)
         char const* r2 = content;
         x3::parse(r2, e_, lex::block_plain_line);
         if (r2 == content)
-            fail(content, codes::yaml_colon_in_plain,
-                 "a continuation line of an unquoted value starts with `: `; put the value in quotes");
+            return fail(content, codes::yaml_colon_in_plain,
+                        "a continuation line of an unquoted value starts with `: `; put the value in quotes");
         if (buf == nullptr) {
             buf = &st_.scratch;
             buf->assign(start, first_end);
@@ -82,8 +82,8 @@ inline index reader::plain(int parent)
 
         char const* s2 = skip_blanks(r2);
         if (s2 < e_ && *s2 == ':' && ws_or_end(s2 + 1))
-            fail(s2, codes::yaml_colon_in_plain,
-                 "`: ` inside a multi-line unquoted value would start a nested mapping; put the value in quotes or use `>`");
+            return fail(s2, codes::yaml_colon_in_plain,
+                        "`: ` inside a multi-line unquoted value would start a nested mapping; put the value in quotes or use `>`");
         if (s2 >= e_) {
             resume = e_;
             break;
@@ -113,17 +113,21 @@ inline void reader::quoted_break(int parent, char const* start, std::string& buf
             p_ = next_line(t);
             continue;
         }
-        if (j == 0 && is_marker(p_))
-            fail(p_, codes::yaml_unterminated,
-                 "a document marker inside a quoted value; close the quote before it");
-        if (j <= parent)
-            fail(t, codes::yaml_indentation,
-                 "the continuation of a quoted value must be indented more than its key");
+        if (j == 0 && is_marker(p_)) {
+            fail(p_, codes::yaml_unterminated, "a document marker inside a quoted value; close the quote before it");
+            return;
+        }
+        if (j <= parent) {
+            fail(t, codes::yaml_indentation, "the continuation of a quoted value must be indented more than its key");
+            return;
+        }
         p_ = t;
         break;
     }
-    if (p_ >= e_)
+    if (p_ >= e_) {
         fail(start, codes::yaml_unterminated, "this quoted value is never closed; add the closing quote");
+        return;
+    }
     if (!escaped && empties == 0) buf += ' ';
     else buf.append(static_cast<std::size_t>(empties), '\n');
 }
@@ -133,11 +137,15 @@ inline void reader::escape(std::string& buf)
 {
     std::uint32_t cp = 0;
     char const* er = p_;
-    if (!x3::parse(er, e_, lex::escape, cp))
+    if (!x3::parse(er, e_, lex::escape, cp)) {
         fail(p_, codes::yaml_escape,
              "unknown escape sequence; YAML knows \\n \\t \\\" \\\\ \\/ \\0 \\xXX \\uXXXX \\UXXXXXXXX and a few more");
-    if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+        return;
+    }
+    if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) {
         fail(p_, codes::yaml_escape, "this escape names a surrogate or a code point beyond U+10FFFF");
+        return;
+    }
     skillmd::detail::utf8_append(buf, static_cast<char32_t>(cp));
     p_ = er;
 }
@@ -166,7 +174,7 @@ inline index reader::quoted(int parent)
     std::size_t keep = 0; // length without trailing source blanks, which folding drops
     for (;;) {
         if (p_ >= e_)
-            fail(start, codes::yaml_unterminated, "this quoted value is never closed; add the closing quote");
+            return fail(start, codes::yaml_unterminated, "this quoted value is never closed; add the closing quote");
         char const c = *p_;
         if (c == q0) {
             if (q0 == '\'' && p_ + 1 < e_ && p_[1] == '\'') {
@@ -181,6 +189,7 @@ inline index reader::quoted(int parent)
         if (is_break(c)) {
             buf.resize(keep);
             quoted_break(parent, start, buf, false);
+            if (failed()) return no_node;
             keep = buf.size();
             continue;
         }
@@ -189,10 +198,12 @@ inline index reader::quoted(int parent)
                 // An escaped break joins the lines; blanks before the `\` are content.
                 ++p_;
                 quoted_break(parent, start, buf, true);
+                if (failed()) return no_node;
                 keep = buf.size();
                 continue;
             }
             escape(buf);
+            if (failed()) return no_node;
             keep = buf.size();
             continue;
         }
