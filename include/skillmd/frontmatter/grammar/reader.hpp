@@ -104,6 +104,17 @@ private:
     }
     bool failed() const noexcept { return failed_; }
 
+    /// The buffer decoded scalars are built in, emptied; sized once per parse for the
+    /// whole text (decoding does not grow a scalar beyond a few times its source, and
+    /// one allocation beats the three or four of growing it).
+    std::string& scratch()
+    {
+        std::string& buf = st_.scratch;
+        buf.clear();
+        if (buf.capacity() < static_cast<std::size_t>(e_ - b_)) buf.reserve(static_cast<std::size_t>(e_ - b_));
+        return buf;
+    }
+
     static bool is_break(char c) noexcept { return c == '\n' || c == '\r'; }
     static bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
     bool ws_or_end(char const* q) const noexcept { return q >= e_ || is_blank(*q) || is_break(*q); }

@@ -89,6 +89,7 @@ inline std::ptrdiff_t reader::block_lines(int indent)
 {
     std::vector<scalar_line>& lines = lines_;
     lines.clear();
+    if (lines.capacity() == 0) lines.reserve(32); // one allocation for most block scalars
     char const* l = p_;
     while (l < e_) {
         int const j = indent_of(l);
@@ -155,8 +156,7 @@ inline index reader::block_scalar(int parent)
     std::ptrdiff_t const last = block_lines(indent);
     if (failed()) return no_node;
 
-    std::string& buf = st_.scratch;
-    buf.clear();
+    std::string& buf = scratch();
     if (h.folded) {
         fold_block_lines(last, buf);
     } else {

@@ -39,9 +39,12 @@ inline void reader::check_characters()
                  std::string("byte 0x") + hex[c >> 4] + hex[c & 15] + " is not UTF-8; save the file as UTF-8");
             return s.size() - at;
         }
-        char32_t const cp = skillmd::detail::utf8_decode(s.data() + at, n);
-        if ((cp >= 0x80 && cp <= 0x9f && cp != 0x85) || cp == 0xfffe || cp == 0xffff) {
-            bad_character(at, cp);
+        // Refused: C1 controls but NEL (U+0080..U+009F are C2 80..C2 9F) and the
+        // noncharacters U+FFFE, U+FFFF (EF BF BE, EF BF BF); told from the bytes, no decoding.
+        auto const c1 = static_cast<unsigned char>(s[at + 1]);
+        if ((c == 0xc2 && c1 < 0xa0 && c1 != 0x85) ||
+            (c == 0xef && c1 == 0xbf && static_cast<unsigned char>(s[at + 2]) >= 0xbe)) {
+            bad_character(at, skillmd::detail::utf8_decode(s.data() + at, n));
             return s.size() - at;
         }
         return n;
@@ -65,7 +68,10 @@ inline void reader::check_characters()
             }
 #endif
         }
-        i += one(i);
+        // Text in other scripts is runs of multi-byte characters: the run is read
+        // character by character before the block scan resumes.
+        do i += one(i);
+        while (i < s.size() && static_cast<unsigned char>(s[i]) >= 0x80);
     }
 }
 

@@ -73,7 +73,7 @@ inline index reader::plain(int parent)
             return fail(content, codes::yaml_colon_in_plain,
                         "a continuation line of an unquoted value starts with `: `; put the value in quotes");
         if (buf == nullptr) {
-            buf = &st_.scratch;
+            buf = &scratch();
             buf->assign(start, first_end);
         }
         if (empties == 0) *buf += ' ';
@@ -169,8 +169,7 @@ inline index reader::quoted(int parent)
         return i;
     }
 
-    std::string& buf = st_.scratch;
-    buf.clear();
+    std::string& buf = scratch();
     std::size_t keep = 0; // length without trailing source blanks, which folding drops
     for (;;) {
         if (p_ >= e_)
