@@ -37,12 +37,21 @@ struct unknown_field
 */
 struct skill_metadata
 {
+    // What an index lists comes first: rendering a snapshot's index reads these of every
+    // skill, and near each other they share cache lines.
     std::string name;                       ///< given, or the directory name / command path
-    bool name_given = false;
     std::optional<std::string> label;       ///< display name, where the dialect makes `name` a label (Claude Code, sven)
     std::string description;                ///< given, or from the body as the dialect says
-    bool description_given = false;
     std::optional<std::string> when_to_use; ///< Claude Code: appended to the description in listings
+    std::optional<std::string> argument_hint;
+    bool name_given = false;
+    bool description_given = false;
+    bool disable_model_invocation = false;
+    bool user_invocable = true;
+    bool user_invocable_only = false;       ///< sven's `sven:` block
+    bool always = false;                    ///< sven's `sven:` block
+    context_mode context = context_mode::inline_;
+
     std::optional<std::string> license;
     std::optional<std::string> compatibility;
     std::vector<std::pair<std::string, std::string>> metadata; ///< string map, in source order
@@ -50,20 +59,13 @@ struct skill_metadata
     std::optional<std::string> author;
     std::vector<std::string> tags;
     std::vector<std::string> allowed_tools; ///< `allowed-tools` or `tools`
-    bool disable_model_invocation = false;
-    bool user_invocable = true;
-    context_mode context = context_mode::inline_;
     std::optional<std::string> agent;       ///< sub-agent type for `context: fork`
     std::optional<std::string> model;       ///< model override; `inherit` means none
-    std::optional<std::string> argument_hint;
     std::vector<std::string> arguments;     ///< named positional arguments (`$name`)
     std::vector<std::string> triggers;      ///< koshi trigger phrases
     std::vector<std::string> knowledge;     ///< sven knowledge documents
-    // sven's `sven:` block
-    bool always = false;
-    std::vector<std::string> requires_bins;
+    std::vector<std::string> requires_bins; ///< sven's `sven:` block
     std::vector<std::string> requires_env;
-    bool user_invocable_only = false;
 
     std::vector<unknown_field> unknown;     ///< keys no field claims, kept raw
 };

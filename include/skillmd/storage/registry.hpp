@@ -44,18 +44,19 @@ enum class visibility : std::uint8_t {
 /// One skill of a snapshot.
 struct skill_record
 {
+    // The members an index reads of every skill come first (see skill_metadata).
     std::string command;       ///< the lookup key (qualified `name@tier` under keep_all)
     std::string tier;          ///< the tier's label
     std::size_t tier_index = 0;
+    bool hidden = false;       ///< requirements unmet (sven): loaded but not listed
+    /// An operator's override and the layer it came from; null when none applies (most
+    /// records: a pointer, not four strings, per skill).
+    std::shared_ptr<override_decision const> overridden;
     candidate where;           ///< path, base directory, stamp
     skill_metadata meta;
     std::vector<std::string> children; ///< commands of the direct sub-skills (sven)
     std::size_t body_offset = 0;
     std::string shadowed_by;   ///< on a shadowed skill: the winner as `name@tier`
-    bool hidden = false;       ///< requirements unmet (sven): loaded but not listed
-    /// An operator's override and the layer it came from; null when none applies (most
-    /// records: a pointer, not four strings, per skill).
-    std::shared_ptr<override_decision const> overridden;
 
     std::string qualified() const { return command + "@" + tier; }
     override_mode override_in_force() const noexcept { return overridden ? overridden->mode : override_mode::on; }
