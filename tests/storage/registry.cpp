@@ -575,6 +575,37 @@ BOOST_AUTO_TEST_CASE(lookup_lists_children_and_lazy_bodies)
     BOOST_TEST(*reg.body(*plan) == "# plan\n\nBody of plan.\nMore.\n"); // re-read: the file changed
 }
 
+// A lookup finds a command, else a name no other skill has; a command always wins over a
+// name, and a name two skills share finds neither.
+BOOST_AUTO_TEST_CASE(lookup_by_command_then_by_unique_name)
+{
+    temp_dir t;
+    write(t / "alpha/SKILL.md", skill("shared", "first of two with one name"));
+    write(t / "beta/SKILL.md", skill("shared", "second of two with one name"));
+    write(t / "gamma/SKILL.md", skill("alpha", "named like another's command"));
+    write(t / "delta/SKILL.md", skill("only-name", "a name of its own"));
+    write(t / "delta/sub/SKILL.md", skill("sub", "a sub-skill"));
+    directory_options o;
+    o.layout = layout::nested;
+    basic_registry<parser, first_tier_wins, directory_source> reg(parser{}, lenient(dialects::claude_code()),
+                                                                  directory_source("project", t.path.string(), o));
+    reg.load();
+    auto const s = reg.snapshot();
+    BOOST_TEST(s->skills().size() == 5u);
+    BOOST_TEST(s->find("shared") == nullptr);
+    BOOST_TEST(s->find("alpha")->meta.description == "first of two with one name");
+    BOOST_TEST(*s->find("gamma")->meta.label == "alpha"); // Claude Code: `name:` is the label
+    BOOST_TEST(s->find("only-name")->command == "delta");
+    BOOST_TEST(s->find("/delta/sub") != nullptr);
+    BOOST_TEST(s->find("sub")->command == "delta/sub");
+    BOOST_TEST(s->find("delta/su") == nullptr);
+    BOOST_TEST(s->find("epsilon") == nullptr);
+    BOOST_TEST(s->find("zzz") == nullptr);
+    BOOST_REQUIRE(s->children("delta").size() == 1u);
+    BOOST_TEST(s->children("delta")[0]->command == "delta/sub");
+    BOOST_TEST(s->find("delta@project")->command == "delta");
+}
+
 BOOST_AUTO_TEST_CASE(requirements_hide_skills_with_an_info_diagnostic)
 {
     memory_source m("m");

@@ -29,7 +29,6 @@
 #include <string_view>
 #include <system_error>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 namespace skillmd {
@@ -132,7 +131,10 @@ public:
     {
         if (!key.empty() && key.front() == '/') key.remove_prefix(1);
         if (key.empty()) return nullptr;
-        if (auto const it = index_.find(std::string(key)); it != index_.end()) return &skills_[it->second];
+        if (auto const i = position_of(key); i != npos) return &skills_[i];
+        auto const named = std::lower_bound(names_.begin(), names_.end(), key,
+                                            [](auto const& e, std::string_view k) { return e.first < k; });
+        if (named != names_.end() && named->first == key) return &skills_[named->second];
         auto const at = key.rfind('@');
         if (at == std::string_view::npos || at == 0) return nullptr;
         std::string_view const name = key.substr(0, at), tier = key.substr(at + 1);
@@ -171,11 +173,23 @@ private:
         return c;
     }
 
+    static constexpr std::size_t npos = ~std::size_t{0};
+    /// Where the skill whose command is `command` is in skills_ (sorted by command), or npos.
+    std::size_t position_of(std::string_view command) const
+    {
+        auto const& v = skills_.items_;
+        auto const it = std::lower_bound(v.begin(), v.end(), command,
+                                         [](record_ptr const& r, std::string_view c) { return r->command < c; });
+        return it != v.end() && (*it)->command == command ? static_cast<std::size_t>(it - v.begin()) : npos;
+    }
+
     record_list skills_;
     record_list shadowed_;
     record_list disabled_;
     std::vector<diagnostic> diagnostics_;
-    std::unordered_map<std::string, std::size_t> index_;
+    // Names that find a skill besides its command (`name:` or a label), sorted; a command
+    // is found by binary search in skills_, so it needs no entry here.
+    std::vector<std::pair<std::string, std::size_t>> names_;
     // What refresh() may reuse: every candidate read, by tier and path, with its stamp.
     struct loaded
     {
@@ -183,7 +197,19 @@ private:
         record_ptr record;
         std::vector<diagnostic> diagnostics;
     };
-    std::map<std::pair<std::size_t, std::string>, std::shared_ptr<loaded const>> cache_;
+    // Sorted by tier and path, one entry each: a vector, not a map (a node and a
+    // rebalancing per skill, at every refresh).
+    using cache_key = std::pair<std::size_t, std::string>;
+    std::vector<std::pair<cache_key, std::shared_ptr<loaded const>>> cache_;
+    std::shared_ptr<loaded const> const* cached(std::size_t tier, std::string_view path) const
+    {
+        auto const it = std::lower_bound(cache_.begin(), cache_.end(), std::pair<std::size_t, std::string_view>(tier, path),
+                                         [](auto const& e, auto const& k) {
+                                             return e.first.first != k.first ? e.first.first < k.first
+                                                                              : std::string_view(e.first.second) < k.second;
+                                         });
+        return it != cache_.end() && it->first.first == tier && it->first.second == path ? &it->second : nullptr;
+    }
 };
 
 struct registry_options

@@ -130,16 +130,15 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
         try {
             for (std::size_t k; (k = next.fetch_add(1)) < items.size() && !failed;) {
                 auto& w = items[k];
-                auto const it = previous.cache_.find({w.tier, w.where.path});
-                if (it != previous.cache_.end()) {
+                if (auto const* before = previous.cached(w.tier, w.where.path)) {
                     // Unchanged size, time and inode: keep what was read before.
                     std::optional<file_stamp> now;
                     visit_source(w.tier, [&](auto const& src) {
                         if constexpr (requires { src.stamp(w.where); }) now = src.stamp(w.where);
                         else now = w.where.stamp;
                     });
-                    if (now && *now == it->second->stamp && now->mtime_ns != 0) {
-                        w.result = it->second;
+                    if (now && *now == (*before)->stamp && now->mtime_ns != 0) {
+                        w.result = *before;
                         continue;
                     }
                 }
@@ -211,7 +210,6 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     resolve_collisions(groups, next);
     auto& skills = next.skills_.items_;
     std::sort(skills.begin(), skills.end(), [](auto const& a, auto const& b) { return a->command < b->command; });
-    for (std::size_t i = 0; i < skills.size(); ++i) next.index_.emplace(skills[i]->command, i);
     report_confusables(next);
     link_children(next);
     // A name lookup also finds a skill whose `name:` differs from its command, and
@@ -220,7 +218,7 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     // resolves a plain name only when it is unique): an ambiguous lookup is no answer.
     std::map<std::string_view, std::size_t, std::less<>> names;
     auto const note = [&](std::string_view n, std::size_t i) {
-        if (n.empty() || next.index_.count(std::string(n))) return;
+        if (n.empty() || next.position_of(n) != skillmd::snapshot::npos) return;
         auto const [it, fresh] = names.emplace(n, i);
         if (!fresh && it->second != i) it->second = skills.size(); // taken twice
     };
@@ -228,8 +226,8 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
         note(skills[i]->meta.name, i);
         if (opts_.dialect.find_by_label && skills[i]->meta.label) note(*skills[i]->meta.label, i);
     }
-    for (auto const& [n, i] : names)
-        if (i < skills.size()) next.index_.emplace(std::string(n), i);
+    for (auto const& [n, i] : names) // in order: names_ stays sorted
+        if (i < skills.size()) next.names_.emplace_back(std::string(n), i);
 }
 
 /// What was read goes into the new snapshot's cache and diagnostics; skills whose required
@@ -240,7 +238,7 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
     command_groups groups; // sorted by command: deterministic
     requirement_checker gate;
     for (auto& w : items) {
-        next.cache_[{w.tier, w.where.path}] = w.result;
+        next.cache_.push_back({{w.tier, w.where.path}, w.result});
         next.diagnostics_.insert(next.diagnostics_.end(), w.result->diagnostics.begin(), w.result->diagnostics.end());
         if (!w.result->record) continue;
         record_ptr rec = w.result->record;
@@ -269,6 +267,11 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
         }
         groups[rec->command].push_back(std::move(rec));
     }
+    // Sorted for lookups; should a source list one path twice, its last read stands.
+    auto& cache = next.cache_;
+    std::stable_sort(cache.begin(), cache.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
+    auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [](auto const& a, auto const& b) { return a.first == b.first; });
+    cache.erase(cache.begin(), last_of_each.base());
     return groups;
 }
 
@@ -337,8 +340,8 @@ void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot&
         std::string_view const command = r->command;
         auto const slash = command.rfind('/');
         if (slash == std::string_view::npos) continue;
-        if (auto const it = next.index_.find(std::string(command.substr(0, slash))); it != next.index_.end())
-            children[it->second].push_back(r->command);
+        if (auto const i = next.position_of(command.substr(0, slash)); i != skillmd::snapshot::npos)
+            children[i].push_back(r->command);
     }
     for (std::size_t i = 0; i < skills.size(); ++i) {
         auto const it = children.find(i);
