@@ -245,6 +245,86 @@ BOOST_AUTO_TEST_CASE(lenient_recovery_takes_the_rest_of_the_line_with_a_warning)
     BOOST_TEST(r.diagnostics[0].line == 3u);
 }
 
+// The reader stops at its first refusal: with two problems in a block, the one met first
+// in reading order is reported, at its line, and nothing after it. The character check
+// reads the whole text before the structure, so its refusals come first.
+BOOST_AUTO_TEST_CASE(the_first_refusal_is_the_one_reported)
+{
+    struct case_
+    {
+        char const* yaml;
+        char const* code;
+        std::uint32_t line;
+    };
+    case_ const cases[] = {
+        {"a: 1\na: 2\nb: \"never closed\n", "yaml-duplicate-key", 2},
+        {"k: \"\\q\"\nk: 2\n", "yaml-escape", 1},
+        {"list:\n  - &a x\n  - *a\n", "yaml-anchor", 2},
+        {"k: {a: 1, a: 2, [x]: 3}\n", "yaml-duplicate-key", 1},
+        {"k: [1, {a: 1, a: 2}, &x]\n", "yaml-duplicate-key", 1},
+        {"k: |\n  text\n\tx: 1\nk: 2\n", "yaml-tab-indentation", 3},
+        {"a:\n  b: [1]\n   c: 2\nd: &e f\n", "yaml-indentation", 3},
+        {"a:\n  b: 1\n   c: 2\nd: &e f\n", "yaml-colon-in-plain", 3}, // `c: 2` continues the value `1`
+        {"a: 1\na: 2\nb: \x01\n", "yaml-control-character", 3},
+        {"a: 1\n---\nb: *x\n", "yaml-multiple-documents", 2},
+    };
+    for (auto const& c : cases) {
+        auto const r = skillmd::test::parse(c.yaml);
+        BOOST_TEST(!r.ok(), c.yaml);
+        BOOST_TEST_REQUIRE(r.diagnostics.size() == 1u, c.yaml);
+        BOOST_TEST(r.diagnostics[0].code == c.code, c.yaml);
+        BOOST_TEST(r.diagnostics[0].line == c.line, c.yaml);
+    }
+}
+
+// Refusals anywhere in the structure leave nothing half-built behind: random edits of
+// blocks that use every construct parse to a document or to exactly one error, the same
+// one each time (the sanitizer builds run this too).
+BOOST_AUTO_TEST_CASE(random_edits_give_a_document_or_one_error)
+{
+    std::string const seeds[] = {
+        "name: demo\ndescription: \"quoted \\u00e9 and \\\"escapes\\\"\"\nmetadata:\n  a: 1\n  b: [x, 'y z', {k: v}]\n"
+        "allowed-tools:\n  - Read\n  - Bash(git:*)\nnotes: |\n  literal\n   kept\nfolded: >-\n  one\n  two\n",
+        "k: {a: [1, 2], b: \"two\n  lines\"}\nplain: a value that\n  goes on\nlist:\n- a\n- b: c\n  d: e\n",
+        "x: '\xc3\xa9t\xc3\xa9 ''quoted'''\ny: \xe4\xb8\xad\xe6\x96\x87 text\nz:\n  - - nested\n    - deeper\n",
+    };
+    char const* const pieces[] = {"\t", ":", ": ", "[", "]", "{", "}", "\"", "'", "\\", "- ", "&a ", "*a", "!t ",
+                                  "%", "@", "`", "? ", "|", ">", "#", "\n", "\r\n", "---\n", "\n  ", "\n    - ",
+                                  ",", "\x01", "\xc3", "\xc2\x80", "\xef\xbf\xbe", "\n<<: x\n", "a: b: c"};
+    std::uint32_t rng = 2463534242u;
+    auto next = [&] {
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        return rng;
+    };
+    std::size_t refused = 0, accepted = 0;
+    for (std::size_t n = 0; n < 3000; ++n) {
+        std::string s = seeds[n % std::size(seeds)];
+        for (std::uint32_t edits = 1 + next() % 3; edits-- > 0;) {
+            std::size_t const at = next() % (s.size() + 1);
+            if (next() % 3 == 0) s.erase(at, 1 + next() % 3);
+            else s.insert(at, pieces[next() % std::size(pieces)]);
+        }
+        auto const r = skillmd::test::parse(s);
+        auto const again = skillmd::test::parse(s);
+        std::size_t errors = 0;
+        for (auto const& d : r.diagnostics) errors += d.severity == skillmd::severity::error;
+        if (r.ok()) {
+            ++accepted;
+            BOOST_TEST(errors == 0u, s);
+            BOOST_TEST(skillmd::test::json(r) == skillmd::test::json(again), s);
+        } else {
+            ++refused;
+            BOOST_TEST(errors == 1u, s);
+            BOOST_TEST(skillmd::test::first_error(r.diagnostics) == skillmd::test::first_error(again.diagnostics), s);
+            BOOST_TEST(r.diagnostics.back().line == again.diagnostics.back().line, s);
+        }
+    }
+    BOOST_TEST(refused > 500u); // both outcomes are exercised
+    BOOST_TEST(accepted > 500u);
+}
+
 BOOST_AUTO_TEST_CASE(depth_limit_gives_a_diagnostic_not_a_crash)
 {
     std::string deep;
