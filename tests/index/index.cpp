@@ -492,24 +492,30 @@ BOOST_AUTO_TEST_CASE(shared_out_descriptions_are_counted_as_written)
     for (auto const name : fmts::names) {
         fmts::visit(name, [&](auto const& f) {
             for (std::size_t chars = 500; chars < 40000; chars += 997) {
-                index_budget b;
-                b.strategy = budget_strategy::shorten_then_drop;
-                b.chars = chars;
-                auto const r = render_index(entries, f, b);
-                if (r.listed.size() != entries.size() || r.shortened.empty()) continue; // not stage 2
-                ++checked;
-                index_summary sum;
-                sum.listed = r.listed.size();
-                sum.shortened = r.shortened.size();
-                sum.budget = chars;
-                std::string frame;
-                f.begin(frame, sum);
-                f.end(frame, sum);
-                std::size_t overhead = 0;
-                if constexpr (requires { f.overhead(); }) overhead = f.overhead();
-                BOOST_TEST_CONTEXT("format " << name << ", budget " << chars) {
-                    BOOST_TEST(r.used == overhead + detail::utf8_length(r.text) - detail::utf8_length(frame));
-                    BOOST_TEST(r.used <= chars);
+                for (std::size_t const cap : {std::size_t{0}, std::size_t{40}}) { // a per-entry cap shortens some entries before stage 2 does
+                    index_budget b;
+                    b.strategy = budget_strategy::shorten_then_drop;
+                    b.chars = chars;
+                    b.entry_cap = cap;
+                    auto const r = render_index(entries, f, b);
+                    if (r.listed.size() != entries.size() || r.shortened.empty()) continue; // not stage 2
+                    ++checked;
+                    index_summary sum;
+                    sum.listed = r.listed.size();
+                    sum.shortened = r.shortened.size();
+                    sum.budget = chars;
+                    std::string head, frame;
+                    f.begin(head, sum);
+                    frame = head;
+                    f.end(frame, sum);
+                    std::size_t overhead = 0;
+                    if constexpr (requires { f.overhead(); }) overhead = f.overhead();
+                    BOOST_TEST_CONTEXT("format " << name << ", budget " << chars << ", cap " << cap) {
+                        BOOST_TEST(r.used == overhead + detail::utf8_length(r.text) - detail::utf8_length(frame));
+                        BOOST_TEST(r.used <= chars);
+                        // stage 2 writes the frame's head before the entries: the one for what it reports
+                        BOOST_TEST(r.text.starts_with(head));
+                    }
                 }
             }
         });

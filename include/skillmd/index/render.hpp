@@ -591,6 +591,14 @@ private:
                 ++allow[i];
             }
         }
+        // Every entry is listed and which are shortened is known now: the frame's head goes
+        // first, rather than in front of a megabyte of entries at the end.
+        index_summary sum;
+        sum.budget = limit_;
+        sum.listed = size();
+        for (std::size_t i = 0; i < size(); ++i) sum.shortened += short_flag_[i] || allow[i] < length_[i];
+        fmt_.begin(res_.text, sum);
+        head_written_ = true;
         used_ = overhead_;
         for (std::size_t i = 0; i < size(); ++i) {
             std::string_view t = text(i);
@@ -638,9 +646,11 @@ private:
         sum.omitted = res_.omitted.size();
         sum.shortened = res_.shortened.size();
         res_.used = used_;
-        std::string head;
-        fmt_.begin(head, sum);
-        res_.text.insert(0, head);
+        if (!head_written_) {
+            std::string head;
+            fmt_.begin(head, sum);
+            res_.text.insert(0, head);
+        }
         fmt_.end(res_.text, sum);
         if (budget_.announce_omitted && sum.omitted > 0) {
             if constexpr (!requires { F::announces_omitted; }) {
@@ -670,6 +680,7 @@ private:
     std::vector<std::pair<std::size_t, std::size_t>> part_at_; // where entry i's head and tail start
     escape_marks costs_{0};
     std::size_t total_min_ = 0, total_full_ = 0;
+    bool head_written_ = false; ///< a strategy that knew the summary early wrote the frame's head first
 };
 
 } // namespace detail
