@@ -596,7 +596,10 @@ private:
         index_summary sum;
         sum.budget = limit_;
         sum.listed = size();
-        for (std::size_t i = 0; i < size(); ++i) sum.shortened += short_flag_[i] || allow[i] < length_[i];
+        for (std::size_t i = 0; i < size(); ++i) {
+            if (allow[i] < length_[i]) short_flag_[i] = 1; // or already, by the per-entry cap
+            sum.shortened += short_flag_[i] != 0;
+        }
         fmt_.begin(res_.text, sum);
         head_written_ = true;
         used_ = overhead_;
@@ -618,7 +621,6 @@ private:
             }
             used_ += min_cost_[i] + cost_at(i, ascii ? t.size() : utf8_length(t));
             listed_[i] = 1;
-            if (allow[i] < length_[i]) short_flag_[i] = 1;
         }
     }
 

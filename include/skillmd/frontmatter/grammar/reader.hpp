@@ -73,17 +73,17 @@ public:
     bool run()
     {
         check_characters();
-        if (!failed_) skip_blank_lines();
-        if (!failed_ && p_ < e_) {
+        if (!failed()) skip_blank_lines();
+        if (!failed() && p_ < e_) {
             index const root = node_at_line(-1);
-            if (failed_) return false;
+            if (failed()) return false;
             out_.set_root(root);
             skip_blank_lines();
-            if (!failed_ && p_ < e_)
+            if (!failed() && p_ < e_)
                 fail(skip_spaces(p_), codes::yaml_syntax,
                      "unexpected content after the end of the value above; check this line's indentation");
         }
-        return !failed_;
+        return !failed();
     }
 
 private:
