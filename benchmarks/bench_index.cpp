@@ -34,19 +34,20 @@ std::string description(std::size_t i)
 
 struct fixture
 {
-    std::vector<std::string> names, descriptions;
+    std::vector<std::string> names, descriptions, locations;
     std::vector<skillmd::index_entry> entries;
     fixture()
     {
         for (std::size_t i = 0; i < skills; ++i) {
             names.push_back("skill-" + std::to_string(i));
             descriptions.push_back(description(i));
+            locations.push_back("/home/user/.agents/skills/" + names[i] + "/SKILL.md");
         }
         for (std::size_t i = 0; i < skills; ++i) {
             skillmd::index_entry e;
             e.command = e.name = names[i];
             e.description = descriptions[i];
-            e.location = "/home/user/.agents/skills/" + names[i] + "/SKILL.md";
+            e.location = locations[i];
             entries.push_back(std::move(e));
         }
     }

@@ -7,12 +7,14 @@
 #include "../support/test_support.hpp"
 
 #include <skillmd/index/formats.hpp>
+#include <skillmd/storage/sources/directory_source.hpp>
 #include <skillmd/storage/sources/memory_source.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <unicode/uchar.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -23,13 +25,13 @@ namespace fmts = skillmd::index_formats;
 namespace {
 
 index_entry entry(std::string_view command, std::string_view name, std::string_view description,
-                  std::string location, std::string_view when = {}, std::string_view hint = {})
+                  std::string_view location, std::string_view when = {}, std::string_view hint = {})
 {
     index_entry e;
     e.command = command;
     e.name = name;
     e.description = description;
-    e.location = std::move(location);
+    e.location = location;
     e.when_to_use = when;
     e.argument_hint = hint;
     return e;
@@ -263,6 +265,42 @@ BOOST_AUTO_TEST_CASE(entries_from_a_snapshot_follow_visibility)
     BOOST_TEST(text == "- /hidden-menu: Only the model (m)\n- /open: Anyone (m)\n"); // seed 001: the tier follows
 }
 
+/// Entries view the snapshot's strings; a location that had to be made (a tier rooted at a
+/// relative path) is owned by the entry and survives the vector being moved and sorted.
+BOOST_AUTO_TEST_CASE(entry_locations_view_the_record_or_own_what_was_made)
+{
+    test::temp_dir t;
+    test::write(t.path / "rel/b-skill/SKILL.md", "---\nname: b-skill\ndescription: Second\n---\nbody\n");
+    test::write(t.path / "rel/a-skill/SKILL.md", "---\nname: a-skill\ndescription: First\n---\nbody\n");
+    test::write(t.path / "abs/c-skill/SKILL.md", "---\nname: c-skill\ndescription: Third\n---\nbody\n");
+    auto const before = std::filesystem::current_path();
+    std::filesystem::current_path(t.path);
+    struct back_home { std::filesystem::path p; ~back_home() { std::filesystem::current_path(p); } } const home{before};
+    registry_options o;
+    basic_registry<test::compiled_parser, first_tier_wins, directory_source, directory_source> reg(
+        test::compiled_parser{}, o, directory_source("relative", "./rel"),
+        directory_source("absolute", (t.path / "abs").string()));
+    reg.load();
+    auto const snap = reg.snapshot();
+    std::string const cwd = std::filesystem::current_path().string();
+    std::vector<index_entry> entries;
+    {
+        auto made = index_entries(*snap, listing::all);
+        arrange(made, index_order::tier_then_command);
+        entries = std::move(made);
+    }
+    std::vector<std::string> shown;
+    for (auto const& e : entries) shown.emplace_back(std::string(e.tier) + " " + std::string(e.location));
+    std::vector<std::string> const want = {"relative " + cwd + "/rel/a-skill/SKILL.md", "relative " + cwd + "/rel/b-skill/SKILL.md",
+                                           "absolute " + (t.path / "abs/c-skill/SKILL.md").string()};
+    BOOST_TEST(shown == want, boost::test_tools::per_element());
+    for (auto const& e : entries) {
+        BOOST_TEST(((e.made_location != nullptr) == (e.tier == "relative")));
+        // an absolute path is the record's own string, not a copy
+        if (!e.made_location) BOOST_TEST((e.location.data() == e.record->where.path.data()));
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(index_breakout)
@@ -288,7 +326,8 @@ BOOST_AUTO_TEST_CASE(no_text_leaves_its_place_in_any_format)
     for (auto const& attack : attacks) {
         auto const benign = std::vector{entry("a", "a", "x", "/s/a/SKILL.md", "x", "[x]"),
                                         entry("b", "b", "x", "/s/b/SKILL.md")};
-        auto const hostile = std::vector{entry("a", attack, attack, "/s/" + attack + "/SKILL.md", attack, attack),
+        std::string const attack_location = "/s/" + attack + "/SKILL.md"; // entries view their strings
+        auto const hostile = std::vector{entry("a", attack, attack, attack_location, attack, attack),
                                          entry("b", "b", attack, "/s/b/SKILL.md")};
         for (auto const name : fmts::names) {
             // Today's agents' formats embed text as those programs do, on purpose; what
@@ -332,19 +371,22 @@ BOOST_AUTO_TEST_SUITE(index_budgets)
 namespace {
 std::vector<index_entry> sized(std::size_t n, std::size_t desc_len, std::string_view ch = "d")
 {
-    static std::vector<std::string> names, descs;
+    static std::vector<std::string> names, descs, locations; // entries view their strings
     names.clear();
     descs.clear();
+    locations.clear();
     names.reserve(n);
     descs.reserve(n);
+    locations.reserve(n);
     std::vector<index_entry> out;
     for (std::size_t i = 0; i < n; ++i) {
         names.push_back("s" + std::string(1, static_cast<char>('a' + i)));
         std::string d;
         for (std::size_t k = 0; k < desc_len; ++k) d += ch;
         descs.push_back(d);
+        locations.push_back("/p/" + names[i]);
     }
-    for (std::size_t i = 0; i < n; ++i) out.push_back(entry(names[i], names[i], descs[i], "/p/" + names[i]));
+    for (std::size_t i = 0; i < n; ++i) out.push_back(entry(names[i], names[i], descs[i], locations[i]));
     return out;
 }
 } // namespace

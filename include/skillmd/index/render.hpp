@@ -8,6 +8,7 @@
 // this header chooses the entries (visibility), fits them to a budget with one of four
 // strategies, and reports which skills were shortened or left out.
 
+#include <skillmd/detail/prefetch.hpp>
 #include <skillmd/detail/prompt_text.hpp>
 #include <skillmd/detail/unicode.hpp>
 #include <skillmd/storage/registry.hpp>
@@ -18,6 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -34,7 +36,10 @@ struct index_entry
     std::string_view description;
     std::string_view when_to_use;   ///< Claude Code: shown after the description
     std::string_view argument_hint;
-    std::string location;           ///< absolute path of the skill file ("" for database skills)
+    std::string_view location;      ///< absolute path of the skill file ("" for database skills)
+    /// Holds `location` when it had to be made (a relative path made absolute); empty when
+    /// `location` is the record's own path, as it is for every tier rooted at an absolute path.
+    std::shared_ptr<std::string const> made_location;
     std::string_view tier;
     std::size_t tier_index = 0;     ///< the tier's place in the registry (0: listed first)
     bool always = false;            ///< sven: listed whatever the budget
@@ -158,7 +163,23 @@ inline std::vector<index_entry> index_entries(snapshot const& snap, listing whic
     std::vector<index_entry> out;
     out.reserve(snap.skills().size());
     std::string cwd;
-    for (auto const& r : snap.skills()) {
+    auto const& skills = snap.skills();
+    constexpr std::size_t ahead = detail::prefetch_distance;
+    for (std::size_t i = 0; i < skills.size(); ++i) {
+        // Records and their strings are scattered over the heap: ask for the record two
+        // distances ahead, and for the strings of the one a distance ahead (whose record
+        // has come by now).
+        if (i + 2 * ahead < skills.size()) {
+            skill_record const& far = skills[i + 2 * ahead];
+            detail::prefetch_span(&far, &far.meta.context + 1); // the members read below come first
+        }
+        if (i + ahead < skills.size()) {
+            skill_record const& near = skills[i + ahead];
+            detail::prefetch(near.command.data());
+            detail::prefetch(near.meta.description.data());
+            detail::prefetch(near.where.path.data());
+        }
+        skill_record const& r = skills[i];
         if (!r.visible_to(which == listing::all ? visibility::all : visibility::model)) continue;
         bool const name_only = r.override_in_force() == override_mode::name_only; // an operator's override
         if (which == listing::model_documented && !name_only && !r.meta.description_given && !r.meta.when_to_use) continue;
@@ -179,9 +200,11 @@ inline std::vector<index_entry> index_entries(snapshot const& snap, listing whic
                     cwd = std::filesystem::current_path(ec).string();
                 }
                 while (p.starts_with("./")) p.remove_prefix(2);
-                e.location = cwd;
-                if (e.location.empty() || e.location.back() != '/') e.location += '/';
-                e.location += p;
+                std::string made = cwd;
+                if (made.empty() || made.back() != '/') made += '/';
+                made += p;
+                e.made_location = std::make_shared<std::string const>(std::move(made));
+                e.location = *e.made_location;
             }
         }
         e.tier = r.tier;
@@ -388,6 +411,7 @@ private:
     {
         if (!made_[i]) {
             made_[i] = 1;
+            fetch_ahead(i);
             std::size_t const start = pool_.size();
             fmt_.describe(pool_, entries_[i]);
             if (budget_.entry_cap > 0 && utf8_length(std::string_view(pool_).substr(start)) > budget_.entry_cap) {
@@ -398,6 +422,16 @@ private:
             spans_[i] = {start, pool_.size() - start};
         }
         return std::string_view(pool_).substr(spans_[i].first, spans_[i].second);
+    }
+
+    /// Entries are mostly visited in order, and their strings lie in the snapshot's records,
+    /// scattered: those of the entry a prefetch distance ahead are on their way meanwhile.
+    void fetch_ahead(std::size_t i) const noexcept
+    {
+        if (i + detail::prefetch_distance >= size()) return;
+        index_entry const& e = entries_[i + detail::prefetch_distance];
+        detail::prefetch(e.name.data());
+        detail::prefetch(e.description.data());
     }
 
     bool fits(std::size_t n) const { return limit_ == index_summary::unlimited || used_ + n <= limit_; }
@@ -494,6 +528,7 @@ private:
             part_at_.reserve(size());
         }
         for (std::size_t i = 0; i < size() && total_min_ <= limit_; ++i) {
+            fetch_ahead(i);
             if constexpr (has_entry_parts<F>) {
                 // Head and tail written once, here; stage 2 copies them around the descriptions.
                 std::size_t const start = parts_.size();
