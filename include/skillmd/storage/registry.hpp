@@ -391,7 +391,9 @@ private:
     std::shared_ptr<typename skillmd::snapshot::loaded const> read_one(work const& w) const;
 
     // Building the new snapshot from what was read: gating, dedup, the indexes.
-    using command_groups = std::map<std::string_view, std::vector<record_ptr>>;
+    /// The records of one refresh sorted by command, in tier order within a command: a run
+    /// of equal commands is a collision (one vector, not a map node and a vector per command).
+    using command_groups = std::vector<record_ptr>;
     void assemble(std::vector<work>& items, skillmd::snapshot& next) const;
     command_groups gate_and_group(std::vector<work>& items, skillmd::snapshot& next) const;
     static void resolve_collisions(command_groups& groups, skillmd::snapshot& next);

@@ -18,7 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <map>
+#include <iterator>
 #include <new>
 #include <thread>
 
@@ -206,28 +206,37 @@ inline skill_record& edited(record_ptr& p)
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& items, skillmd::snapshot& next) const
 {
-    auto groups = gate_and_group(items, next);
-    resolve_collisions(groups, next);
+    auto kept = gate_and_group(items, next);
+    resolve_collisions(kept, next);
     auto& skills = next.skills_.items_;
-    std::sort(skills.begin(), skills.end(), [](auto const& a, auto const& b) { return a->command < b->command; });
+    auto const by_command = [](record_ptr const& a, record_ptr const& b) { return a->command < b->command; };
+    if (!std::is_sorted(skills.begin(), skills.end(), by_command)) std::sort(skills.begin(), skills.end(), by_command);
     report_confusables(next);
     link_children(next);
     // A name lookup also finds a skill whose `name:` differs from its command, and
     // (Claude Code) the label the user sees; a real command always wins over a name, and
     // a name that several skills share finds none of them (Codex lists every copy and
     // resolves a plain name only when it is unique): an ambiguous lookup is no answer.
-    std::map<std::string_view, std::size_t, std::less<>> names;
+    std::vector<std::pair<std::string_view, std::size_t>> named;
     auto const note = [&](std::string_view n, std::size_t i) {
-        if (n.empty() || next.position_of(n) != skillmd::snapshot::npos) return;
-        auto const [it, fresh] = names.emplace(n, i);
-        if (!fresh && it->second != i) it->second = skills.size(); // taken twice
+        if (!n.empty() && n != skills[i]->command) named.emplace_back(n, i);
     };
     for (std::size_t i = 0; i < skills.size(); ++i) {
         note(skills[i]->meta.name, i);
         if (opts_.dialect.find_by_label && skills[i]->meta.label) note(*skills[i]->meta.label, i);
     }
-    for (auto const& [n, i] : names) // in order: names_ stays sorted
-        if (i < skills.size()) next.names_.emplace_back(std::string(n), i);
+    std::sort(named.begin(), named.end());
+    // Both lists sorted: one pass over the commands tells which names are commands.
+    std::size_t c = 0;
+    for (std::size_t first = 0, last; first < named.size(); first = last) {
+        std::string_view const n = named[first].first;
+        bool unique = true;
+        for (last = first + 1; last < named.size() && named[last].first == n; ++last)
+            unique = unique && named[last].second == named[first].second;
+        while (c < skills.size() && std::string_view(skills[c]->command) < n) ++c;
+        bool const a_command = c < skills.size() && skills[c]->command == n;
+        if (unique && !a_command) next.names_.emplace_back(std::string(n), named[first].second); // in order: names_ stays sorted
+    }
 }
 
 /// What was read goes into the new snapshot's cache and diagnostics; skills whose required
@@ -235,10 +244,11 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registry<Parser, Dedup, Sources...>::gate_and_group(std::vector<work>& items, skillmd::snapshot& next) const
 {
-    command_groups groups; // sorted by command: deterministic
+    command_groups kept;
+    kept.reserve(items.size());
     requirement_checker gate;
     for (auto& w : items) {
-        next.cache_.push_back({{w.tier, w.where.path}, w.result});
+        next.cache_.push_back({{w.tier, std::move(w.where.path)}, w.result}); // the record has its own copy
         next.diagnostics_.insert(next.diagnostics_.end(), w.result->diagnostics.begin(), w.result->diagnostics.end());
         if (!w.result->record) continue;
         record_ptr rec = w.result->record;
@@ -265,29 +275,40 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
                 }
             }
         }
-        groups[rec->command].push_back(std::move(rec));
+        kept.push_back(std::move(rec));
     }
+    // Discovery lists most trees in order already; a stable sort keeps the tiers in order
+    // within a command.
+    auto const by_command = [](record_ptr const& a, record_ptr const& b) { return a->command < b->command; };
+    if (!std::is_sorted(kept.begin(), kept.end(), by_command)) std::stable_sort(kept.begin(), kept.end(), by_command);
     // Sorted for lookups; should a source list one path twice, its last read stands.
     auto& cache = next.cache_;
-    std::stable_sort(cache.begin(), cache.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
+    auto const by_key = [](auto const& a, auto const& b) { return a.first < b.first; };
+    if (!std::is_sorted(cache.begin(), cache.end(), by_key)) std::stable_sort(cache.begin(), cache.end(), by_key);
     auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [](auto const& a, auto const& b) { return a.first == b.first; });
     cache.erase(cache.begin(), last_of_each.base());
-    return groups;
+    return kept;
 }
 
 /// Each group of skills sharing a command, in tier order, goes to `Dedup`: the winner is
 /// listed, the others are kept as shadowed (`name@tier`) and reported, unless they are the
 /// winner's very file; under keep_all every one is listed by its qualified name.
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_groups& groups, skillmd::snapshot& next)
+void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_groups& kept, skillmd::snapshot& next)
 {
     auto& skills = next.skills_.items_;
-    for (auto& [command, group] : groups) {
-        std::stable_sort(group.begin(), group.end(), [](auto const& a, auto const& b) { return a->tier_index < b->tier_index; });
-        if (group.size() == 1) {
-            skills.push_back(std::move(group[0]));
+    skills.reserve(skills.size() + kept.size());
+    std::vector<record_ptr> group;
+    for (std::size_t first = 0, last; first < kept.size(); first = last) {
+        for (last = first + 1; last < kept.size() && kept[last]->command == kept[first]->command; ++last) {}
+        if (last - first == 1) {
+            skills.push_back(std::move(kept[first]));
             continue;
         }
+        group.assign(std::make_move_iterator(kept.begin() + static_cast<std::ptrdiff_t>(first)),
+                     std::make_move_iterator(kept.begin() + static_cast<std::ptrdiff_t>(last)));
+        std::string const command = group.front()->command; // records are replaced below when edited
+        std::stable_sort(group.begin(), group.end(), [](auto const& a, auto const& b) { return a->tier_index < b->tier_index; });
         std::vector<dedup_entry> entries;
         for (auto const& r : group) entries.push_back({r->tier_index, r->tier, r->where.database, r->where.stamp});
         dedup_decision const d = Dedup::resolve(entries);
@@ -319,7 +340,7 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
                 else return severity::info;
             }();
             next.diagnostics_.push_back({"skill-shadowed", level, r->where.path, 0, 0,
-                                         "skill `" + std::string(command) + "` from tier " + r->tier +
+                                         "skill `" + command + "` from tier " + r->tier +
                                              " is shadowed by " + winner + "; it stays reachable as `" +
                                              r->qualified() + "`"});
             detail::edited(r).shadowed_by = winner;
@@ -335,38 +356,53 @@ template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_sour
 void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot& next)
 {
     auto& skills = next.skills_.items_;
-    std::map<std::size_t, std::vector<std::string>> children;
-    for (auto const& r : skills) {
-        std::string_view const command = r->command;
+    std::vector<std::pair<std::size_t, std::size_t>> links; // parent, child; children in command order
+    std::size_t parent = skillmd::snapshot::npos;
+    for (std::size_t c = 0; c < skills.size(); ++c) {
+        std::string_view const command = skills[c]->command;
         auto const slash = command.rfind('/');
         if (slash == std::string_view::npos) continue;
-        if (auto const i = next.position_of(command.substr(0, slash)); i != skillmd::snapshot::npos)
-            children[i].push_back(r->command);
+        std::string_view const above = command.substr(0, slash);
+        // Siblings follow one another in command order: most share the last one's parent.
+        if (parent == skillmd::snapshot::npos || skills[parent]->command != above) parent = next.position_of(above);
+        if (parent != skillmd::snapshot::npos) links.emplace_back(parent, c);
     }
-    for (std::size_t i = 0; i < skills.size(); ++i) {
-        auto const it = children.find(i);
-        std::vector<std::string> wanted = it == children.end() ? std::vector<std::string>{} : std::move(it->second);
-        if (skills[i]->children != wanted) detail::edited(skills[i]).children = std::move(wanted);
+    std::stable_sort(links.begin(), links.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
+    std::vector<std::string> wanted;
+    for (std::size_t i = 0, k = 0; i < skills.size(); ++i) {
+        wanted.clear();
+        for (; k < links.size() && links[k].first == i; ++k) wanted.push_back(skills[links[k].second]->command);
+        if (skills[i]->children != wanted) detail::edited(skills[i]).children = wanted;
     }
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 void basic_registry<Parser, Dedup, Sources...>::report_confusables(skillmd::snapshot& next)
 {
-    std::vector<std::pair<std::string, skill_record const*>> looks; // what a name looks like, its skill
+    // What a name looks like, its skill. ASCII names look alike when they are equal but for
+    // case: compared so in place; otherwise by their Unicode skeletons, made once each.
+    std::vector<std::pair<std::string_view, skill_record const*>> looks;
     bool ascii = true;
     for (auto const* list : {&next.skills_, &next.shadowed_})
         for (auto const& r : *list) {
-            looks.emplace_back(std::string(), &r);
+            looks.emplace_back(skillmd::snapshot::base_command(r), &r);
             for (char c : r.command) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
         }
-    for (auto& [key, r] : looks) {
-        std::string_view const base = skillmd::snapshot::base_command(*r);
-        key = ascii ? skillmd::detail::ascii_lower(base) : skillmd::detail::confusable_skeleton(base);
+    std::vector<std::string> skeletons;
+    if (!ascii) {
+        skeletons.reserve(looks.size()); // the views below stay put
+        for (auto& [key, r] : looks) key = skeletons.emplace_back(skillmd::detail::confusable_skeleton(key));
     }
-    std::stable_sort(looks.begin(), looks.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
+    auto const lower = [](char c) { return static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+    auto const key_less = [&](auto const& a, auto const& b) {
+        if (!ascii) return a.first < b.first;
+        return std::lexicographical_compare(a.first.begin(), a.first.end(), b.first.begin(), b.first.end(),
+                                            [&](char x, char y) { return lower(x) < lower(y); });
+    };
+    if (!std::is_sorted(looks.begin(), looks.end(), key_less)) // lower-case commands are, mostly
+        std::stable_sort(looks.begin(), looks.end(), key_less);
     for (std::size_t first = 0, i = 1; i < looks.size(); ++i) {
-        if (looks[i].first != looks[first].first) {
+        if (key_less(looks[first], looks[i])) { // sorted: not less means equal
             first = i;
             continue;
         }
