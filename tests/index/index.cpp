@@ -15,6 +15,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -158,6 +159,47 @@ BOOST_AUTO_TEST_CASE(ascii_shortcuts_agree_with_icu)
         bool const invisible = t == U_CONTROL_CHAR || t == U_FORMAT_CHAR;
         BOOST_TEST(detail::find_invisible(one, false).has_value() == invisible, static_cast<unsigned>(c));
     }
+}
+
+/// strip() and find_invisible() skip decoding where the text is ASCII; on random texts of
+/// ASCII, Unicode white space, format characters and broken UTF-8 they answer as a plain
+/// walk over every code point does.
+BOOST_AUTO_TEST_CASE(ascii_fast_paths_agree_with_a_walk_over_code_points)
+{
+    auto const walk_strip = [](std::string_view s) {
+        std::size_t b = s.size(), e = 0;
+        detail::for_each_code_point(s, [&](char32_t c, std::size_t at) {
+            if (!detail::is_space(c)) {
+                if (b == s.size()) b = at;
+                e = at + detail::utf8_sequence_length(s, at);
+            }
+        });
+        return b >= e ? std::string_view() : s.substr(b, e - b);
+    };
+    auto const walk_invisible = [](std::string_view s, bool breaks) {
+        std::optional<std::pair<char32_t, std::size_t>> found;
+        detail::for_each_code_point(s, [&](char32_t c, std::size_t at) {
+            if (found || (breaks && (c == '\t' || c == '\n' || c == '\r'))) return;
+            auto const t = u_charType(static_cast<UChar32>(c));
+            if (t == U_CONTROL_CHAR || t == U_FORMAT_CHAR || c == 0x2028 || c == 0x2029) found.emplace(c, at);
+        });
+        return found;
+    };
+    std::vector<std::string> const pieces = {" ", "\t", "\n", "\r", "\v", "a", "Z", "-", "\x01", "\x7f",
+                                             "\xc2\xa0" /* NBSP */, "\xe3\x80\x80" /* ideographic space */,
+                                             "\xe2\x80\x8b" /* ZWSP */, "\xe2\x80\xa8", "\xc2\x85" /* NEL */, "\xc3\xa9",
+                                             "\xff", "\xc3", "\xe2\x80", "\xf0\x9f\x98\x80"};
+    std::mt19937 rng(2026);
+    std::size_t non_trivial = 0;
+    for (int round = 0; round < 20000; ++round) {
+        std::string s;
+        for (std::size_t n = rng() % 8; n > 0; --n) s += pieces[rng() % pieces.size()];
+        auto const got = detail::strip(s), want = walk_strip(s);
+        BOOST_TEST(((got.data() == want.data() && got.size() == want.size()) || (got.empty() && want.empty())), s);
+        for (bool breaks : {false, true}) BOOST_TEST((detail::find_invisible(s, breaks) == walk_invisible(s, breaks)), s);
+        non_trivial += !want.empty() && want.size() < s.size();
+    }
+    BOOST_TEST(non_trivial > 1000u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -116,15 +116,23 @@ SKILLMD_DECL bool is_space(char32_t c)
 SKILLMD_DECL std::optional<std::pair<char32_t, std::size_t>> find_invisible(std::string_view s, bool allow_breaks)
 {
     std::optional<std::pair<char32_t, std::size_t>> found;
-    for_each_code_point(s, [&](char32_t c, std::size_t at) {
+    // ASCII's only controls are C0 and DEL (Cc); it has no format characters. The ASCII
+    // prefix is checked byte by byte; decoding starts at the first other byte, which
+    // begins a sequence.
+    auto const ascii_invisible = [&](char32_t c) {
+        return (c < 0x20 || c == 0x7f) && !(allow_breaks && (c == '\t' || c == '\n' || c == '\r'));
+    };
+    std::size_t start = 0;
+    for (; start < s.size() && static_cast<unsigned char>(s[start]) < 0x80; ++start)
+        if (ascii_invisible(static_cast<unsigned char>(s[start]))) return std::pair<char32_t, std::size_t>(static_cast<unsigned char>(s[start]), start);
+    for_each_code_point(s.substr(start), [&](char32_t c, std::size_t at) {
         if (found) return;
-        if (allow_breaks && (c == '\t' || c == '\n' || c == '\r')) return;
-        if (c < 0x80) { // ASCII's only controls are C0 and DEL (Cc); it has no format characters
-            if (c < 0x20 || c == 0x7f) found.emplace(c, at);
+        if (c < 0x80) {
+            if (ascii_invisible(c)) found.emplace(c, start + at);
             return;
         }
         auto const t = u_charType(static_cast<UChar32>(c));
-        if (t == U_CONTROL_CHAR || t == U_FORMAT_CHAR || c == 0x2028 || c == 0x2029) found.emplace(c, at);
+        if (t == U_CONTROL_CHAR || t == U_FORMAT_CHAR || c == 0x2028 || c == 0x2029) found.emplace(c, start + at);
     });
     return found;
 }
