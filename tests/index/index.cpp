@@ -561,9 +561,10 @@ BOOST_AUTO_TEST_CASE(shared_out_descriptions_are_counted_as_written)
     // count must be the code points written (the frame aside).
     std::mt19937 rng(11);
     std::string_view const pieces[] = {"word", " ", "&", "<b>", "\"q\"", "'", "*_", "\xc3\xa9", "\xe2\x82\xac", "x"};
-    std::vector<std::string> names, descs;
+    std::vector<std::string> names, descs, locations; // entries view their strings
     for (std::size_t i = 0; i < 30; ++i) {
         names.push_back("skill-" + std::to_string(i));
+        locations.push_back("/home/u/skills/" + names.back() + "/SKILL.md");
         std::string d;
         std::size_t const want = 5 + rng() % 120;
         while (d.size() < want) d += pieces[rng() % std::size(pieces)];
@@ -571,7 +572,7 @@ BOOST_AUTO_TEST_CASE(shared_out_descriptions_are_counted_as_written)
     }
     std::vector<index_entry> entries;
     for (std::size_t i = 0; i < names.size(); ++i)
-        entries.push_back(entry(names[i], names[i], descs[i], "/home/u/skills/" + names[i] + "/SKILL.md"));
+        entries.push_back(entry(names[i], names[i], descs[i], locations[i]));
     std::size_t checked = 0;
     for (auto const name : fmts::names) {
         fmts::visit(name, [&](auto const& f) {

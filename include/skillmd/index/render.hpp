@@ -28,7 +28,8 @@
 
 namespace skillmd {
 
-/// One skill as an index shows it. Views point into the snapshot it came from.
+/// One skill as an index shows it. Views point into the snapshot it came from; entries
+/// made by hand must keep the strings they view (the location too) alive while rendered.
 struct index_entry
 {
     std::string_view command;       ///< lookup key; `/command` for users
