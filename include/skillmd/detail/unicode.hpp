@@ -60,10 +60,9 @@ inline std::string_view strip(std::string_view s)
     // ASCII white space off both ends, byte by byte: when what is left begins and ends
     // with ASCII (nearly always), that is the answer, since an ASCII byte is a code point of
     // its own even in broken UTF-8; only other ends need the middle decoded.
-    auto const ascii_space = [](char ch) { return ch == ' ' || (ch >= 0x09 && ch <= 0x0d); };
     std::size_t first = 0, last = s.size();
-    while (first < last && ascii_space(s[first])) ++first;
-    while (last > first && ascii_space(s[last - 1])) --last;
+    while (first < last && is_ascii_space(static_cast<unsigned char>(s[first]))) ++first;
+    while (last > first && is_ascii_space(static_cast<unsigned char>(s[last - 1]))) --last;
     if (first == last) return {};
     if (static_cast<unsigned char>(s[first]) < 0x80 && static_cast<unsigned char>(s[last - 1]) < 0x80)
         return s.substr(first, last - first);

@@ -151,13 +151,24 @@ inline std::size_t find_non_text(std::string_view s) noexcept
     return std::string_view::npos;
 }
 
+/// A byte with an ASCII letter lowered; every other byte as it is.
+inline constexpr char ascii_lower_char(char c) noexcept
+{
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
 /// `s` with ASCII letters lowered and every other byte kept (names compared without case).
 inline std::string ascii_lower(std::string_view s)
 {
     std::string out(s);
-    for (auto& c : out)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    for (auto& c : out) c = ascii_lower_char(c);
     return out;
+}
+
+/// The ASCII members of Unicode's White_Space: space, tab, LF, VT, FF, CR.
+inline constexpr bool is_ascii_space(unsigned char c) noexcept
+{
+    return c == ' ' || (c >= 0x09 && c <= 0x0d);
 }
 
 /// Bytes of JavaScript white space (`\s`: ASCII white space, U+00A0, U+1680,
@@ -166,7 +177,7 @@ inline std::size_t js_space_at(std::string_view s, std::size_t i) noexcept
 {
     if (i >= s.size()) return 0;
     auto const c = static_cast<unsigned char>(s[i]);
-    if (c == ' ' || (c >= 0x09 && c <= 0x0d)) return 1;
+    if (is_ascii_space(c)) return 1;
     auto const at = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
     if (c == 0xc2 && at(1) == 0xa0) return 2;
     if ((c == 0xe1 && at(1) == 0x9a && at(2) == 0x80) ||

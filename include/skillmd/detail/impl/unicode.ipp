@@ -110,7 +110,7 @@ SKILLMD_DECL bool is_alnum(char32_t c)
 // Unicode's White_Space holds no other ASCII character than these six.
 SKILLMD_DECL bool is_space(char32_t c)
 {
-    return c == ' ' || (c >= 0x09 && c <= 0x0d) || (c >= 0x80 && u_isUWhiteSpace(static_cast<UChar32>(c)));
+    return c < 0x80 ? is_ascii_space(static_cast<unsigned char>(c)) : u_isUWhiteSpace(static_cast<UChar32>(c)) != 0;
 }
 
 SKILLMD_DECL std::optional<std::pair<char32_t, std::size_t>> find_invisible(std::string_view s, bool allow_breaks)

@@ -191,6 +191,9 @@ std::shared_ptr<typename skillmd::snapshot::loaded const> basic_registry<Parser,
 
 namespace detail {
 
+/// Records in command order, the order of a snapshot's skills.
+inline bool command_before(record_ptr const& a, record_ptr const& b) { return a->command < b->command; }
+
 /// Records are shared with the cache: one that a snapshot must change (hidden, shadowed,
 /// renamed, given children) is copied first, and the copy is what `p` holds then.
 inline skill_record& edited(record_ptr& p)
@@ -209,8 +212,8 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     auto kept = gate_and_group(items, next);
     resolve_collisions(kept, next);
     auto& skills = next.skills_.items_;
-    auto const by_command = [](record_ptr const& a, record_ptr const& b) { return a->command < b->command; };
-    if (!std::is_sorted(skills.begin(), skills.end(), by_command)) std::sort(skills.begin(), skills.end(), by_command);
+    if (!std::is_sorted(skills.begin(), skills.end(), detail::command_before))
+        std::sort(skills.begin(), skills.end(), detail::command_before);
     report_confusables(next);
     link_children(next);
     // A name lookup also finds a skill whose `name:` differs from its command, and
@@ -279,8 +282,8 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
     }
     // Discovery lists most trees in order already; a stable sort keeps the tiers in order
     // within a command.
-    auto const by_command = [](record_ptr const& a, record_ptr const& b) { return a->command < b->command; };
-    if (!std::is_sorted(kept.begin(), kept.end(), by_command)) std::stable_sort(kept.begin(), kept.end(), by_command);
+    if (!std::is_sorted(kept.begin(), kept.end(), detail::command_before))
+        std::stable_sort(kept.begin(), kept.end(), detail::command_before);
     // Sorted for lookups; should a source list one path twice, its last read stands.
     auto& cache = next.cache_;
     auto const by_key = [](auto const& a, auto const& b) { return a.first < b.first; };
@@ -393,11 +396,12 @@ void basic_registry<Parser, Dedup, Sources...>::report_confusables(skillmd::snap
         skeletons.reserve(looks.size()); // the views below stay put
         for (auto& [key, r] : looks) key = skeletons.emplace_back(skillmd::detail::confusable_skeleton(key));
     }
-    auto const lower = [](char c) { return static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
     auto const key_less = [&](auto const& a, auto const& b) {
         if (!ascii) return a.first < b.first;
-        return std::lexicographical_compare(a.first.begin(), a.first.end(), b.first.begin(), b.first.end(),
-                                            [&](char x, char y) { return lower(x) < lower(y); });
+        return std::lexicographical_compare(a.first.begin(), a.first.end(), b.first.begin(), b.first.end(), [](char x, char y) {
+            return static_cast<unsigned char>(skillmd::detail::ascii_lower_char(x)) <
+                   static_cast<unsigned char>(skillmd::detail::ascii_lower_char(y));
+        });
     };
     if (!std::is_sorted(looks.begin(), looks.end(), key_less)) // lower-case commands are, mostly
         std::stable_sort(looks.begin(), looks.end(), key_less);
