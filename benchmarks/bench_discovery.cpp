@@ -209,7 +209,7 @@ std::size_t resident()
 
 /// What a loaded registry holds per skill (bodies are not kept), beside the bytes of
 /// the frontmatter blocks it was read from: heap bytes allocated while it stands, and
-/// the resident growth of the process.
+/// the resident growth of the process; and what the listing rows the first index builds add.
 void memory_per_skill(benchmark::State& state)
 {
     auto const& t = the_tree();
@@ -219,7 +219,7 @@ void memory_per_skill(benchmark::State& state)
         std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         frontmatter += skillmd::frontmatter::split(text, f).frontmatter.size(); // the block between the fences
     }
-    double heap = 0, rss = 0;
+    double heap = 0, rss = 0, listing = 0;
     std::size_t n = 0;
     for (auto _ : state) {
         state.PauseTiming();
@@ -232,6 +232,9 @@ void memory_per_skill(benchmark::State& state)
             state.PauseTiming();
             heap = static_cast<double>(heap_in_use() - heap0);
             rss = static_cast<double>(resident() > rss0 ? resident() - rss0 : 0);
+            // What the first index adds: the snapshot's packed listing rows.
+            benchmark::DoNotOptimize(reg.snapshot()->listing_rows().rows().data());
+            listing = static_cast<double>(heap_in_use() - heap0) - heap;
             state.ResumeTiming();
         }
     }
@@ -239,6 +242,7 @@ void memory_per_skill(benchmark::State& state)
     state.counters["skills"] = static_cast<double>(n);
     state.counters["heap_bytes_per_skill"] = heap / skills;
     state.counters["rss_bytes_per_skill"] = rss / skills;
+    state.counters["listing_bytes_per_skill"] = listing / skills;
     state.counters["frontmatter_bytes_per_skill"] = static_cast<double>(frontmatter) / skills;
     state.counters["heap_per_frontmatter"] = heap / std::max(1.0, static_cast<double>(frontmatter));
 }

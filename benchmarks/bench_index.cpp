@@ -117,6 +117,16 @@ void entries_from_snapshot(benchmark::State& state)
     state.counters["entries"] = static_cast<double>(n);
 }
 
+/// What the first index of a snapshot pays once: its packed listing rows.
+void listing_rows_of_a_snapshot(benchmark::State& state)
+{
+    auto const& snap = loaded();
+    for (auto _ : state) {
+        skillmd::listing_table const t(snap->skills());
+        benchmark::DoNotOptimize(t.rows().data());
+    }
+}
+
 void from_snapshot_claude_code_default(benchmark::State& state)
 {
     auto const& snap = loaded();
@@ -214,6 +224,7 @@ BENCHMARK(always_bypass_sven)->Unit(benchmark::kMillisecond);
 BENCHMARK(shorten_then_drop_codex_default)->Unit(benchmark::kMillisecond);
 BENCHMARK(shorten_then_drop_codex)->Unit(benchmark::kMillisecond);
 BENCHMARK(entries_from_snapshot)->Unit(benchmark::kMillisecond);
+BENCHMARK(listing_rows_of_a_snapshot)->Unit(benchmark::kMillisecond);
 BENCHMARK(from_snapshot_claude_code_default)->Unit(benchmark::kMillisecond);
 BENCHMARK(from_snapshot_codex_budget)->Unit(benchmark::kMillisecond);
 

@@ -11,8 +11,10 @@
 #include <skillmd/storage/sources/memory_source.hpp>
 
 #include <boost/test/unit_test.hpp>
+
 #include <unicode/uchar.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -307,7 +309,7 @@ BOOST_AUTO_TEST_CASE(entries_from_a_snapshot_follow_visibility)
     BOOST_TEST(text == "- /hidden-menu: Only the model (m)\n- /open: Anyone (m)\n"); // seed 001: the tier follows
 }
 
-/// Entries view the snapshot's strings; a location that had to be made (a tier rooted at a
+/// Entries view the snapshot's strings (its listing rows); a location that had to be made (a tier rooted at a
 /// relative path) is owned by the entry and survives the vector being moved and sorted.
 BOOST_AUTO_TEST_CASE(entry_locations_view_the_record_or_own_what_was_made)
 {
@@ -338,8 +340,11 @@ BOOST_AUTO_TEST_CASE(entry_locations_view_the_record_or_own_what_was_made)
     BOOST_TEST(shown == want, boost::test_tools::per_element());
     for (auto const& e : entries) {
         BOOST_TEST(((e.made_location != nullptr) == (e.tier == "relative")));
-        // an absolute path is the record's own string, not a copy
-        if (!e.made_location) BOOST_TEST((e.location.data() == e.record->where.path.data()));
+        // an absolute path is the snapshot's packed copy (its listing rows), not one of its own
+        auto const rows = snap->listing_rows().rows();
+        auto const row = std::find_if(rows.begin(), rows.end(), [&](listed_skill const& r) { return r.record == e.record; });
+        BOOST_TEST_REQUIRE((row != rows.end()));
+        if (!e.made_location) BOOST_TEST((e.location.data() == row->path.data()));
     }
 }
 

@@ -606,6 +606,90 @@ BOOST_AUTO_TEST_CASE(lookup_by_command_then_by_unique_name)
     BOOST_TEST(s->find("delta@project")->command == "delta");
 }
 
+/// Every row of a snapshot's listing table says what its record says, in the snapshot's
+/// order, from the table's own copies of the strings.
+void check_listing_rows(snapshot const& s)
+{
+    auto const rows = s.listing_rows().rows();
+    BOOST_TEST_REQUIRE(rows.size() == s.skills().size());
+    auto const copied = [](std::string_view row, std::string_view record) {
+        return row == record && (row.empty() || row.data() != record.data());
+    };
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        auto const& row = rows[i];
+        auto const& r = s.skills()[i];
+        BOOST_TEST_CONTEXT(r.command)
+        {
+            bool const name_only = r.override_in_force() == override_mode::name_only;
+            bool const files = !r.where.database && !r.where.path.empty();
+            BOOST_TEST(row.record == &r);
+            BOOST_TEST(copied(row.command, r.command));
+            BOOST_TEST(copied(row.name, r.meta.label ? *r.meta.label : r.meta.name));
+            BOOST_TEST(copied(row.description, name_only ? std::string_view() : std::string_view(r.meta.description)));
+            BOOST_TEST(copied(row.when_to_use, r.meta.when_to_use && !name_only ? std::string_view(*r.meta.when_to_use) : ""));
+            BOOST_TEST(copied(row.argument_hint, r.meta.argument_hint ? std::string_view(*r.meta.argument_hint) : ""));
+            BOOST_TEST(copied(row.path, files ? std::string_view(r.where.path) : ""));
+            BOOST_TEST(copied(row.tier, r.tier));
+            BOOST_TEST(row.tier_index == r.tier_index);
+            BOOST_TEST(row.hidden == r.hidden);
+            BOOST_TEST(row.model_visible == r.visible_to(visibility::model));
+            BOOST_TEST(row.name_only == name_only);
+            BOOST_TEST(row.documented == (r.meta.description_given || r.meta.when_to_use.has_value()));
+            BOOST_TEST(row.always == r.meta.always);
+            BOOST_TEST(!row.relative); // every tier here is a memory or database one, or absolute
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(listing_rows_pack_what_listings_read_once_per_snapshot)
+{
+    memory_source m("files");
+    m.set("alpha", "---\nname: alpha\ndescription: Alpha things\nwhen_to_use: when alpha\nargument-hint: \"[file]\"\n---\n");
+    m.set("beta", skill("beta", "Beta things", "disable-model-invocation: true\n"));
+    m.set("gamma", skill("gamma", "Gamma things"));
+    m.set("undocumented", "---\nname: undocumented\n---\nThe body says what it does.\n");
+    counting_db db;
+    db.inner.set("from-db", skill("from-db", "Agent-made"));
+    auto opts = lenient();
+    opts.overrides.add({"user settings", "", {{"gamma", false, override_mode::name_only}}});
+    basic_registry<parser, files_win_over_database<>, memory_source, counting_db> reg(parser{}, opts, m, db);
+    reg.load();
+    auto const s = reg.snapshot();
+    BOOST_TEST_REQUIRE(s->skills().size() == 5u);
+    check_listing_rows(*s);
+    auto const rows = s->listing_rows().rows();
+    BOOST_TEST(rows[0].when_to_use == "when alpha"); // alpha
+    BOOST_TEST(!rows[1].model_visible);              // beta
+    BOOST_TEST(rows[3].name_only);                   // gamma
+    BOOST_TEST(rows[3].description.empty());
+    BOOST_TEST(rows[2].path.empty());                // from-db
+    BOOST_TEST(!rows[4].documented);                 // undocumented
+
+    // Built once: every caller, on any thread, gets the same table.
+    reg.refresh();
+    m.set("delta", skill("delta", "Delta things"));
+    reg.refresh();
+    auto const fresh = reg.snapshot();
+    std::vector<listing_table const*> seen(4, nullptr);
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < seen.size(); ++t) pool.emplace_back([&, t] { seen[t] = &fresh->listing_rows(); });
+    for (auto& t : pool) t.join();
+    for (auto const* p : seen) BOOST_TEST(p == &fresh->listing_rows());
+    BOOST_TEST(fresh->listing_rows().rows().size() == 6u);
+    check_listing_rows(*fresh);
+
+    // sven: hidden (requirements unmet) and always-listed skills.
+    memory_source sv("sven");
+    sv.set("docker", "---\ndescription: d\nsven:\n  requires_bins: [surely-not-installed-xyz]\n---\n");
+    sv.set("core", "---\ndescription: c\nsven:\n  always: true\n---\n");
+    basic_registry<parser, first_tier_wins, memory_source> sven_reg(parser{}, lenient(dialects::sven()), sv);
+    sven_reg.load();
+    auto const ss = sven_reg.snapshot();
+    check_listing_rows(*ss);
+    BOOST_TEST(ss->listing_rows().rows()[0].always);  // core
+    BOOST_TEST(ss->listing_rows().rows()[1].hidden);  // docker
+}
+
 BOOST_AUTO_TEST_CASE(requirements_hide_skills_with_an_info_diagnostic)
 {
     memory_source m("m");

@@ -158,60 +158,43 @@ struct index_result
     std::string error;                  ///< why the index is empty when it should not be (memory ran out)
 };
 
-/// The entries for `snap` under `which`, in the snapshot's order (by command).
+/// The entries for `snap` under `which`, in the snapshot's order (by command). They view
+/// the snapshot's packed listing rows (snapshot::listing_rows), not its scattered records.
 inline std::vector<index_entry> index_entries(snapshot const& snap, listing which = listing::model)
 {
+    auto const rows = snap.listing_rows().rows();
     std::vector<index_entry> out;
-    out.reserve(snap.skills().size());
+    out.reserve(rows.size());
     std::string cwd;
-    auto const& skills = snap.skills();
-    constexpr std::size_t ahead = detail::prefetch_distance;
-    for (std::size_t i = 0; i < skills.size(); ++i) {
-        // Records and their strings are scattered over the heap: ask for the record two
-        // distances ahead, and for the strings of the one a distance ahead (whose record
-        // has come by now).
-        if (i + 2 * ahead < skills.size()) {
-            skill_record const& far = skills[i + 2 * ahead];
-            detail::prefetch_span(&far, &far.meta.context + 1); // the members read below come first
-        }
-        if (i + ahead < skills.size()) {
-            skill_record const& near = skills[i + ahead];
-            detail::prefetch(near.command.data());
-            detail::prefetch(near.meta.description.data());
-            detail::prefetch(near.where.path.data());
-        }
-        skill_record const& r = skills[i];
-        if (!r.visible_to(which == listing::all ? visibility::all : visibility::model)) continue;
-        bool const name_only = r.override_in_force() == override_mode::name_only; // an operator's override
-        if (which == listing::model_documented && !name_only && !r.meta.description_given && !r.meta.when_to_use) continue;
+    for (listed_skill const& s : rows) {
+        if (which == listing::all ? s.hidden : !s.model_visible) continue;
+        if (which == listing::model_documented && !s.name_only && !s.documented) continue;
         index_entry e;
-        e.command = r.command;
-        e.name = r.meta.label ? std::string_view(*r.meta.label) : std::string_view(r.meta.name);
-        if (!name_only) e.description = r.meta.description;
-        if (r.meta.when_to_use && !name_only) e.when_to_use = *r.meta.when_to_use;
-        if (r.meta.argument_hint) e.argument_hint = *r.meta.argument_hint;
+        e.command = s.command;
+        e.name = s.name;
+        e.description = s.description;
+        e.when_to_use = s.when_to_use;
+        e.argument_hint = s.argument_hint;
         // Files get an absolute path; other sources (memory, plugins of them) keep their locator.
-        if (!r.where.database && !r.where.path.empty()) {
-            std::string_view p = r.where.path;
-            if (p.front() == '/' || r.where.directory.empty()) {
-                e.location = p;
-            } else {
-                if (cwd.empty()) {
-                    std::error_code ec;
-                    cwd = std::filesystem::current_path(ec).string();
-                }
-                while (p.starts_with("./")) p.remove_prefix(2);
-                std::string made = cwd;
-                if (made.empty() || made.back() != '/') made += '/';
-                made += p;
-                e.made_location = std::make_shared<std::string const>(std::move(made));
-                e.location = *e.made_location;
+        if (!s.relative) {
+            e.location = s.path;
+        } else {
+            if (cwd.empty()) {
+                std::error_code ec;
+                cwd = std::filesystem::current_path(ec).string();
             }
+            std::string_view p = s.path;
+            while (p.starts_with("./")) p.remove_prefix(2);
+            std::string made = cwd;
+            if (made.empty() || made.back() != '/') made += '/';
+            made += p;
+            e.made_location = std::make_shared<std::string const>(std::move(made));
+            e.location = *e.made_location;
         }
-        e.tier = r.tier;
-        e.tier_index = r.tier_index;
-        e.always = r.meta.always;
-        e.record = &r;
+        e.tier = s.tier;
+        e.tier_index = s.tier_index;
+        e.always = s.always;
+        e.record = s.record;
         out.push_back(std::move(e));
     }
     return out;
@@ -425,8 +408,9 @@ private:
         return std::string_view(pool_).substr(spans_[i].first, spans_[i].second);
     }
 
-    /// Entries are mostly visited in order, and their strings lie in the snapshot's records,
-    /// scattered: those of the entry a prefetch distance ahead are on their way meanwhile.
+    /// Entries are mostly visited in order; a snapshot's are packed (listing_rows), but
+    /// entries made by hand may view strings scattered over the heap: those of the entry a
+    /// prefetch distance ahead are on their way meanwhile.
     void fetch_ahead(std::size_t i) const noexcept
     {
         if (i + detail::prefetch_distance >= size()) return;
@@ -672,12 +656,12 @@ private:
         res_.omitted.reserve(size() - listed);
         if (std::find(short_flag_.begin(), short_flag_.end(), 1) != short_flag_.end()) res_.shortened.reserve(listed);
         for (std::size_t i = 0; i < size(); ++i) {
-            std::string const c(entries_[i].command);
+            std::string_view const c = entries_[i].command;
             if (listed_[i]) {
-                res_.listed.push_back(c);
-                if (short_flag_[i]) res_.shortened.push_back(c);
+                res_.listed.emplace_back(c);
+                if (short_flag_[i]) res_.shortened.emplace_back(c);
             } else {
-                res_.omitted.push_back(c);
+                res_.omitted.emplace_back(c);
             }
         }
         sum.listed = res_.listed.size();

@@ -9,6 +9,8 @@
 // No X3 here: the parser is a template parameter.
 
 #include <skillmd/storage/dedup.hpp>
+#include <skillmd/storage/listing_table.hpp>
+#include <skillmd/storage/record.hpp>
 #include <skillmd/storage/overrides.hpp>
 #include <skillmd/model/skill.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>
@@ -32,87 +34,6 @@
 #include <vector>
 
 namespace skillmd {
-
-/// Who may see a skill.
-enum class visibility : std::uint8_t {
-    all,   ///< every loaded skill
-    model, ///< the model may invoke it: no `disable-model-invocation`, no `user_invocable_only`
-    user,  ///< the user may invoke it as `/command`: `user-invocable` is not false
-};
-
-/// One skill of a snapshot.
-struct skill_record
-{
-    // The members an index reads of every skill come first (see skill_metadata).
-    std::string command;       ///< the lookup key (qualified `name@tier` under keep_all)
-    std::string tier;          ///< the tier's label
-    std::size_t tier_index = 0;
-    bool hidden = false;       ///< requirements unmet (sven): loaded but not listed
-    /// An operator's override and the layer it came from; null when none applies (most
-    /// records: a pointer, not four strings, per skill).
-    std::shared_ptr<override_decision const> overridden;
-    candidate where;           ///< path, base directory, stamp
-    skill_metadata meta;
-    std::vector<std::string> children; ///< commands of the direct sub-skills (sven)
-    std::size_t body_offset = 0;
-    std::string shadowed_by;   ///< on a shadowed skill: the winner as `name@tier`
-
-    std::string qualified() const { return command + "@" + tier; }
-    override_mode override_in_force() const noexcept { return overridden ? overridden->mode : override_mode::on; }
-    bool visible_to(visibility v) const
-    {
-        if (hidden) return false;
-        switch (v) {
-        case visibility::all: return true;
-        case visibility::model:
-            return !meta.disable_model_invocation && !meta.user_invocable_only &&
-                   override_in_force() != override_mode::user_invocable_only;
-        case visibility::user: return meta.user_invocable;
-        }
-        return false;
-    }
-};
-
-using record_ptr = std::shared_ptr<skill_record const>;
-
-/// A read-only sequence of records. Snapshots share unchanged records, so a refresh
-/// with nothing changed copies pointers, not skills.
-class record_list
-{
-public:
-    class iterator
-    {
-    public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = skill_record;
-        using difference_type = std::ptrdiff_t;
-        using pointer = skill_record const*;
-        using reference = skill_record const&;
-        iterator() = default;
-        explicit iterator(std::vector<record_ptr>::const_iterator it) : it_(it) {}
-        reference operator*() const { return **it_; }
-        pointer operator->() const { return it_->get(); }
-        iterator& operator++() { ++it_; return *this; }
-        iterator operator++(int) { auto t = *this; ++it_; return t; }
-        difference_type operator-(iterator const& o) const { return it_ - o.it_; }
-        bool operator==(iterator const& o) const { return it_ == o.it_; }
-    private:
-        std::vector<record_ptr>::const_iterator it_;
-    };
-
-    iterator begin() const { return iterator(items_.begin()); }
-    iterator end() const { return iterator(items_.end()); }
-    std::size_t size() const noexcept { return items_.size(); }
-    bool empty() const noexcept { return items_.empty(); }
-    skill_record const& operator[](std::size_t i) const { return *items_[i]; }
-    skill_record const& front() const { return *items_.front(); }
-
-private:
-    friend class snapshot;
-    template <frontmatter::frontmatter_parser, dedup_policy, skill_source...>
-    friend class basic_registry;
-    std::vector<record_ptr> items_;
-};
 
 /// An immutable view of the registry at one moment.
 class snapshot
@@ -152,6 +73,14 @@ public:
         return out;
     }
 
+    /// What listings read of every skill, packed in the order of skills(): built by the
+    /// first caller (any thread), kept for the snapshot's life.
+    listing_table const& listing_rows() const
+    {
+        std::call_once(listing_once_, [this] { listing_ = std::make_unique<listing_table const>(skills_); });
+        return *listing_;
+    }
+
     /// The direct sub-skills of a nested skill (sven).
     std::vector<skill_record const*> children(std::string_view command) const
     {
@@ -184,6 +113,8 @@ private:
     }
 
     record_list skills_;
+    mutable std::once_flag listing_once_;
+    mutable std::unique_ptr<listing_table const> listing_;
     record_list shadowed_;
     record_list disabled_;
     std::vector<diagnostic> diagnostics_;
