@@ -233,7 +233,7 @@ void memory_per_skill(benchmark::State& state)
             heap = static_cast<double>(heap_in_use() - heap0);
             rss = static_cast<double>(resident() > rss0 ? resident() - rss0 : 0);
             // What the first index adds: the snapshot's packed listing rows.
-            benchmark::DoNotOptimize(reg.snapshot()->listing_rows().rows().data());
+            benchmark::DoNotOptimize(reg.snapshot()->listing_rows().entries().data());
             listing = static_cast<double>(heap_in_use() - heap0) - heap;
             state.ResumeTiming();
         }

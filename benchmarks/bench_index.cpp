@@ -123,7 +123,7 @@ void listing_rows_of_a_snapshot(benchmark::State& state)
     auto const& snap = loaded();
     for (auto _ : state) {
         skillmd::listing_table const t(snap->skills());
-        benchmark::DoNotOptimize(t.rows().data());
+        benchmark::DoNotOptimize(t.entries().data());
     }
 }
 

@@ -309,6 +309,61 @@ BOOST_AUTO_TEST_CASE(entries_from_a_snapshot_follow_visibility)
     BOOST_TEST(text == "- /hidden-menu: Only the model (m)\n- /open: Anyone (m)\n"); // seed 001: the tier follows
 }
 
+/// A snapshot renders its rows as they are when every skill is listed in its order, and
+/// copies and filters them otherwise: both give what the filtered, arranged entries give,
+/// for every system's format and policy.
+BOOST_AUTO_TEST_CASE(a_snapshot_renders_as_its_filtered_entries_do)
+{
+    struct variant
+    {
+        std::string what;
+        dialect d;
+        std::vector<std::pair<std::string, std::string>> files;
+        bool every_model_row;
+    };
+    std::vector<variant> const variants = {
+        {"all listed", dialects::claude_code(),
+         {{"zeta", "---\ndescription: Zeta & <co>\n---\n"}, {"alpha", "---\ndescription: Alpha\nwhen_to_use: when A\n---\n"},
+          {"mid", "---\nname: mid\ndescription: Middle one\nargument-hint: \"[x]\"\n---\n"}},
+         true},
+        {"one the model may not invoke", dialects::claude_code(),
+         {{"alpha", "---\ndescription: Alpha\n---\n"}, {"menu", "---\ndescription: Menu\ndisable-model-invocation: true\n---\n"}},
+         false},
+        {"one undocumented", dialects::claude_code(),
+         {{"alpha", "---\ndescription: Alpha\n---\n"}, {"bare", "---\nname: bare\n---\nThe body.\n"}}, true},
+        {"one hidden", dialects::sven(),
+         {{"alpha", "---\ndescription: Alpha\n---\n"},
+          {"docker", "---\ndescription: d\nsven:\n  requires_bins: [surely-not-installed-xyz]\n---\n"}},
+         false},
+    };
+    for (auto const& v : variants) {
+        memory_source m("m");
+        for (auto const& [name, text] : v.files) m.set(name, text);
+        registry_options o;
+        o.dialect = v.d;
+        basic_registry<test::compiled_parser, first_tier_wins, memory_source> reg(test::compiled_parser{}, o, m);
+        reg.load();
+        auto const snap = reg.snapshot();
+        BOOST_TEST_CONTEXT(v.what)
+        {
+            BOOST_TEST(lists_every_row(snap->listing_rows(), listing::model) == v.every_model_row);
+            for (auto const name : fmts::names) {
+                auto const policy = fmts::policy_for(name);
+                BOOST_TEST_REQUIRE(policy.has_value());
+                auto entries = index_entries(*snap, policy->which);
+                arrange(entries, policy->order);
+                bool const visited = fmts::visit(name, [&](auto const& f) {
+                    BOOST_TEST_CONTEXT(name)
+                    {
+                        BOOST_TEST(render_index(*snap, f, *policy).text == render_index(entries, f, policy->budget).text);
+                    }
+                });
+                BOOST_TEST(visited);
+            }
+        }
+    }
+}
+
 /// Entries view the snapshot's strings (its listing rows); a location that had to be made (a tier rooted at a
 /// relative path) is owned by the entry and survives the vector being moved and sorted.
 BOOST_AUTO_TEST_CASE(entry_locations_view_the_record_or_own_what_was_made)
@@ -341,10 +396,10 @@ BOOST_AUTO_TEST_CASE(entry_locations_view_the_record_or_own_what_was_made)
     for (auto const& e : entries) {
         BOOST_TEST(((e.made_location != nullptr) == (e.tier == "relative")));
         // an absolute path is the snapshot's packed copy (its listing rows), not one of its own
-        auto const rows = snap->listing_rows().rows();
-        auto const row = std::find_if(rows.begin(), rows.end(), [&](listed_skill const& r) { return r.record == e.record; });
+        auto const rows = snap->listing_rows().entries();
+        auto const row = std::find_if(rows.begin(), rows.end(), [&](index_entry const& r) { return r.record == e.record; });
         BOOST_TEST_REQUIRE((row != rows.end()));
-        if (!e.made_location) BOOST_TEST((e.location.data() == row->path.data()));
+        if (!e.made_location) BOOST_TEST((e.location.data() == row->location.data()));
     }
 }
 

@@ -607,38 +607,52 @@ BOOST_AUTO_TEST_CASE(lookup_by_command_then_by_unique_name)
 }
 
 /// Every row of a snapshot's listing table says what its record says, in the snapshot's
-/// order, from the table's own copies of the strings.
+/// order, from the table's own copies of the strings; the counts agree with the flags.
 void check_listing_rows(snapshot const& s)
 {
-    auto const rows = s.listing_rows().rows();
+    auto const& table = s.listing_rows();
+    auto const rows = table.entries();
+    auto const flags = table.flags();
     BOOST_TEST_REQUIRE(rows.size() == s.skills().size());
+    BOOST_TEST_REQUIRE(flags.size() == s.skills().size());
     auto const copied = [](std::string_view row, std::string_view record) {
         return row == record && (row.empty() || row.data() != record.data());
     };
+    std::size_t hidden = 0, model_hidden = 0, undocumented = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         auto const& row = rows[i];
+        auto const& f = flags[i];
         auto const& r = s.skills()[i];
         BOOST_TEST_CONTEXT(r.command)
         {
             bool const name_only = r.override_in_force() == override_mode::name_only;
             bool const files = !r.where.database && !r.where.path.empty();
+            bool const documented = r.meta.description_given || r.meta.when_to_use.has_value();
             BOOST_TEST(row.record == &r);
             BOOST_TEST(copied(row.command, r.command));
             BOOST_TEST(copied(row.name, r.meta.label ? *r.meta.label : r.meta.name));
             BOOST_TEST(copied(row.description, name_only ? std::string_view() : std::string_view(r.meta.description)));
             BOOST_TEST(copied(row.when_to_use, r.meta.when_to_use && !name_only ? std::string_view(*r.meta.when_to_use) : ""));
             BOOST_TEST(copied(row.argument_hint, r.meta.argument_hint ? std::string_view(*r.meta.argument_hint) : ""));
-            BOOST_TEST(copied(row.path, files ? std::string_view(r.where.path) : ""));
+            BOOST_TEST(copied(row.location, files ? std::string_view(r.where.path) : ""));
+            BOOST_TEST(!row.made_location);
             BOOST_TEST(copied(row.tier, r.tier));
             BOOST_TEST(row.tier_index == r.tier_index);
-            BOOST_TEST(row.hidden == r.hidden);
-            BOOST_TEST(row.model_visible == r.visible_to(visibility::model));
-            BOOST_TEST(row.name_only == name_only);
-            BOOST_TEST(row.documented == (r.meta.description_given || r.meta.when_to_use.has_value()));
             BOOST_TEST(row.always == r.meta.always);
-            BOOST_TEST(!row.relative); // every tier here is a memory or database one, or absolute
+            BOOST_TEST(f.hidden == r.hidden);
+            BOOST_TEST(f.model_visible == r.visible_to(visibility::model));
+            BOOST_TEST(f.name_only == name_only);
+            BOOST_TEST(f.documented == documented);
+            BOOST_TEST(!f.relative); // every tier here is a memory or database one, or absolute
+            hidden += r.hidden;
+            model_hidden += !r.visible_to(visibility::model);
+            undocumented += !name_only && !documented;
         }
     }
+    BOOST_TEST(table.hidden_count() == hidden);
+    BOOST_TEST(table.model_hidden_count() == model_hidden);
+    BOOST_TEST(table.undocumented_count() == undocumented);
+    BOOST_TEST(table.relative_count() == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(listing_rows_pack_what_listings_read_once_per_snapshot)
@@ -657,13 +671,17 @@ BOOST_AUTO_TEST_CASE(listing_rows_pack_what_listings_read_once_per_snapshot)
     auto const s = reg.snapshot();
     BOOST_TEST_REQUIRE(s->skills().size() == 5u);
     check_listing_rows(*s);
-    auto const rows = s->listing_rows().rows();
+    auto const rows = s->listing_rows().entries();
+    auto const flags = s->listing_rows().flags();
     BOOST_TEST(rows[0].when_to_use == "when alpha"); // alpha
-    BOOST_TEST(!rows[1].model_visible);              // beta
-    BOOST_TEST(rows[3].name_only);                   // gamma
+    BOOST_TEST(rows[0].argument_hint == "[file]");
+    BOOST_TEST(!flags[1].model_visible);             // beta
+    BOOST_TEST(flags[3].name_only);                  // gamma
     BOOST_TEST(rows[3].description.empty());
-    BOOST_TEST(rows[2].path.empty());                // from-db
-    BOOST_TEST(!rows[4].documented);                 // undocumented
+    BOOST_TEST(rows[2].location.empty());            // from-db
+    BOOST_TEST(!flags[4].documented);                // undocumented
+    BOOST_TEST(s->listing_rows().model_hidden_count() == 1u);
+    BOOST_TEST(s->listing_rows().undocumented_count() == 1u);
 
     // Built once: every caller, on any thread, gets the same table.
     reg.refresh();
@@ -675,7 +693,7 @@ BOOST_AUTO_TEST_CASE(listing_rows_pack_what_listings_read_once_per_snapshot)
     for (std::size_t t = 0; t < seen.size(); ++t) pool.emplace_back([&, t] { seen[t] = &fresh->listing_rows(); });
     for (auto& t : pool) t.join();
     for (auto const* p : seen) BOOST_TEST(p == &fresh->listing_rows());
-    BOOST_TEST(fresh->listing_rows().rows().size() == 6u);
+    BOOST_TEST(fresh->listing_rows().entries().size() == 6u);
     check_listing_rows(*fresh);
 
     // sven: hidden (requirements unmet) and always-listed skills.
@@ -686,8 +704,9 @@ BOOST_AUTO_TEST_CASE(listing_rows_pack_what_listings_read_once_per_snapshot)
     sven_reg.load();
     auto const ss = sven_reg.snapshot();
     check_listing_rows(*ss);
-    BOOST_TEST(ss->listing_rows().rows()[0].always);  // core
-    BOOST_TEST(ss->listing_rows().rows()[1].hidden);  // docker
+    BOOST_TEST(ss->listing_rows().entries()[0].always); // core
+    BOOST_TEST(ss->listing_rows().flags()[1].hidden);   // docker
+    BOOST_TEST(ss->listing_rows().hidden_count() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(requirements_hide_skills_with_an_info_diagnostic)

@@ -806,6 +806,10 @@ namespace skillmd {
 template <index_format F>
 index_result render_index(snapshot const& snap, F const& fmt, index_formats::index_policy const& policy)
 {
+    // The snapshot's order with every skill listed (the usual case): its rows as they are.
+    auto const& table = snap.listing_rows();
+    if (policy.order == index_order::command && lists_every_row(table, policy.which))
+        return render_index(table.entries(), fmt, policy.budget);
     auto entries = index_entries(snap, policy.which);
     arrange(entries, policy.order);
     return render_index(std::span<index_entry const>(entries), fmt, policy.budget);

@@ -11,6 +11,7 @@
 #include <skillmd/detail/prefetch.hpp>
 #include <skillmd/detail/prompt_text.hpp>
 #include <skillmd/detail/unicode.hpp>
+#include <skillmd/storage/listing_table.hpp>
 #include <skillmd/storage/registry.hpp>
 
 #include <algorithm>
@@ -27,25 +28,6 @@
 #include <vector>
 
 namespace skillmd {
-
-/// One skill as an index shows it. Views point into the snapshot it came from; entries
-/// made by hand must keep the strings they view (the location too) alive while rendered.
-struct index_entry
-{
-    std::string_view command;       ///< lookup key; `/command` for users
-    std::string_view name;          ///< display name: the label where the dialect has one
-    std::string_view description;
-    std::string_view when_to_use;   ///< Claude Code: shown after the description
-    std::string_view argument_hint;
-    std::string_view location;      ///< absolute path of the skill file ("" for database skills)
-    /// Holds `location` when it had to be made (a relative path made absolute); empty when
-    /// `location` is the record's own path, as it is for every tier rooted at an absolute path.
-    std::shared_ptr<std::string const> made_location;
-    std::string_view tier;
-    std::size_t tier_index = 0;     ///< the tier's place in the registry (0: listed first)
-    bool always = false;            ///< sven: listed whatever the budget
-    skill_record const* record = nullptr;
-};
 
 /// What the frame of an index may mention.
 struct index_summary
@@ -158,32 +140,41 @@ struct index_result
     std::string error;                  ///< why the index is empty when it should not be (memory ran out)
 };
 
-/// The entries for `snap` under `which`, in the snapshot's order (by command). They view
-/// the snapshot's packed listing rows (snapshot::listing_rows), not its scattered records.
+/// True when every skill of `t` is listed under `which` exactly as its row holds it (no
+/// skill left out, no relative path to make absolute): the rows can then be rendered as
+/// they are, without a copy.
+inline bool lists_every_row(listing_table const& t, listing which) noexcept
+{
+    if (t.relative_count() > 0) return false;
+    switch (which) {
+    case listing::all: return t.hidden_count() == 0;
+    case listing::model: return t.model_hidden_count() == 0;
+    case listing::model_documented: return t.model_hidden_count() == 0 && t.undocumented_count() == 0;
+    }
+    return false;
+}
+
+/// The entries for `snap` under `which`, in the snapshot's order (by command): copies of
+/// the snapshot's packed listing rows (snapshot::listing_rows), not of its scattered records.
 inline std::vector<index_entry> index_entries(snapshot const& snap, listing which = listing::model)
 {
-    auto const rows = snap.listing_rows().rows();
+    auto const& table = snap.listing_rows();
+    auto const rows = table.entries();
+    auto const flags = table.flags();
     std::vector<index_entry> out;
     out.reserve(rows.size());
     std::string cwd;
-    for (listed_skill const& s : rows) {
-        if (which == listing::all ? s.hidden : !s.model_visible) continue;
-        if (which == listing::model_documented && !s.name_only && !s.documented) continue;
-        index_entry e;
-        e.command = s.command;
-        e.name = s.name;
-        e.description = s.description;
-        e.when_to_use = s.when_to_use;
-        e.argument_hint = s.argument_hint;
-        // Files get an absolute path; other sources (memory, plugins of them) keep their locator.
-        if (!s.relative) {
-            e.location = s.path;
-        } else {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        listing_flags const f = flags[i];
+        if (which == listing::all ? f.hidden : !f.model_visible) continue;
+        if (which == listing::model_documented && !f.name_only && !f.documented) continue;
+        index_entry e = rows[i];
+        if (f.relative) { // made absolute now: the working directory may have changed since the load
             if (cwd.empty()) {
                 std::error_code ec;
                 cwd = std::filesystem::current_path(ec).string();
             }
-            std::string_view p = s.path;
+            std::string_view p = e.location;
             while (p.starts_with("./")) p.remove_prefix(2);
             std::string made = cwd;
             if (made.empty() || made.back() != '/') made += '/';
@@ -191,10 +182,6 @@ inline std::vector<index_entry> index_entries(snapshot const& snap, listing whic
             e.made_location = std::make_shared<std::string const>(std::move(made));
             e.location = *e.made_location;
         }
-        e.tier = s.tier;
-        e.tier_index = s.tier_index;
-        e.always = s.always;
-        e.record = s.record;
         out.push_back(std::move(e));
     }
     return out;

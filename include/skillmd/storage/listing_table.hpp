@@ -4,11 +4,11 @@
 #define SKILLMD_STORAGE_LISTING_TABLE_HPP
 
 // What a listing of skills (the index a system prompt carries) reads of every skill of
-// a snapshot, one row per skill with its strings packed end to end. Records lie
-// scattered over the heap, each read in its own thread during a load; an index reads a
-// few fields of all of them, every time one is rendered, and waited on memory more than
-// it computed (a Codex index of 10,000 skills took 1.9 ms from packed strings and
-// 2.4-3.7 ms from the records, with the same instructions).
+// a snapshot: one index entry per skill, its strings packed end to end. Records lie
+// scattered over the heap, each made in its own thread during a load; an index reads a
+// few fields of all of them every time one is rendered, and waited on memory more than
+// it computed (the same Codex index of 10,000 skills, with the same instructions, took
+// 1.8 ms from packed strings and 2.4-3.7 ms from the records).
 
 #include <skillmd/storage/record.hpp>
 
@@ -18,34 +18,48 @@
 #include <cstring>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace skillmd {
 
-/// One skill as listings see it; the strings are the table's copies.
-struct listed_skill
+/// One skill as an index shows it. Views point into the snapshot it came from (its
+/// listing table); entries made by hand must keep the strings they view (the location
+/// too) alive while rendered.
+struct index_entry
 {
-    std::string_view command;
-    std::string_view name;          ///< shown: the label where the dialect has one, else the name
+    std::string_view command;       ///< lookup key; `/command` for users
+    std::string_view name;          ///< display name: the label where the dialect has one
     std::string_view description;   ///< "" when an operator's override shows the name only
-    std::string_view when_to_use;   ///< "" when absent or the name only is shown
+    std::string_view when_to_use;   ///< Claude Code: shown after the description
     std::string_view argument_hint;
-    std::string_view path;          ///< the skill file ("" for database skills and empty paths)
+    std::string_view location;      ///< absolute path of the skill file ("" for database skills)
+    /// Holds `location` when it had to be made (a relative path made absolute); empty when
+    /// `location` is the snapshot's copy of the path, as for every tier rooted at an absolute path.
+    std::shared_ptr<std::string const> made_location;
     std::string_view tier;
+    std::size_t tier_index = 0;     ///< the tier's place in the registry (0: listed first)
+    bool always = false;            ///< sven: listed whatever the budget
     skill_record const* record = nullptr;
-    std::uint32_t tier_index = 0;
+};
+
+/// What decides whether a listing shows a row, beside the entry itself.
+struct listing_flags
+{
     bool hidden = false;        ///< listed under no visibility (requirements unmet)
     bool model_visible = false; ///< record->visible_to(visibility::model)
     bool name_only = false;     ///< an operator's override shows the name only
     bool documented = false;    ///< a written description or `when_to_use`
-    bool always = false;        ///< sven: listed whatever the budget
-    bool relative = false;      ///< `path` is relative to the working directory
+    bool relative = false;      ///< the entry's location is relative to the working directory
 };
 
-/// The rows of a snapshot's skills, in the snapshot's order. Built once per snapshot, on
-/// the first listing (`snapshot::listing_rows`), and immutable after.
+/** The index entries of a snapshot's skills, in the snapshot's order, with the strings
+    packed end to end. Built once per snapshot, by its first listing
+    (`snapshot::listing_rows`), and immutable after. A relative location is kept as the
+    record has it (flagged): the working directory it is relative to is read when listed.
+*/
 class listing_table
 {
 public:
@@ -64,42 +78,59 @@ public:
             return copy;
         };
         std::vector<std::pair<std::size_t, std::string_view>> tiers; // one copy per tier label
-        rows_.reserve(skills.size());
+        entries_.reserve(skills.size());
+        flags_.reserve(skills.size());
         for (auto const& r : skills) {
-            listed_skill s;
-            s.record = &r;
-            s.hidden = r.hidden;
-            s.model_visible = r.visible_to(visibility::model);
-            s.name_only = r.override_in_force() == override_mode::name_only;
-            s.documented = r.meta.description_given || r.meta.when_to_use.has_value();
-            s.always = r.meta.always;
-            s.tier_index = static_cast<std::uint32_t>(r.tier_index);
-            s.command = keep(r.command);
-            s.name = keep(shown_name(r));
-            if (!s.name_only) {
-                s.description = keep(r.meta.description);
-                if (r.meta.when_to_use) s.when_to_use = keep(*r.meta.when_to_use);
+            listing_flags f;
+            f.hidden = r.hidden;
+            f.model_visible = r.visible_to(visibility::model);
+            f.name_only = r.override_in_force() == override_mode::name_only;
+            f.documented = r.meta.description_given || r.meta.when_to_use.has_value();
+            index_entry e;
+            e.record = &r;
+            e.always = r.meta.always;
+            e.tier_index = r.tier_index;
+            e.command = keep(r.command);
+            e.name = keep(shown_name(r));
+            if (!f.name_only) {
+                e.description = keep(r.meta.description);
+                if (r.meta.when_to_use) e.when_to_use = keep(*r.meta.when_to_use);
             }
-            if (r.meta.argument_hint) s.argument_hint = keep(*r.meta.argument_hint);
+            if (r.meta.argument_hint) e.argument_hint = keep(*r.meta.argument_hint);
             if (has_path(r)) {
-                s.path = keep(r.where.path);
-                s.relative = r.where.path.front() != '/' && !r.where.directory.empty();
+                e.location = keep(r.where.path);
+                f.relative = r.where.path.front() != '/' && !r.where.directory.empty();
             }
             auto const t = std::find_if(tiers.begin(), tiers.end(), [&](auto const& p) { return p.first == r.tier_index; });
             if (t != tiers.end()) {
-                s.tier = t->second;
+                e.tier = t->second;
             } else {
-                s.tier = keep(r.tier);
-                tiers.emplace_back(r.tier_index, s.tier);
+                e.tier = keep(r.tier);
+                tiers.emplace_back(r.tier_index, e.tier);
             }
-            rows_.push_back(s);
+            hidden_ += f.hidden;
+            model_hidden_ += !f.model_visible;
+            undocumented_ += !f.name_only && !f.documented;
+            relative_ += f.relative;
+            entries_.push_back(std::move(e));
+            flags_.push_back(f);
         }
     }
 
     listing_table(listing_table const&) = delete;
     listing_table& operator=(listing_table const&) = delete;
 
-    std::span<listed_skill const> rows() const noexcept { return rows_; }
+    /// One entry per skill, in the snapshot's order.
+    std::span<index_entry const> entries() const noexcept { return entries_; }
+    /// The flags of entries()[i] at [i].
+    std::span<listing_flags const> flags() const noexcept { return flags_; }
+
+    std::size_t hidden_count() const noexcept { return hidden_; }
+    /// Skills the model may not invoke (the hidden ones among them).
+    std::size_t model_hidden_count() const noexcept { return model_hidden_; }
+    /// Skills with neither a written description nor `when_to_use`, and shown in full.
+    std::size_t undocumented_count() const noexcept { return undocumented_; }
+    std::size_t relative_count() const noexcept { return relative_; }
 
 private:
     static std::string_view shown_name(skill_record const& r)
@@ -119,7 +150,9 @@ private:
     }
 
     std::unique_ptr<char[]> chars_;
-    std::vector<listed_skill> rows_;
+    std::vector<index_entry> entries_;
+    std::vector<listing_flags> flags_;
+    std::size_t hidden_ = 0, model_hidden_ = 0, undocumented_ = 0, relative_ = 0;
 };
 
 } // namespace skillmd
