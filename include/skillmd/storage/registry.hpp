@@ -74,10 +74,13 @@ public:
     }
 
     /// What listings read of every skill, packed in the order of skills(): built by the
-    /// first caller (any thread), kept for the snapshot's life.
+    /// first caller (any thread), kept for the snapshot's life. A build that runs out of
+    /// memory throws and leaves it to the next caller. (A mutex rather than
+    /// std::call_once, which some standard libraries do not let throw.)
     listing_table const& listing_rows() const
     {
-        std::call_once(listing_once_, [this] { listing_ = std::make_unique<listing_table const>(skills_); });
+        std::lock_guard<std::mutex> lock(listing_mutex_);
+        if (!listing_) listing_ = std::make_unique<listing_table const>(skills_);
         return *listing_;
     }
 
@@ -113,7 +116,7 @@ private:
     }
 
     record_list skills_;
-    mutable std::once_flag listing_once_;
+    mutable std::mutex listing_mutex_;
     mutable std::unique_ptr<listing_table const> listing_;
     record_list shadowed_;
     record_list disabled_;
