@@ -696,6 +696,30 @@ BOOST_AUTO_TEST_CASE(listing_rows_pack_what_listings_read_once_per_snapshot)
     BOOST_TEST(fresh->listing_rows().entries().size() == 6u);
     check_listing_rows(*fresh);
 
+    // A source whose label changes: records kept from the earlier refresh keep the label
+    // they were read under, and each row says its own record's.
+    struct relabelled
+    {
+        memory_source inner{"x"};
+        std::shared_ptr<std::string> name = std::make_shared<std::string>("before");
+        std::string_view label() const { return *name; }
+        discovery discover() const { return inner.discover(); }
+        read_outcome read_head(candidate const& c) const { return inner.read_head(c); }
+        read_outcome read_all(candidate const& c) const { return inner.read_all(c); }
+    };
+    relabelled rl;
+    rl.inner.set("old", skill("old", "Read before"));
+    basic_registry<parser, first_tier_wins, relabelled> rl_reg(parser{}, lenient(), rl);
+    rl_reg.load();
+    *rl.name = "after";
+    rl.inner.set("new", skill("new", "Read after"));
+    rl_reg.refresh();
+    auto const rs = rl_reg.snapshot();
+    check_listing_rows(*rs);
+    BOOST_TEST(rs->find("new")->tier == "after");
+    BOOST_TEST(rs->listing_rows().entries()[0].tier == "after");  // new
+    BOOST_TEST(rs->listing_rows().entries()[1].tier == rs->find("old")->tier);
+
     // sven: hidden (requirements unmet) and always-listed skills.
     memory_source sv("sven");
     sv.set("docker", "---\ndescription: d\nsven:\n  requires_bins: [surely-not-installed-xyz]\n---\n");

@@ -101,7 +101,10 @@ public:
                 e.location = keep(r.where.path);
                 f.relative = r.where.path.front() != '/' && !r.where.directory.empty();
             }
-            auto const t = std::find_if(tiers.begin(), tiers.end(), [&](auto const& p) { return p.first == r.tier_index; });
+            // The label is compared, not only the tier's index: a record kept from an earlier
+            // refresh has the label its source gave then.
+            auto const t = std::find_if(tiers.begin(), tiers.end(),
+                                        [&](auto const& p) { return p.first == r.tier_index && p.second == r.tier; });
             if (t != tiers.end()) {
                 e.tier = t->second;
             } else {
