@@ -3,12 +3,11 @@
 #ifndef SKILLMD_DETAIL_PREFETCH_HPP
 #define SKILLMD_DETAIL_PREFETCH_HPP
 
-// A snapshot's records, and the strings they own, lie wherever the load's threads
-// allocated them: a loop over 10,000 of them waits on one cache (and often TLB) miss after
-// another. Asking for the memory of an item a few places ahead lets those misses overlap.
+// Strings scattered over the heap (those of index entries made by hand, say) make a loop
+// over 10,000 of them wait on one cache (and often TLB) miss after another. Asking for the
+// memory of an item a few places ahead lets those misses overlap.
 
 #include <cstddef>
-#include <cstdint>
 
 namespace skillmd::detail {
 
@@ -20,14 +19,6 @@ inline void prefetch(void const* p) noexcept
 #else
     (void)p;
 #endif
-}
-
-/// The same for every cache line of [begin, end).
-inline void prefetch_span(void const* begin, void const* end) noexcept
-{
-    constexpr std::uintptr_t line = 64;
-    auto const first = reinterpret_cast<std::uintptr_t>(begin) & ~(line - 1);
-    for (auto at = first; at < reinterpret_cast<std::uintptr_t>(end); at += line) prefetch(reinterpret_cast<void const*>(at));
 }
 
 /// How many items ahead a loop asks for: far enough for a miss to be served before the

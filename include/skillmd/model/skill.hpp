@@ -37,8 +37,8 @@ struct unknown_field
 */
 struct skill_metadata
 {
-    // What an index lists comes first: rendering a snapshot's index reads these of every
-    // skill, and near each other they share cache lines.
+    // What an index lists comes first: building a snapshot's listing rows reads these of
+    // every skill, and near each other they share cache lines.
     std::string name;                       ///< given, or the directory name / command path
     std::optional<std::string> label;       ///< display name, where the dialect makes `name` a label (Claude Code, sven)
     std::string description;                ///< given, or from the body as the dialect says

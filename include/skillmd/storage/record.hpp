@@ -34,7 +34,7 @@ enum class visibility : std::uint8_t {
 /// One skill of a snapshot.
 struct skill_record
 {
-    // The members an index reads of every skill come first (see skill_metadata).
+    // The members a snapshot's listing rows copy of every skill come first (see skill_metadata).
     std::string command;       ///< the lookup key (qualified `name@tier` under keep_all)
     std::string tier;          ///< the tier's label
     std::size_t tier_index = 0;
