@@ -541,9 +541,9 @@ int cmd_show(skillmd::snapshot const& snap, options const& o, bool tree)
     } else if (o.json) {
         boost::json::array list;
         for (auto const* r : rows) {
-            boost::json::object row{{"name", r->meta.name}, {"command", r->command}, {"tier", r->tier},
-                                    {"path", r->where.path}, {"visibility", visibility_of(*r)}};
-            if (!r->shadowed_by.empty()) row["shadowed_by"] = r->shadowed_by;
+            boost::json::object row{{"name", r->meta.name.view()}, {"command", r->command.view()}, {"tier", r->tier.view()},
+                                    {"path", r->where.path.view()}, {"visibility", visibility_of(*r)}};
+            if (!r->shadowed_by.empty()) row["shadowed_by"] = r->shadowed_by.view();
             list.emplace_back(std::move(row));
         }
         out = boost::json::serialize(list) + "\n";
@@ -662,7 +662,7 @@ int cmd_match(std::shared_ptr<skillmd::snapshot const> const& snap, options cons
 {
     skillmd::trigger_index const idx(snap);
     std::vector<std::string> names;
-    for (auto const* r : idx.match(o.paths.front())) names.push_back(r->command);
+    for (auto const* r : idx.match(o.paths.front())) names.push_back(r->command.str());
     std::string out;
     if (o.json) {
         out = boost::json::serialize(skillmd::to_json(names)) + "\n";

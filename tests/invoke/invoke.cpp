@@ -519,7 +519,7 @@ BOOST_AUTO_TEST_CASE(triggers_of_every_skill_in_one_pass)
     trigger_index const idx(reg.snapshot());
     auto names = [&](std::string_view msg) {
         std::vector<std::string> out;
-        for (auto const* r : idx.match(msg)) out.push_back(r->command);
+        for (auto const* r : idx.match(msg)) out.push_back(r->command.str());
         return out;
     };
     BOOST_TEST(names("Remind me to do a Code  Review tomorrow") == (std::vector<std::string>{"code-review", "reminders"}),

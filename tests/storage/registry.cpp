@@ -791,7 +791,7 @@ BOOST_AUTO_TEST_CASE(readers_never_see_a_partial_snapshot)
         while (!stop) {
             auto const s = reg.snapshot();
             // every skill of one snapshot carries the same version
-            std::string const v = s->skills().front().meta.description;
+            std::string const v(s->skills().front().meta.description);
             for (auto const& r : s->skills()) bad += r.meta.description != v;
             bad += s->skills().size() != 50u;
             ++reads;

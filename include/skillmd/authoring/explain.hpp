@@ -108,13 +108,13 @@ std::vector<skill_explanation> explain(System const& sys, std::string_view name 
     };
 
     auto describe = [&](skill_record const& r, std::string_view where) {
-        record_files.insert(r.where.path);
+        record_files.insert(r.where.path.str());
         if (!wanted(r.command, r.meta.name)) return;
         skill_explanation e;
         e.command = r.command;
         e.tier = r.tier;
         e.path = r.where.path;
-        auto add = [&](std::string code, std::string text) { e.reasons.push_back({std::move(code), std::move(text), r.where.path, 0, 0}); };
+        auto add = [&](std::string code, std::string text) { e.reasons.push_back({std::move(code), std::move(text), r.where.path.str(), 0, 0}); };
         override_decision const none;
         override_decision const& ov = r.overridden ? *r.overridden : none;
         std::string const via = ov.layer + (ov.origin.empty() ? "" : " (" + ov.origin + ")");

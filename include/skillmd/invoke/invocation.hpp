@@ -129,9 +129,9 @@ inline invocation fail(invocation inv, invoke_error e, std::string message)
     return inv;
 }
 
-inline std::string absolute_path(std::string const& p)
+inline std::string absolute_path(std::string_view p)
 {
-    if (p.empty() || p.front() == '/') return p;
+    if (p.empty() || p.front() == '/') return std::string(p);
     std::error_code ec;
     std::string out = (std::filesystem::current_path(ec) / p).lexically_normal().string();
     if (out.size() > 1 && out.back() == '/') out.pop_back(); // `cwd/.` is `cwd`, as getcwd() says
@@ -302,7 +302,7 @@ template <class Registry>
 void fill_loaded(loaded_skill& ls, Registry const& reg, snapshot const& snap, skill_record const& r, skill_text& text,
                  invoke_request const& q, caller who, invoke_options const& opts)
 {
-    ls.name = r.meta.label ? *r.meta.label : r.meta.name;
+    ls.name = r.meta.label ? *r.meta.label : r.meta.name.view();
     ls.description = r.meta.description;
     ls.body = std::string(text.body());
     ls.arguments = q.args;
@@ -310,8 +310,8 @@ void fill_loaded(loaded_skill& ls, Registry const& reg, snapshot const& snap, sk
     ls.skill_file = r.where.database ? std::string() : absolute_path(r.where.path);
     ls.bundled_files = reg.bundled_files(r);
     for (auto const* c : snap.children(r.command))
-        ls.children.push_back({c->command, c->meta.label ? *c->meta.label : c->meta.name, c->meta.description});
-    ls.knowledge = r.meta.knowledge;
+        ls.children.push_back({c->command.str(), std::string(c->meta.label ? *c->meta.label : c->meta.name.view()), c->meta.description.str()});
+    ls.knowledge = to_owned(r.meta.knowledge);
     ls.working_directory = opts.working_directory.empty() ? absolute_path(".") : opts.working_directory;
     for (auto const& k : ls.knowledge) ls.knowledge_titles.push_back(knowledge_title(ls.working_directory, k));
     ls.who = who;
@@ -352,7 +352,7 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
                            q.typed || who == caller::user});
     inv.record = r;
     bool const winner = r->shadowed_by.empty();
-    inv.command = winner ? r->command : r->qualified(); // a shadowed skill is named with its tier everywhere
+    inv.command = winner ? r->command.str() : r->qualified(); // a shadowed skill is named with its tier everywhere
     if (auto no = detail::check_caller(*r, q, who, opts)) return refuse(std::move(*no));
 
     inv.permission = opts.permissions.decide(r->command, r->qualified(), winner);
@@ -375,7 +375,7 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
     auto policy = opts.substitution;
     if (policy.seed001_exact && policy.text_before.empty())
         policy.text_before = "Base directory for this skill: " + ls.base_directory + "\n\n";
-    inv.substitution = substitute(ls.body, q.args, r->meta.arguments, vars, policy);
+    inv.substitution = substitute(ls.body, q.args, to_owned(r->meta.arguments), vars, policy);
     if (inv.substitution.too_long)
         return detail::fail(std::move(inv), invoke_error::content_too_long,
                             "The content of skill " + q.shown + " with these arguments would exceed " +
@@ -383,9 +383,9 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
     ls.content = inv.substitution.text;
 
     inv.mode = r->meta.context;
-    if (inv.mode == context_mode::fork) inv.agent = r->meta.agent ? r->meta.agent : opts.default_fork_agent;
-    if (r->meta.model && *r->meta.model != "inherit") inv.model = r->meta.model;
-    inv.allowed_tools = r->meta.allowed_tools;
+    if (inv.mode == context_mode::fork) inv.agent = r->meta.agent ? r->meta.agent.owned() : opts.default_fork_agent;
+    if (r->meta.model && *r->meta.model != "inherit") inv.model = r->meta.model.owned();
+    inv.allowed_tools = to_owned(r->meta.allowed_tools);
     inv.content = fmt.render(ls);
     return inv;
 }

@@ -226,7 +226,7 @@ inline boost::json::object to_json(invocation const& inv)
     o["message"] = inv.message;
     o["not_a_skill"] = inv.not_a_skill;
     o["command"] = inv.command;
-    o["tier"] = inv.record ? boost::json::value(inv.record->tier) : boost::json::value(nullptr);
+    o["tier"] = inv.record ? boost::json::value(inv.record->tier.view()) : boost::json::value(nullptr);
     o["caller"] = to_string(inv.who);
     o["mode"] = to_string(inv.mode);
     o["agent"] = inv.agent ? boost::json::value(*inv.agent) : boost::json::value(nullptr);

@@ -25,7 +25,7 @@ namespace skillmd {
 inline std::vector<std::string> invocable_names(snapshot const& snap)
 {
     std::vector<std::string> out;
-    for (auto const* r : snap.list(visibility::model)) out.push_back(r->command);
+    for (auto const* r : snap.list(visibility::model)) out.push_back(r->command.str());
     return out;
 }
 

@@ -85,7 +85,7 @@ inline std::vector<served_skill> served(snapshot const& snap, std::vector<std::s
 {
     std::vector<served_skill> out;
     for (auto const& r : snap.skills()) {
-        std::string const base = r.command.substr(0, r.command.rfind('@')); // `name@tier` under keep_all
+        std::string const base(r.command.substr(0, r.command.rfind('@'))); // `name@tier` under keep_all
         std::string const path = base == r.command ? base : r.tier + "/" + base;
         auto const last = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
         if (r.where.database || r.where.directory.empty()) {
@@ -96,7 +96,7 @@ inline std::vector<served_skill> served(snapshot const& snap, std::vector<std::s
             if (skipped) skipped->push_back(r.command + ": its path does not end in its name `" + r.meta.name + "`");
             continue;
         }
-        out.push_back({path, r.where.directory, &r});
+        out.push_back({path, r.where.directory.str(), &r});
     }
     std::sort(out.begin(), out.end(), [](auto const& a, auto const& b) { return a.path < b.path; });
     return out;
@@ -346,8 +346,8 @@ private:
                                         {"mimeType", mime_type(f.path, true)},
                                         {"size", f.size}};
                 if (f.path == "SKILL.md") {
-                    res["name"] = s.record->meta.name;
-                    res["description"] = s.record->meta.description;
+                    res["name"] = s.record->meta.name.view();
+                    res["description"] = s.record->meta.description.view();
                 }
                 all.push_back(std::move(res));
             }

@@ -92,9 +92,9 @@ inline boost::json::array list_skills_json(snapshot const& snap)
 {
     boost::json::array rows;
     for (auto const& r : snap.skills())
-        rows.emplace_back(boost::json::object{{"name", r.command}, {"description", r.meta.description},
+        rows.emplace_back(boost::json::object{{"name", r.command.view()}, {"description", r.meta.description.view()},
                                               {"triggers", to_json(triggers_of(r.meta))},
-                                              {"tools", to_json(r.meta.allowed_tools)},
+                                              {"tools", to_json(to_owned(r.meta.allowed_tools))},
                                               {"source", r.where.database ? "database" : "file"}});
     return rows;
 }
@@ -162,12 +162,12 @@ std::string active_skills_for(Registry const& reg, std::string_view message)
         if (auto body = reg.body(*r)) {
             loaded_skill s;
             s.command = r->command;
-            s.name = r->meta.name;
+            s.name = r->meta.name.str();
             s.body = *body;
             s.content = std::move(*body);
             active.push_back(std::move(s));
         } else {
-            hint.push_back(r->command);
+            hint.push_back(r->command.str());
         }
     }
     content_formats::koshi const fmt;

@@ -3,10 +3,12 @@
 #ifndef SKILLMD_STORAGE_RECORD_HPP
 #define SKILLMD_STORAGE_RECORD_HPP
 
-// One skill of a snapshot (skill_record) and the read-only lists a snapshot hands out.
+// One skill of a snapshot (skill_record, packed in one allocation; record_draft owned, to
+// make or change one) and the read-only lists a snapshot hands out.
 
 #include <skillmd/storage/dedup.hpp>
 #include <skillmd/storage/overrides.hpp>
+#include <skillmd/storage/packed.hpp>
 #include <skillmd/storage/source.hpp>
 #include <skillmd/model/skill.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>
@@ -15,6 +17,9 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <optional>
+#include <type_traits>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -31,22 +36,150 @@ enum class visibility : std::uint8_t {
     user,  ///< the user may invoke it as `/command`: `user-invocable` is not false
 };
 
-/// One skill of a snapshot.
+/// A skill's metadata as a snapshot keeps it: the members of skill_metadata, by the same
+/// names, packed (storage/packed.hpp). `owned()` (or a conversion) gives a skill_metadata.
+struct packed_metadata
+{
+    // What an index lists comes first: building a snapshot's listing rows reads these of
+    // every skill, and near each other they share cache lines.
+    packed_string name;
+    packed_optional_string label;
+    packed_string description;
+    packed_optional_string when_to_use;
+    packed_optional_string argument_hint;
+    bool name_given = false;
+    bool description_given = false;
+    bool disable_model_invocation = false;
+    bool user_invocable = true;
+    bool user_invocable_only = false;
+    bool always = false;
+    context_mode context = context_mode::inline_;
+
+    packed_optional_string license;
+    packed_optional_string compatibility;
+    packed_list<packed_pair> metadata;
+    packed_optional_string version;
+    packed_optional_string author;
+    packed_list<packed_string> tags;
+    packed_list<packed_string> allowed_tools;
+    packed_optional_string agent;
+    packed_optional_string model;
+    packed_list<packed_string> arguments;
+    packed_list<packed_string> triggers;
+    packed_list<packed_string> knowledge;
+    packed_list<packed_string> requires_bins;
+    packed_list<packed_string> requires_env;
+    packed_list<packed_unknown> unknown;
+
+    /// Calls `f(owned member, packed member)` for every member, in order.
+    template <class F>
+    static void each_member(F&& f)
+    {
+        f(&skill_metadata::name, &packed_metadata::name);
+        f(&skill_metadata::label, &packed_metadata::label);
+        f(&skill_metadata::description, &packed_metadata::description);
+        f(&skill_metadata::when_to_use, &packed_metadata::when_to_use);
+        f(&skill_metadata::argument_hint, &packed_metadata::argument_hint);
+        f(&skill_metadata::name_given, &packed_metadata::name_given);
+        f(&skill_metadata::description_given, &packed_metadata::description_given);
+        f(&skill_metadata::disable_model_invocation, &packed_metadata::disable_model_invocation);
+        f(&skill_metadata::user_invocable, &packed_metadata::user_invocable);
+        f(&skill_metadata::user_invocable_only, &packed_metadata::user_invocable_only);
+        f(&skill_metadata::always, &packed_metadata::always);
+        f(&skill_metadata::context, &packed_metadata::context);
+        f(&skill_metadata::license, &packed_metadata::license);
+        f(&skill_metadata::compatibility, &packed_metadata::compatibility);
+        f(&skill_metadata::metadata, &packed_metadata::metadata);
+        f(&skill_metadata::version, &packed_metadata::version);
+        f(&skill_metadata::author, &packed_metadata::author);
+        f(&skill_metadata::tags, &packed_metadata::tags);
+        f(&skill_metadata::allowed_tools, &packed_metadata::allowed_tools);
+        f(&skill_metadata::agent, &packed_metadata::agent);
+        f(&skill_metadata::model, &packed_metadata::model);
+        f(&skill_metadata::arguments, &packed_metadata::arguments);
+        f(&skill_metadata::triggers, &packed_metadata::triggers);
+        f(&skill_metadata::knowledge, &packed_metadata::knowledge);
+        f(&skill_metadata::requires_bins, &packed_metadata::requires_bins);
+        f(&skill_metadata::requires_env, &packed_metadata::requires_env);
+        f(&skill_metadata::unknown, &packed_metadata::unknown);
+    }
+
+    skill_metadata owned() const
+    {
+        skill_metadata m;
+        each_member([&](auto to, auto from) { m.*to = owned_value(this->*from); });
+        return m;
+    }
+    operator skill_metadata() const { return owned(); }
+
+private:
+    template <class T>
+    static T owned_value(T const& plain) { return plain; }
+    static std::string owned_value(packed_string const& s) { return s.str(); }
+    static std::optional<std::string> owned_value(packed_optional_string const& s) { return s.owned(); }
+    template <class T>
+    static auto owned_value(packed_list<T> const& l) { return to_owned(l); }
+    static std::vector<unknown_field> owned_value(packed_list<packed_unknown> const& l)
+    {
+        std::vector<unknown_field> out;
+        for (auto const& u : l) out.push_back({u.key.str(), u.json.str(), u.line, u.column});
+        return out;
+    }
+};
+
+/// Where a snapshot's skill came from: a candidate's members, packed.
+struct packed_candidate
+{
+    packed_string command;
+    packed_string path;
+    packed_string directory;
+    packed_string directory_name;
+    file_stamp stamp;
+    bool database = false;
+    bool confirmed = true;
+
+    candidate owned() const
+    {
+        return {command.str(), path.str(), directory.str(), directory_name.str(), stamp, database, confirmed};
+    }
+    /// Sources take a candidate: reading a skill's file again passes its record's.
+    operator candidate() const { return owned(); }
+};
+
+/// A snapshot's skill as its parts are owned while it is made or changed (make_record()
+/// packs one into a skill_record; skill_record::draft() gives one back).
+struct record_draft
+{
+    std::string command;
+    std::string tier;
+    std::size_t tier_index = 0;
+    bool hidden = false;
+    std::shared_ptr<override_decision const> overridden;
+    candidate where;
+    skill_metadata meta;
+    std::vector<std::string> children;
+    std::size_t body_offset = 0;
+    std::string shadowed_by;
+};
+
+/** One skill of a snapshot. Immutable and shared: snapshots share the records of unchanged
+    files. It is one allocation, its strings and lists included (storage/packed.hpp), so
+    it cannot be copied; `draft()` gives an owned copy to change and make_record() again.
+*/
 struct skill_record
 {
-    // The members a snapshot's listing rows copy of every skill come first (see skill_metadata).
-    std::string command;       ///< the lookup key (qualified `name@tier` under keep_all)
-    std::string tier;          ///< the tier's label
+    // The members a snapshot's listing rows copy of every skill come first.
+    packed_string command;     ///< the lookup key (qualified `name@tier` under keep_all)
+    packed_string tier;        ///< the tier's label
     std::size_t tier_index = 0;
     bool hidden = false;       ///< requirements unmet (sven): loaded but not listed
-    /// An operator's override and the layer it came from; null when none applies (most
-    /// records: a pointer, not four strings, per skill).
+    /// An operator's override and the layer it came from; null when none applies.
     std::shared_ptr<override_decision const> overridden;
-    candidate where;           ///< path, base directory, stamp
-    skill_metadata meta;
-    std::vector<std::string> children; ///< commands of the direct sub-skills (sven)
+    packed_candidate where;    ///< path, base directory, stamp
+    packed_metadata meta;
+    packed_list<packed_string> children; ///< commands of the direct sub-skills (sven)
     std::size_t body_offset = 0;
-    std::string shadowed_by;   ///< on a shadowed skill: the winner as `name@tier`
+    packed_string shadowed_by; ///< on a shadowed skill: the winner as `name@tier`
 
     std::string qualified() const { return command + "@" + tier; }
     override_mode override_in_force() const noexcept { return overridden ? overridden->mode : override_mode::on; }
@@ -62,9 +195,81 @@ struct skill_record
         }
         return false;
     }
+
+    record_draft draft() const
+    {
+        return {command.str(), tier.str(), tier_index, hidden, overridden, where.owned(), meta.owned(),
+                to_owned(children), body_offset, shadowed_by.str()};
+    }
 };
 
 using record_ptr = std::shared_ptr<skill_record const>;
+
+namespace detail {
+
+/// Writes `d` into `r` and the bytes after it (see arena_writer: run once to count, once to write).
+inline void pack_record(arena_writer& w, skill_record& r, record_draft const& d)
+{
+    w.text(r.command, d.command);
+    w.text(r.tier, d.tier);
+    r.tier_index = d.tier_index;
+    r.hidden = d.hidden;
+    r.overridden = d.overridden;
+    // A file system skill's folder is its file's, and the folder's name ends it: one copy.
+    w.text(r.where.path, d.where.path);
+    w.text_within(r.where.directory, d.where.directory, r.where.path, d.where.path);
+    w.text_within(r.where.directory_name, d.where.directory_name, r.where.path, d.where.path);
+    w.text_within(r.where.command, d.where.command, r.command, d.command);
+    r.where.stamp = d.where.stamp;
+    r.where.database = d.where.database;
+    r.where.confirmed = d.where.confirmed;
+    auto const strings = [](arena_writer& a, packed_string& to, std::string const& s) { a.text(to, s); };
+    packed_metadata::each_member([&](auto from, auto to) {
+        auto const& value = d.meta.*from;
+        auto& field = r.meta.*to;
+        using V = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<V, std::string>) {
+            if (&field == &r.meta.name) w.text_within(field, value, r.command, d.command); // mostly the command
+            else w.text(field, value);
+        } else if constexpr (std::is_same_v<V, std::optional<std::string>>) {
+            w.text(field, value);
+        } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
+            w.list(field, value, strings);
+        } else if constexpr (std::is_same_v<V, std::vector<std::pair<std::string, std::string>>>) {
+            w.list(field, value, [](arena_writer& a, packed_pair& p, auto const& kv) {
+                a.text(p.first, kv.first);
+                a.text(p.second, kv.second);
+            });
+        } else if constexpr (std::is_same_v<V, std::vector<unknown_field>>) {
+            w.list(field, value, [](arena_writer& a, packed_unknown& k, unknown_field const& u) {
+                a.text(k.key, u.key);
+                a.text(k.json, u.json);
+                k.line = u.line;
+                k.column = u.column;
+            });
+        } else {
+            field = value;
+        }
+    });
+    w.list(r.children, d.children, strings);
+    r.body_offset = d.body_offset;
+    w.text(r.shadowed_by, d.shadowed_by);
+}
+
+} // namespace detail
+
+/// Packs `d` into a new record: one allocation for the record and all it holds.
+inline record_ptr make_record(record_draft const& d)
+{
+    skill_record scratch;
+    detail::arena_writer count;
+    detail::pack_record(count, scratch, d);
+    char* tail = nullptr;
+    auto r = std::allocate_shared<skill_record>(detail::tail_allocator<skill_record>(count.used(), &tail));
+    detail::arena_writer write(tail);
+    detail::pack_record(write, *r, d);
+    return r;
+}
 
 /// A read-only sequence of records. Snapshots share unchanged records, so a refresh
 /// with nothing changed copies pointers, not skills.

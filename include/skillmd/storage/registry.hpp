@@ -125,24 +125,40 @@ private:
     // is found by binary search in skills_, so it needs no entry here.
     std::vector<std::pair<std::string, std::size_t>> names_;
     // What refresh() may reuse: every candidate read, by tier and path, with its stamp.
+    // A clean read that made a skill is its record alone (tier, path and stamp are the
+    // record's); diagnostics, or a read that made no skill, add the rest.
+    struct read_notes
+    {
+        std::size_t tier = 0;
+        std::string path;
+        file_stamp stamp;
+        std::vector<diagnostic> diagnostics;
+    };
     struct loaded
     {
-        file_stamp stamp;
         record_ptr record;
-        std::vector<diagnostic> diagnostics;
+        std::shared_ptr<read_notes const> notes;
+
+        std::size_t tier() const noexcept { return record ? record->tier_index : notes->tier; }
+        std::string_view path() const noexcept { return record ? std::string_view(record->where.path) : std::string_view(notes->path); }
+        file_stamp const& stamp() const noexcept { return record ? record->where.stamp : notes->stamp; }
+        std::vector<diagnostic> const* diagnostics() const noexcept { return notes ? &notes->diagnostics : nullptr; }
+        bool before(loaded const& o) const noexcept
+        {
+            return tier() != o.tier() ? tier() < o.tier() : path() < o.path();
+        }
+        bool same_key(loaded const& o) const noexcept { return tier() == o.tier() && path() == o.path(); }
     };
     // Sorted by tier and path, one entry each: a vector, not a map (a node and a
     // rebalancing per skill, at every refresh).
-    using cache_key = std::pair<std::size_t, std::string>;
-    std::vector<std::pair<cache_key, std::shared_ptr<loaded const>>> cache_;
-    std::shared_ptr<loaded const> const* cached(std::size_t tier, std::string_view path) const
+    std::vector<loaded> cache_;
+    loaded const* cached(std::size_t tier, std::string_view path) const
     {
         auto const it = std::lower_bound(cache_.begin(), cache_.end(), std::pair<std::size_t, std::string_view>(tier, path),
-                                         [](auto const& e, auto const& k) {
-                                             return e.first.first != k.first ? e.first.first < k.first
-                                                                              : std::string_view(e.first.second) < k.second;
+                                         [](loaded const& e, auto const& k) {
+                                             return e.tier() != k.first ? e.tier() < k.first : e.path() < k.second;
                                          });
-        return it != cache_.end() && it->first.first == tier && it->first.second == path ? &it->second : nullptr;
+        return it != cache_.end() && it->tier() == tier && it->path() == path ? &*it : nullptr;
     }
 };
 
@@ -273,7 +289,7 @@ private:
         std::size_t tier;
         std::string tier_label;
         candidate where;
-        std::shared_ptr<typename skillmd::snapshot::loaded const> result;
+        typename skillmd::snapshot::loaded result;
     };
 
     template <std::size_t... I>
@@ -306,7 +322,7 @@ private:
         if constexpr (requires { src.watch(d); })
             if (loaded_) src.watch(d);
         next.diagnostics_.insert(next.diagnostics_.end(), d.diagnostics.begin(), d.diagnostics.end());
-        for (auto& c : d.skills) items.push_back({I, std::string(src.label()), std::move(c), nullptr});
+        for (auto& c : d.skills) items.push_back({I, std::string(src.label()), std::move(c), {}});
     }
 
     template <class F>
@@ -322,7 +338,7 @@ private:
 
     void read_changed(std::vector<work>& items, skillmd::snapshot const& previous);
 
-    std::shared_ptr<typename skillmd::snapshot::loaded const> read_one(work const& w) const;
+    typename skillmd::snapshot::loaded read_one(work const& w) const;
 
     // Building the new snapshot from what was read: gating, dedup, the indexes.
     /// The records of one refresh sorted by command, in tier order within a command: a run

@@ -24,13 +24,19 @@ namespace skillmd {
 class requirement_checker
 {
 public:
-    /// Why the skill's requirements are not met, or nothing when they are.
-    std::optional<std::string> unmet(skill_metadata const& m)
+    /// Why the skill's requirements are not met, or nothing when they are. `M`: a
+    /// skill_metadata, or a record's packed_metadata.
+    template <class M>
+    std::optional<std::string> unmet(M const& m)
     {
-        for (auto const& bin : m.requires_bins)
+        for (auto const& b : m.requires_bins) {
+            std::string const bin(b);
             if (!on_path(bin)) return "`" + bin + "` is not on PATH";
-        for (auto const& var : m.requires_env)
+        }
+        for (auto const& v : m.requires_env) {
+            std::string const var(v);
             if (std::getenv(var.c_str()) == nullptr) return "environment variable `" + var + "` is not set";
+        }
         return std::nullopt;
     }
 

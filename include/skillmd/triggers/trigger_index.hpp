@@ -19,14 +19,19 @@ namespace skillmd {
 
 /// A skill's trigger phrases: the `triggers` field where the dialect has one (koshi),
 /// else a `triggers` key the dialect left unclaimed (a list of strings, or one string).
-inline std::vector<std::string> triggers_of(skill_metadata const& m)
+/// `M`: a skill_metadata, or a record's packed_metadata.
+template <class M>
+std::vector<std::string> triggers_of(M const& m)
 {
-    if (!m.triggers.empty()) return m.triggers;
     std::vector<std::string> out;
+    if (!m.triggers.empty()) {
+        for (auto const& t : m.triggers) out.emplace_back(t);
+        return out;
+    }
     for (auto const& u : m.unknown) {
         if (u.key != "triggers") continue;
         boost::system::error_code ec;
-        auto const v = boost::json::parse(u.json, ec);
+        auto const v = boost::json::parse(std::string_view(u.json), ec);
         if (ec) continue;
         if (auto const* s = v.if_string()) out.emplace_back(*s);
         if (auto const* a = v.if_array())

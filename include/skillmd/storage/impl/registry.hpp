@@ -137,7 +137,7 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
                         if constexpr (requires { src.stamp(w.where); }) now = src.stamp(w.where);
                         else now = w.where.stamp;
                     });
-                    if (now && *now == (*before)->stamp && now->mtime_ns != 0) {
+                    if (now && *now == before->stamp() && now->mtime_ns != 0) {
                         w.result = *before;
                         continue;
                     }
@@ -162,15 +162,13 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-std::shared_ptr<typename skillmd::snapshot::loaded const> basic_registry<Parser, Dedup, Sources...>::read_one(work const& w) const
+typename skillmd::snapshot::loaded basic_registry<Parser, Dedup, Sources...>::read_one(work const& w) const
 {
-    auto out = std::make_shared<typename skillmd::snapshot::loaded>();
+    typename skillmd::snapshot::loaded out;
     candidate_result r;
     visit_source(w.tier, [&](auto const& src) { r = read_candidate(parser_, opts_, src, w.where); });
-    out->stamp = r.stamp;
-    out->diagnostics = std::move(r.diagnostics);
     if (r.skill) {
-        skill_record rec;
+        record_draft rec;
         rec.command = w.where.command;
         if (opts_.dialect.command_from_name && r.skill->name_given && valid_command_name(r.skill->name) &&
             r.skill->name.find('/') == std::string::npos) {
@@ -184,8 +182,11 @@ std::shared_ptr<typename skillmd::snapshot::loaded const> basic_registry<Parser,
         rec.where.stamp = r.stamp;
         rec.meta = std::move(*r.skill);
         rec.body_offset = r.body_offset;
-        out->record = std::make_shared<skill_record const>(std::move(rec));
+        out.record = make_record(rec);
     }
+    if (!out.record || !r.diagnostics.empty())
+        out.notes = std::make_shared<typename skillmd::snapshot::read_notes const>(
+            typename skillmd::snapshot::read_notes{w.tier, out.record ? std::string() : w.where.path, r.stamp, std::move(r.diagnostics)});
     return out;
 }
 
@@ -194,14 +195,15 @@ namespace detail {
 /// Records in command order, the order of a snapshot's skills.
 inline bool command_before(record_ptr const& a, record_ptr const& b) { return a->command < b->command; }
 
-/// Records are shared with the cache: one that a snapshot must change (hidden, shadowed,
-/// renamed, given children) is copied first, and the copy is what `p` holds then.
-inline skill_record& edited(record_ptr& p)
+/// Records are shared with the cache and packed: one that a snapshot must change (hidden,
+/// shadowed, renamed, given children) is made anew from an owned copy, and the new one is
+/// what `p` holds then.
+template <class Change>
+void edit(record_ptr& p, Change&& change)
 {
-    auto copy = std::make_shared<skill_record>(*p);
-    skill_record& r = *copy;
-    p = std::move(copy);
-    return r;
+    record_draft d = p->draft();
+    change(d);
+    p = make_record(d);
 }
 
 } // namespace detail
@@ -249,27 +251,29 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
 {
     command_groups kept;
     kept.reserve(items.size());
+    next.cache_.reserve(items.size()); // kept as long as the snapshot: no spare capacity
     requirement_checker gate;
     for (auto& w : items) {
-        next.cache_.push_back({{w.tier, std::move(w.where.path)}, w.result}); // the record has its own copy
-        next.diagnostics_.insert(next.diagnostics_.end(), w.result->diagnostics.begin(), w.result->diagnostics.end());
-        if (!w.result->record) continue;
-        record_ptr rec = w.result->record;
+        next.cache_.push_back(w.result);
+        if (auto const* said = w.result.diagnostics()) next.diagnostics_.insert(next.diagnostics_.end(), said->begin(), said->end());
+        if (!w.result.record) continue;
+        record_ptr rec = w.result.record;
         if (opts_.gate_requirements && (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty())) {
             if (auto why = gate.unmet(rec->meta)) {
-                detail::edited(rec).hidden = true;
-                next.diagnostics_.push_back({"requirements-unmet", severity::info, rec->where.path, 0, 0,
+                detail::edit(rec, [](record_draft& d) { d.hidden = true; });
+                next.diagnostics_.push_back({"requirements-unmet", severity::info, rec->where.path.str(), 0, 0,
                                              "skill `" + rec->command + "` is hidden: " + *why});
             }
         }
         if (!opts_.overrides.empty()) {
             auto d = opts_.overrides.decide(rec->command, rec->meta.name, rec->where.database ? std::string_view() : std::string_view(rec->where.path));
             if (!d.layer.empty()) {
-                skill_record& e = detail::edited(rec);
-                e.overridden = std::make_shared<override_decision const>(std::move(d));
-                if (e.overridden->mode == override_mode::user_invocable_only) e.meta.user_invocable = true;
-                if (e.overridden->mode == override_mode::off) {
-                    next.diagnostics_.push_back({"skill-disabled", severity::info, rec->where.path, 0, 0,
+                detail::edit(rec, [&](record_draft& e) {
+                    e.overridden = std::make_shared<override_decision const>(std::move(d));
+                    if (e.overridden->mode == override_mode::user_invocable_only) e.meta.user_invocable = true;
+                });
+                if (rec->overridden->mode == override_mode::off) {
+                    next.diagnostics_.push_back({"skill-disabled", severity::info, rec->where.path.str(), 0, 0,
                                                  "skill `" + rec->command + "` is off: `" + rec->overridden->pattern + "` is \"off\" in " +
                                                      rec->overridden->layer +
                                                      (rec->overridden->origin.empty() ? "" : " (" + rec->overridden->origin + ")")});
@@ -286,9 +290,9 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
         std::stable_sort(kept.begin(), kept.end(), detail::command_before);
     // Sorted for lookups; should a source list one path twice, its last read stands.
     auto& cache = next.cache_;
-    auto const by_key = [](auto const& a, auto const& b) { return a.first < b.first; };
+    auto const by_key = [](auto const& a, auto const& b) { return a.before(b); };
     if (!std::is_sorted(cache.begin(), cache.end(), by_key)) std::stable_sort(cache.begin(), cache.end(), by_key);
-    auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [](auto const& a, auto const& b) { return a.first == b.first; });
+    auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [](auto const& a, auto const& b) { return a.same_key(b); });
     cache.erase(cache.begin(), last_of_each.base());
     return kept;
 }
@@ -310,7 +314,7 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
         }
         group.assign(std::make_move_iterator(kept.begin() + static_cast<std::ptrdiff_t>(first)),
                      std::make_move_iterator(kept.begin() + static_cast<std::ptrdiff_t>(last)));
-        std::string const command = group.front()->command; // records are replaced below when edited
+        std::string const command(group.front()->command); // records are replaced below when edited
         std::stable_sort(group.begin(), group.end(), [](auto const& a, auto const& b) { return a->tier_index < b->tier_index; });
         std::vector<dedup_entry> entries;
         for (auto const& r : group) entries.push_back({r->tier_index, r->tier, r->where.database, r->where.stamp});
@@ -326,8 +330,8 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
             }
             for (auto& r : group) {
                 if (group.size() > 1) {
-                    std::string const q = r->qualified();
-                    detail::edited(r).command = q;
+                    std::string q = r->qualified();
+                    detail::edit(r, [&](record_draft& e) { e.command = std::move(q); });
                 }
                 skills.push_back(std::move(r));
             }
@@ -342,11 +346,11 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
                 if constexpr (requires { Dedup::warn_on_shadow; }) return Dedup::warn_on_shadow ? severity::warning : severity::info;
                 else return severity::info;
             }();
-            next.diagnostics_.push_back({"skill-shadowed", level, r->where.path, 0, 0,
+            next.diagnostics_.push_back({"skill-shadowed", level, r->where.path.str(), 0, 0,
                                          "skill `" + command + "` from tier " + r->tier +
                                              " is shadowed by " + winner + "; it stays reachable as `" +
                                              r->qualified() + "`"});
-            detail::edited(r).shadowed_by = winner;
+            detail::edit(r, [&](record_draft& e) { e.shadowed_by = winner; });
             next.shadowed_.items_.push_back(std::move(r));
         }
         skills.push_back(std::move(group[d.winner]));
@@ -371,11 +375,12 @@ void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot&
         if (parent != skillmd::snapshot::npos) links.emplace_back(parent, c);
     }
     std::stable_sort(links.begin(), links.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
-    std::vector<std::string> wanted;
+    std::vector<std::string_view> wanted;
     for (std::size_t i = 0, k = 0; i < skills.size(); ++i) {
         wanted.clear();
         for (; k < links.size() && links[k].first == i; ++k) wanted.push_back(skills[links[k].second]->command);
-        if (skills[i]->children != wanted) detail::edited(skills[i]).children = wanted;
+        if (!(skills[i]->children == wanted))
+            detail::edit(skills[i], [&](record_draft& e) { e.children.assign(wanted.begin(), wanted.end()); });
     }
 }
 
@@ -413,7 +418,7 @@ void basic_registry<Parser, Dedup, Sources...>::report_confusables(skillmd::snap
         std::string_view const a = skillmd::snapshot::base_command(*looks[first].second);
         std::string_view const b = skillmd::snapshot::base_command(*looks[i].second);
         if (a == b) continue; // the same name in two tiers: shadowing, reported already
-        next.diagnostics_.push_back({"skill-confusable", severity::warning, looks[i].second->where.path, 0, 0,
+        next.diagnostics_.push_back({"skill-confusable", severity::warning, looks[i].second->where.path.str(), 0, 0,
                                      "skill `" + skillmd::detail::clean_line(b) + "` (tier " + looks[i].second->tier +
                                          ") looks like `" + skillmd::detail::clean_line(a) + "` (tier " +
                                          looks[first].second->tier + "): a reader cannot tell them apart"});

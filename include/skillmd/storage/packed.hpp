@@ -1,0 +1,309 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_STORAGE_PACKED_HPP
+#define SKILLMD_STORAGE_PACKED_HPP
+
+// The field types of a snapshot's records. A record and every string it holds are one
+// allocation: each field is 8 bytes that say where its text lies in the bytes after the
+// record, as an offset from the field itself, so a field needs no pointer, no allocation
+// and no null check. Such fields are never copied or moved (an offset from a new address
+// would point elsewhere); records are built once, in place, by an arena_writer.
+// They read as std::string_view, std::optional and a read-only vector do.
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace skillmd {
+
+namespace detail {
+class arena_writer;
+
+/// Base of the packed fields: where the bytes are, relative to the field.
+class packed_ref
+{
+public:
+    packed_ref() = default;
+    packed_ref(packed_ref const&) = delete;
+    packed_ref& operator=(packed_ref const&) = delete;
+
+protected:
+    friend class arena_writer;
+    char const* at() const noexcept
+    {
+        return reinterpret_cast<char const*>(reinterpret_cast<std::intptr_t>(this) + off_);
+    }
+    void point_to(void const* p, std::uint32_t n) noexcept
+    {
+        off_ = static_cast<std::int32_t>(reinterpret_cast<std::intptr_t>(p) - reinterpret_cast<std::intptr_t>(this));
+        n_ = n;
+    }
+    std::int32_t off_ = 0; // 0: nothing (no text, no value, no items)
+    std::uint32_t n_ = 0;  // characters or items
+};
+} // namespace detail
+
+/// A record's text: reads as a std::string_view that lives as long as the record.
+class packed_string : public detail::packed_ref
+{
+public:
+    static constexpr std::size_t npos = std::string_view::npos;
+
+    std::string_view view() const noexcept { return off_ ? std::string_view(at(), n_) : std::string_view(); }
+    operator std::string_view() const noexcept { return view(); }
+    std::string str() const { return std::string(view()); }
+
+    char const* data() const noexcept { return view().data(); }
+    std::size_t size() const noexcept { return n_; }
+    std::size_t length() const noexcept { return n_; }
+    bool empty() const noexcept { return n_ == 0; }
+    char const* begin() const noexcept { return view().data(); }
+    char const* end() const noexcept { return view().data() + n_; }
+    char operator[](std::size_t i) const noexcept { return view()[i]; }
+    char front() const noexcept { return view().front(); }
+    char back() const noexcept { return view().back(); }
+
+    std::string_view substr(std::size_t pos, std::size_t n = npos) const { return view().substr(pos, n); }
+    std::size_t find(std::string_view s, std::size_t pos = 0) const noexcept { return view().find(s, pos); }
+    std::size_t find(char c, std::size_t pos = 0) const noexcept { return view().find(c, pos); }
+    std::size_t rfind(std::string_view s, std::size_t pos = npos) const noexcept { return view().rfind(s, pos); }
+    std::size_t rfind(char c, std::size_t pos = npos) const noexcept { return view().rfind(c, pos); }
+    bool starts_with(std::string_view s) const noexcept { return view().starts_with(s); }
+    bool starts_with(char c) const noexcept { return view().starts_with(c); }
+    bool ends_with(std::string_view s) const noexcept { return view().ends_with(s); }
+    bool ends_with(char c) const noexcept { return view().ends_with(c); }
+    int compare(std::string_view s) const noexcept { return view().compare(s); }
+
+    friend bool operator==(packed_string const& a, packed_string const& b) noexcept { return a.view() == b.view(); }
+    friend bool operator==(packed_string const& a, std::string_view b) noexcept { return a.view() == b; }
+    friend bool operator==(packed_string const& a, std::string const& b) noexcept { return a.view() == b; }
+    friend bool operator==(packed_string const& a, char const* b) noexcept { return a.view() == b; }
+    friend auto operator<=>(packed_string const& a, packed_string const& b) noexcept { return a.view() <=> b.view(); }
+    friend auto operator<=>(packed_string const& a, std::string_view b) noexcept { return a.view() <=> b; }
+    friend auto operator<=>(packed_string const& a, std::string const& b) noexcept { return a.view() <=> std::string_view(b); }
+    friend auto operator<=>(packed_string const& a, char const* b) noexcept { return a.view() <=> std::string_view(b); }
+
+    friend std::string operator+(std::string a, packed_string const& b) { return std::move(a.append(b.view())); }
+    friend std::string operator+(char const* a, packed_string const& b) { return std::string(a).append(b.view()); }
+    friend std::string operator+(packed_string const& a, std::string_view b) { return std::string(a.view()).append(b); }
+    friend std::string operator+(packed_string const& a, char const* b) { return std::string(a.view()).append(b); }
+    friend std::string operator+(packed_string const& a, std::string const& b) { return std::string(a.view()).append(b); }
+    friend std::string operator+(packed_string const& a, char b) { return std::string(a.view()) + b; }
+    friend std::ostream& operator<<(std::ostream& os, packed_string const& s) { return os << s.view(); }
+};
+
+/// A record's optional text: reads as a std::optional whose value is a std::string_view.
+class packed_optional_string : public detail::packed_ref
+{
+public:
+    struct arrow
+    {
+        std::string_view v;
+        std::string_view const* operator->() const noexcept { return &v; }
+    };
+
+    bool has_value() const noexcept { return off_ != 0; }
+    explicit operator bool() const noexcept { return has_value(); }
+    std::string_view operator*() const noexcept { return std::string_view(at(), n_); }
+    arrow operator->() const noexcept { return {**this}; }
+    std::string_view value() const
+    {
+        if (!has_value()) throw std::bad_optional_access();
+        return **this;
+    }
+    std::string_view value_or(std::string_view otherwise) const noexcept { return has_value() ? **this : otherwise; }
+    std::optional<std::string> owned() const
+    {
+        if (!has_value()) return std::nullopt;
+        return std::string(**this);
+    }
+    operator std::optional<std::string>() const { return owned(); }
+
+    // Like std::optional: equal to a value when it holds an equal one.
+    friend bool operator==(packed_optional_string const& a, std::string_view b) noexcept { return a.has_value() && *a == b; }
+    friend bool operator==(packed_optional_string const& a, char const* b) noexcept { return a.has_value() && *a == b; }
+    friend bool operator==(packed_optional_string const& a, std::string const& b) noexcept { return a.has_value() && *a == b; }
+    friend bool operator==(packed_optional_string const& a, std::nullopt_t) noexcept { return !a.has_value(); }
+    friend bool operator==(packed_optional_string const& a, std::optional<std::string> const& b) noexcept
+    {
+        return a.has_value() == b.has_value() && (!b || *a == *b);
+    }
+    friend std::ostream& operator<<(std::ostream& os, packed_optional_string const& s)
+    {
+        return s ? os << *s : os << "(none)";
+    }
+};
+
+/// A key and its value (a skill's `metadata` map).
+struct packed_pair
+{
+    packed_string first;
+    packed_string second;
+};
+
+/// A frontmatter key no field claims, as unknown_field holds it.
+struct packed_unknown
+{
+    packed_string key;
+    packed_string json;
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+};
+
+/// A record's list: reads as a read-only vector.
+template <class T>
+class packed_list : public detail::packed_ref
+{
+public:
+    using value_type = T;
+    using const_iterator = T const*;
+    using iterator = T const*;
+
+    T const* begin() const noexcept { return off_ ? reinterpret_cast<T const*>(at()) : nullptr; }
+    T const* end() const noexcept { return begin() + n_; }
+    std::size_t size() const noexcept { return n_; }
+    bool empty() const noexcept { return n_ == 0; }
+    T const& operator[](std::size_t i) const noexcept { return begin()[i]; }
+    T const& front() const noexcept { return *begin(); }
+    T const& back() const noexcept { return begin()[n_ - 1]; }
+};
+
+/// Owned copies, for code that keeps them past the record or changes them.
+inline std::string to_owned(packed_string const& s) { return s.str(); }
+inline std::optional<std::string> to_owned(packed_optional_string const& s) { return s.owned(); }
+inline std::pair<std::string, std::string> to_owned(packed_pair const& p) { return {p.first.str(), p.second.str()}; }
+template <class T>
+auto to_owned(packed_list<T> const& l)
+{
+    std::vector<decltype(to_owned(std::declval<T const&>()))> out;
+    out.reserve(l.size());
+    for (auto const& x : l) out.push_back(to_owned(x));
+    return out;
+}
+
+inline bool operator==(packed_list<packed_string> const& a, std::vector<std::string> const& b) noexcept
+{
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < b.size(); ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+inline bool operator==(packed_list<packed_string> const& a, std::vector<std::string_view> const& b) noexcept
+{
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < b.size(); ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+inline std::ostream& operator<<(std::ostream& os, packed_list<packed_string> const& l)
+{
+    os << '[';
+    for (std::size_t i = 0; i < l.size(); ++i) os << (i ? ", " : "") << l[i];
+    return os << ']';
+}
+
+namespace detail {
+
+/** Lays out a record's strings and lists in the bytes after it. Run twice over the same
+    inputs: first without bytes, to count how many are needed (nothing is written), then
+    into the block allocated for them. Both runs must take the same decisions, so every
+    decision depends on the inputs only.
+*/
+class arena_writer
+{
+public:
+    explicit arena_writer(char* bytes = nullptr) noexcept : base_(bytes) {}
+    bool writing() const noexcept { return base_ != nullptr; }
+    std::size_t used() const noexcept { return cursor_; }
+
+    void text(packed_string& to, std::string_view s)
+    {
+        if (s.empty()) return;
+        to_bytes(to, s);
+    }
+    /// `s` inside `host` (a string written before as `host_field`): a view of those bytes.
+    void text_within(packed_string& to, std::string_view s, packed_string const& host_field, std::string_view host)
+    {
+        if (s.empty()) return;
+        if (auto const pos = host.find(s); pos != std::string_view::npos) {
+            if (writing()) to.point_to(host_field.data() + pos, narrow(s.size()));
+            return;
+        }
+        to_bytes(to, s);
+    }
+    void text(packed_optional_string& to, std::optional<std::string> const& s)
+    {
+        if (s) to_bytes(to, *s); // an empty value points somewhere, so it is a value
+    }
+    template <class T, class Range, class Each>
+    void list(packed_list<T>& to, Range const& items, Each&& each)
+    {
+        if (items.empty()) return;
+        cursor_ = (cursor_ + alignof(T) - 1) / alignof(T) * alignof(T);
+        std::size_t const at = cursor_;
+        cursor_ += items.size() * sizeof(T);
+        T scratch;
+        std::size_t i = 0;
+        for (auto const& item : items) {
+            T* slot = writing() ? ::new (static_cast<void*>(base_ + at + i * sizeof(T))) T : &scratch;
+            each(*this, *slot, item);
+            ++i;
+        }
+        if (writing()) to.point_to(base_ + at, narrow(items.size()));
+    }
+
+private:
+    template <class Field>
+    void to_bytes(Field& to, std::string_view s)
+    {
+        std::size_t const at = cursor_;
+        cursor_ += s.size() + (s.empty() ? 1 : 0); // an empty optional value still has an address
+        if (!writing()) return;
+        if (!s.empty()) std::char_traits<char>::copy(base_ + at, s.data(), s.size());
+        to.point_to(base_ + at, narrow(s.size()));
+    }
+    static std::uint32_t narrow(std::size_t n)
+    {
+        // Offsets are 32-bit: a record of 2 GiB is refused (sources bound files far below).
+        if (n > 0x7fffffffu) throw std::length_error("skill record too large");
+        return static_cast<std::uint32_t>(n);
+    }
+
+    char* base_;
+    std::size_t cursor_ = 0;
+};
+
+/// Allocates a shared object and `extra` bytes after it in one block; tells where they start.
+template <class T>
+struct tail_allocator
+{
+    using value_type = T;
+    std::size_t extra = 0;
+    char** tail = nullptr; // set by allocate(); read once, by the caller of allocate_shared
+
+    tail_allocator(std::size_t e, char** t) noexcept : extra(e), tail(t) {}
+    template <class U>
+    tail_allocator(tail_allocator<U> const& o) noexcept : extra(o.extra), tail(o.tail) {}
+
+    T* allocate(std::size_t n)
+    {
+        void* p = ::operator new(n * sizeof(T) + extra);
+        if (tail) *tail = static_cast<char*>(p) + n * sizeof(T);
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, std::size_t n) noexcept { ::operator delete(p, n * sizeof(T) + extra); }
+    template <class U>
+    friend bool operator==(tail_allocator const& a, tail_allocator<U> const& b) noexcept { return a.extra == b.extra; }
+};
+
+} // namespace detail
+} // namespace skillmd
+
+#endif
