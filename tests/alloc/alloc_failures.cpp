@@ -158,3 +158,31 @@ BOOST_AUTO_TEST_CASE(invoke_and_index_answer_with_results)
         [](bool, bool) {});
     BOOST_TEST(index_failures > 5);
 }
+
+BOOST_AUTO_TEST_CASE(a_record_is_one_allocation)
+{
+    record_draft d;
+    d.command = "review";
+    d.tier = "user";
+    d.where.path = "/home/u/.claude/skills/review/SKILL.md";
+    d.where.directory = "/home/u/.claude/skills/review";
+    d.meta.name = "review";
+    d.meta.description = std::string(500, 'x');
+    d.meta.allowed_tools = {"Read", "Grep"};
+    d.meta.metadata = {{"owner", "ops"}};
+    d.children = {"review/deep"};
+    // The first allocation fails: the record is not made, and says so.
+    long const before = failures.load();
+    countdown.store(0);
+    BOOST_CHECK_THROW(make_record(d), std::bad_alloc);
+    countdown.store(-1);
+    BOOST_TEST(failures.load() == before + 1);
+    // Only the second would fail: there is none, the record and all it holds are one block.
+    countdown.store(1);
+    record_ptr const r = make_record(d);
+    countdown.store(-1);
+    BOOST_TEST(failures.load() == before + 1);
+    BOOST_TEST(r->meta.description == d.meta.description);
+    BOOST_TEST(r->meta.allowed_tools == d.meta.allowed_tools);
+    BOOST_TEST(r->children.front() == "review/deep");
+}

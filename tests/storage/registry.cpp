@@ -655,6 +655,184 @@ void check_listing_rows(snapshot const& s)
     BOOST_TEST(table.relative_count() == 0u);
 }
 
+namespace {
+
+/// A draft with every member set, strings of every kind: empty, long, with NUL and
+/// non-ASCII bytes, shared with other members or not.
+record_draft full_draft(std::string directory)
+{
+    record_draft d;
+    d.command = "plan/review";
+    d.tier = "project";
+    d.tier_index = 3;
+    d.hidden = true;
+    d.overridden = std::make_shared<override_decision const>(override_decision{});
+    d.where.command = "plan/review";
+    d.where.directory = std::move(directory);
+    d.where.path = "/srv/skills/plan/review/SKILL.md";
+    d.where.directory_name = "review";
+    d.where.stamp = {7, 11, 4096, 123456789};
+    d.where.database = true;
+    d.where.confirmed = false;
+    auto& m = d.meta;
+    m.name = "review";
+    m.label = "Review plans";
+    m.description = std::string(3000, 'd') + std::string("\0nul", 4) + "é";
+    m.when_to_use = std::string(); // given, and empty: not the same as absent
+    m.name_given = true;
+    m.description_given = true;
+    m.disable_model_invocation = true;
+    m.user_invocable = false;
+    m.user_invocable_only = true;
+    m.always = true;
+    m.context = context_mode::fork;
+    m.license = "MIT";
+    m.compatibility = "claude-code";
+    m.metadata = {{"owner", "ops"}, {"", "empty key"}, {"tier", ""}};
+    m.version = "1.2.3";
+    m.author = "Ada";
+    m.tags = {"a", "", "ccc"};
+    m.allowed_tools = {"Read", "Grep", "Bash(git:*)"};
+    m.agent = "Explore";
+    m.model = "inherit";
+    m.arguments = {"file", "mode"};
+    m.triggers = {"review the plan"};
+    m.knowledge = {"style.md"};
+    m.requires_bins = {"git"};
+    m.requires_env = {"HOME", "PATH"};
+    m.unknown = {{"x-team", "\"core\"", 12, 3}, {"x-empty", "", 0, 0}};
+    d.children = {"plan/review/deep", "plan/review/quick"};
+    d.body_offset = 321;
+    d.shadowed_by = "plan/review@user";
+    return d;
+}
+
+void expect_same(record_draft const& a, record_draft const& b)
+{
+    BOOST_TEST(a.command == b.command);
+    BOOST_TEST(a.tier == b.tier);
+    BOOST_TEST(a.tier_index == b.tier_index);
+    BOOST_TEST(a.hidden == b.hidden);
+    BOOST_TEST((a.overridden == b.overridden));
+    BOOST_TEST(a.where.command == b.where.command);
+    BOOST_TEST(a.where.path == b.where.path);
+    BOOST_TEST(a.where.directory == b.where.directory);
+    BOOST_TEST(a.where.directory_name == b.where.directory_name);
+    BOOST_TEST((a.where.stamp == b.where.stamp));
+    BOOST_TEST(a.where.database == b.where.database);
+    BOOST_TEST(a.where.confirmed == b.where.confirmed);
+    auto const& x = a.meta;
+    auto const& y = b.meta;
+    BOOST_TEST(x.name == y.name);
+    BOOST_TEST((x.label == y.label));
+    BOOST_TEST(x.description == y.description);
+    BOOST_TEST((x.when_to_use == y.when_to_use));
+    BOOST_TEST((x.argument_hint == y.argument_hint));
+    BOOST_TEST(x.name_given == y.name_given);
+    BOOST_TEST(x.description_given == y.description_given);
+    BOOST_TEST(x.disable_model_invocation == y.disable_model_invocation);
+    BOOST_TEST(x.user_invocable == y.user_invocable);
+    BOOST_TEST(x.user_invocable_only == y.user_invocable_only);
+    BOOST_TEST(x.always == y.always);
+    BOOST_TEST((x.context == y.context));
+    BOOST_TEST((x.license == y.license));
+    BOOST_TEST((x.compatibility == y.compatibility));
+    BOOST_TEST((x.metadata == y.metadata));
+    BOOST_TEST((x.version == y.version));
+    BOOST_TEST((x.author == y.author));
+    BOOST_TEST(x.tags == y.tags);
+    BOOST_TEST(x.allowed_tools == y.allowed_tools);
+    BOOST_TEST((x.agent == y.agent));
+    BOOST_TEST((x.model == y.model));
+    BOOST_TEST(x.arguments == y.arguments);
+    BOOST_TEST(x.triggers == y.triggers);
+    BOOST_TEST(x.knowledge == y.knowledge);
+    BOOST_TEST(x.requires_bins == y.requires_bins);
+    BOOST_TEST(x.requires_env == y.requires_env);
+    BOOST_TEST_REQUIRE(x.unknown.size() == y.unknown.size());
+    for (std::size_t i = 0; i < x.unknown.size(); ++i) {
+        BOOST_TEST(x.unknown[i].key == y.unknown[i].key);
+        BOOST_TEST(x.unknown[i].json == y.unknown[i].json);
+        BOOST_TEST(x.unknown[i].line == y.unknown[i].line);
+        BOOST_TEST(x.unknown[i].column == y.unknown[i].column);
+    }
+    BOOST_TEST(a.children == b.children);
+    BOOST_TEST(a.body_offset == b.body_offset);
+    BOOST_TEST(a.shadowed_by == b.shadowed_by);
+}
+
+/// Every byte a record's fields view lies in the one block that holds the record.
+void expect_inside(skill_record const& r, std::size_t text_bytes)
+{
+    auto const* lo = reinterpret_cast<char const*>(&r);
+    auto const* hi = lo + sizeof(skill_record) + text_bytes + 256; // lists' entries and padding
+    auto const inside = [&](std::string_view v) { return v.empty() || (v.data() > lo && v.data() + v.size() <= hi); };
+    BOOST_TEST(inside(r.command));
+    BOOST_TEST(inside(r.where.path));
+    BOOST_TEST(inside(r.where.directory));
+    BOOST_TEST(inside(r.meta.description));
+    BOOST_TEST(inside(*r.meta.label));
+    BOOST_TEST(inside(r.meta.metadata.back().second));
+    BOOST_TEST(inside(r.meta.unknown.front().json));
+    BOOST_TEST(inside(r.children.back()));
+    BOOST_TEST(inside(r.shadowed_by));
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(records_pack_every_member_and_give_it_back)
+{
+    // The folder is the file's: its bytes are the path's (one copy), and so are the folder's name.
+    record_draft const d = full_draft("/srv/skills/plan/review");
+    auto const r = make_record(d);
+    expect_same(r->draft(), d);
+    BOOST_TEST(r->where.directory.data() == r->where.path.data());
+    BOOST_TEST(r->where.directory_name.data() == r->where.path.data() + std::string_view("/srv/skills/plan/").size());
+    BOOST_TEST(r->meta.name.data() == r->command.data() + std::string_view("plan/").size());
+    expect_inside(*r, 4000);
+
+    // Read as the owned types read.
+    BOOST_TEST(r->command == "plan/review");
+    BOOST_TEST(r->command < std::string_view("plan/s"));
+    BOOST_TEST(r->qualified() == "plan/review@project");
+    BOOST_TEST(r->meta.description.size() == 3000u + 4u + 2u);
+    BOOST_TEST((r->meta.when_to_use.has_value() && r->meta.when_to_use->empty()));
+    BOOST_TEST(!r->meta.argument_hint);
+    BOOST_TEST((r->meta.argument_hint.value_or("none") == "none"));
+    BOOST_TEST((r->meta.label == std::string_view("Review plans")));
+    BOOST_TEST((r->meta.agent.owned() == std::optional<std::string>("Explore")));
+    BOOST_TEST(r->meta.tags.size() == 3u);
+    BOOST_TEST(r->meta.tags[1].empty());
+    BOOST_TEST(r->meta.metadata[1].first.empty());
+    BOOST_TEST(r->meta.metadata[1].second == "empty key");
+    skill_metadata const owned = r->meta;
+    BOOST_TEST(owned.allowed_tools == d.meta.allowed_tools);
+    candidate const where = r->where;
+    BOOST_TEST(where.path == d.where.path);
+
+    // A folder that is not the file's (database and memory skills), and nothing optional.
+    record_draft other = full_draft("/elsewhere/review");
+    other.where.directory_name = "weiter";
+    other.meta = skill_metadata{};
+    other.meta.name = "not-the-command";
+    other.children.clear();
+    other.overridden.reset();
+    auto const q = make_record(other);
+    expect_same(q->draft(), other);
+    BOOST_TEST(!q->meta.label);
+    BOOST_TEST(q->meta.tags.empty());
+    BOOST_TEST((q->meta.tags.begin() == q->meta.tags.end()));
+    BOOST_TEST(q->children.empty());
+    BOOST_TEST(q->meta.description.empty());
+    BOOST_TEST(q->where.directory.data() != q->where.path.data());
+
+    // An empty draft is an empty record.
+    auto const e = make_record(record_draft{});
+    expect_same(e->draft(), record_draft{});
+    BOOST_TEST(e->command.empty());
+    BOOST_TEST(e->command == "");
+}
+
 BOOST_AUTO_TEST_CASE(listing_rows_pack_what_listings_read_once_per_snapshot)
 {
     memory_source m("files");

@@ -298,7 +298,15 @@ struct tail_allocator
         if (tail) *tail = static_cast<char*>(p) + n * sizeof(T);
         return static_cast<T*>(p);
     }
-    void deallocate(T* p, std::size_t n) noexcept { ::operator delete(p, n * sizeof(T) + extra); }
+    void deallocate(T* p, std::size_t n) noexcept
+    {
+#ifdef __cpp_sized_deallocation // clang enables it only when asked
+        ::operator delete(static_cast<void*>(p), n * sizeof(T) + extra);
+#else
+        (void)n;
+        ::operator delete(static_cast<void*>(p));
+#endif
+    }
     template <class U>
     friend bool operator==(tail_allocator const& a, tail_allocator<U> const& b) noexcept { return a.extra == b.extra; }
 };
