@@ -4,14 +4,17 @@
 #define SKILLMD_STORAGE_PACKED_HPP
 
 // The field types of a snapshot's records. A record and every string it holds are one
-// allocation: each field is 8 bytes that say where its text lies in the bytes after the
-// record, as an offset from the field itself, so a field needs no pointer, no allocation
-// and no null check. Such fields are never copied or moved (an offset from a new address
+// allocation: each field says where its text lies in the bytes after the record, as an
+// offset from the field itself, so a field needs no pointer, no allocation and no null
+// check. A string is 8 bytes (offset and length: it may lie inside another string); an
+// optional string or a list, mostly absent or empty, is 4 (the offset; its length or count
+// is written before its bytes). Such fields are never copied or moved (an offset from a new address
 // would point elsewhere); records are built once, in place, by an arena_writer.
 // They read as std::string_view, std::optional and a read-only vector do.
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <optional>
 #include <ostream>
@@ -40,19 +43,27 @@ protected:
     {
         return reinterpret_cast<char const*>(reinterpret_cast<std::intptr_t>(this) + off_);
     }
-    void point_to(void const* p, std::uint32_t n) noexcept
+    void point_to(void const* p) noexcept
     {
         off_ = static_cast<std::int32_t>(reinterpret_cast<std::intptr_t>(p) - reinterpret_cast<std::intptr_t>(this));
-        n_ = n;
+    }
+    /// The length or count written before the bytes (optional strings, lists).
+    std::uint32_t count() const noexcept
+    {
+        std::uint32_t n;
+        std::memcpy(&n, at(), sizeof n);
+        return n;
     }
     std::int32_t off_ = 0; // 0: nothing (no text, no value, no items)
-    std::uint32_t n_ = 0;  // characters or items
 };
 } // namespace detail
 
 /// A record's text: reads as a std::string_view that lives as long as the record.
 class packed_string : public detail::packed_ref
 {
+    friend class detail::arena_writer;
+    std::uint32_t n_ = 0; // characters
+
 public:
     static constexpr std::size_t npos = std::string_view::npos;
 
@@ -111,7 +122,7 @@ public:
 
     bool has_value() const noexcept { return off_ != 0; }
     explicit operator bool() const noexcept { return has_value(); }
-    std::string_view operator*() const noexcept { return std::string_view(at(), n_); }
+    std::string_view operator*() const noexcept { return std::string_view(at() + sizeof(std::uint32_t), count()); }
     arrow operator->() const noexcept { return {**this}; }
     std::string_view value() const
     {
@@ -166,13 +177,15 @@ public:
     using const_iterator = T const*;
     using iterator = T const*;
 
-    T const* begin() const noexcept { return off_ ? reinterpret_cast<T const*>(at()) : nullptr; }
-    T const* end() const noexcept { return begin() + n_; }
-    std::size_t size() const noexcept { return n_; }
-    bool empty() const noexcept { return n_ == 0; }
+    static_assert(alignof(T) <= sizeof(std::uint32_t), "items follow their 4-byte count");
+
+    T const* begin() const noexcept { return off_ ? reinterpret_cast<T const*>(at() + sizeof(std::uint32_t)) : nullptr; }
+    T const* end() const noexcept { return begin() + size(); }
+    std::size_t size() const noexcept { return off_ ? count() : 0; }
+    bool empty() const noexcept { return off_ == 0; }
     T const& operator[](std::size_t i) const noexcept { return begin()[i]; }
     T const& front() const noexcept { return *begin(); }
-    T const& back() const noexcept { return begin()[n_ - 1]; }
+    T const& back() const noexcept { return begin()[size() - 1]; }
 };
 
 /// Owned copies, for code that keeps them past the record or changes them.
@@ -225,30 +238,29 @@ public:
 
     void text(packed_string& to, std::string_view s)
     {
-        if (s.empty()) return;
-        to_bytes(to, s);
+        if (!s.empty()) text(to, s, 0);
     }
     /// `s` inside `host` (a string written before as `host_field`): a view of those bytes.
     void text_within(packed_string& to, std::string_view s, packed_string const& host_field, std::string_view host)
     {
         if (s.empty()) return;
         if (auto const pos = host.find(s); pos != std::string_view::npos) {
-            if (writing()) to.point_to(host_field.data() + pos, narrow(s.size()));
+            if (writing()) point(to, host_field.data() + pos, s.size());
             return;
         }
-        to_bytes(to, s);
+        text(to, s);
     }
     void text(packed_optional_string& to, std::optional<std::string> const& s)
     {
-        if (s) to_bytes(to, *s); // an empty value points somewhere, so it is a value
+        if (!s) return; // an empty value has its length, so it is a value
+        std::size_t const at = counted(to, s->size(), s->size());
+        if (writing()) std::char_traits<char>::copy(base_ + at, s->data(), s->size());
     }
     template <class T, class Range, class Each>
     void list(packed_list<T>& to, Range const& items, Each&& each)
     {
         if (items.empty()) return;
-        cursor_ = (cursor_ + alignof(T) - 1) / alignof(T) * alignof(T);
-        std::size_t const at = cursor_;
-        cursor_ += items.size() * sizeof(T);
+        std::size_t const at = counted(to, items.size(), items.size() * sizeof(T));
         T scratch;
         std::size_t i = 0;
         for (auto const& item : items) {
@@ -256,18 +268,34 @@ public:
             each(*this, *slot, item);
             ++i;
         }
-        if (writing()) to.point_to(base_ + at, narrow(items.size()));
     }
 
 private:
-    template <class Field>
-    void to_bytes(Field& to, std::string_view s)
+    void text(packed_string& to, std::string_view s, std::size_t)
     {
         std::size_t const at = cursor_;
-        cursor_ += s.size() + (s.empty() ? 1 : 0); // an empty optional value still has an address
+        cursor_ += s.size();
         if (!writing()) return;
-        if (!s.empty()) std::char_traits<char>::copy(base_ + at, s.data(), s.size());
-        to.point_to(base_ + at, narrow(s.size()));
+        std::char_traits<char>::copy(base_ + at, s.data(), s.size());
+        point(to, base_ + at, s.size());
+    }
+    void point(packed_string& to, char const* p, std::size_t n)
+    {
+        to.point_to(p);
+        to.n_ = narrow(n);
+    }
+    /// Room for a 4-byte count and `bytes` after it, 4-aligned; where the bytes go.
+    std::size_t counted(packed_ref& to, std::size_t n, std::size_t bytes)
+    {
+        cursor_ = (cursor_ + 3) / 4 * 4;
+        std::size_t const at = cursor_;
+        cursor_ += sizeof(std::uint32_t) + bytes;
+        if (writing()) {
+            std::uint32_t const c = narrow(n);
+            std::memcpy(base_ + at, &c, sizeof c);
+            to.point_to(base_ + at);
+        }
+        return at + sizeof(std::uint32_t);
     }
     static std::uint32_t narrow(std::size_t n)
     {

@@ -18,6 +18,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <string>
@@ -264,6 +265,8 @@ inline record_ptr make_record(record_draft const& d)
     skill_record scratch;
     detail::arena_writer count;
     detail::pack_record(count, scratch, d);
+    // Offsets are 32-bit (sources bound a file far below this).
+    if (count.used() > 0x7fff0000u) throw std::length_error("skill record too large");
     char* tail = nullptr;
     auto r = std::allocate_shared<skill_record>(detail::tail_allocator<skill_record>(count.used(), &tail));
     detail::arena_writer write(tail);
