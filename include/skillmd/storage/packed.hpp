@@ -7,11 +7,12 @@
 // allocation: each field says where its text lies in the bytes after the record, as an
 // offset from the field itself, so a field needs no pointer, no allocation and no null
 // check. A string is 8 bytes (offset and length: it may lie inside another string); an
-// optional string or a list, mostly absent or empty, is 4 (the offset; its length or count
-// is written before its bytes). Such fields are never copied or moved (an offset from a new address
-// would point elsewhere); records are built once, in place, by an arena_writer.
-// They read as std::string_view, std::optional and a read-only vector do.
+// optional string or a list, mostly absent or empty, is 4 (the offset; its length or
+// count is written before its bytes). Such fields are never copied or moved (an offset
+// from a new address would point elsewhere); records are built once, in place, by an
+// arena_writer. They read as std::string_view, std::optional and a read-only vector do.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -21,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -201,19 +203,13 @@ auto to_owned(packed_list<T> const& l)
     return out;
 }
 
-inline bool operator==(packed_list<packed_string> const& a, std::vector<std::string> const& b) noexcept
+/// Equal to a vector of std::string or std::string_view holding the same strings.
+template <class S>
+    requires std::is_convertible_v<S const&, std::string_view>
+bool operator==(packed_list<packed_string> const& a, std::vector<S> const& b) noexcept
 {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < b.size(); ++i)
-        if (a[i] != b[i]) return false;
-    return true;
-}
-inline bool operator==(packed_list<packed_string> const& a, std::vector<std::string_view> const& b) noexcept
-{
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < b.size(); ++i)
-        if (a[i] != b[i]) return false;
-    return true;
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](packed_string const& x, S const& y) { return x == std::string_view(y); });
 }
 inline std::ostream& operator<<(std::ostream& os, packed_list<packed_string> const& l)
 {
@@ -238,7 +234,12 @@ public:
 
     void text(packed_string& to, std::string_view s)
     {
-        if (!s.empty()) text(to, s, 0);
+        if (s.empty()) return;
+        std::size_t const at = cursor_;
+        cursor_ += s.size();
+        if (!writing()) return;
+        std::char_traits<char>::copy(base_ + at, s.data(), s.size());
+        point(to, base_ + at, s.size());
     }
     /// `s` inside `host` (a string written before as `host_field`): a view of those bytes.
     void text_within(packed_string& to, std::string_view s, packed_string const& host_field, std::string_view host)
@@ -271,14 +272,6 @@ public:
     }
 
 private:
-    void text(packed_string& to, std::string_view s, std::size_t)
-    {
-        std::size_t const at = cursor_;
-        cursor_ += s.size();
-        if (!writing()) return;
-        std::char_traits<char>::copy(base_ + at, s.data(), s.size());
-        point(to, base_ + at, s.size());
-    }
     void point(packed_string& to, char const* p, std::size_t n)
     {
         to.point_to(p);

@@ -37,6 +37,8 @@ enum class visibility : std::uint8_t {
     user,  ///< the user may invoke it as `/command`: `user-invocable` is not false
 };
 
+inline unknown_field to_owned(packed_unknown const& u) { return {u.key.str(), u.json.str(), u.line, u.column}; }
+
 /// A skill's metadata as a snapshot keeps it: the members of skill_metadata, by the same
 /// names, packed (storage/packed.hpp). `owned()` (or a conversion) gives a skill_metadata.
 struct packed_metadata
@@ -108,24 +110,14 @@ struct packed_metadata
     skill_metadata owned() const
     {
         skill_metadata m;
-        each_member([&](auto to, auto from) { m.*to = owned_value(this->*from); });
+        each_member([&](auto to, auto from) {
+            auto const& value = this->*from;
+            if constexpr (std::is_same_v<std::decay_t<decltype(m.*to)>, std::decay_t<decltype(value)>>) m.*to = value; // flags
+            else m.*to = to_owned(value);
+        });
         return m;
     }
     operator skill_metadata() const { return owned(); }
-
-private:
-    template <class T>
-    static T owned_value(T const& plain) { return plain; }
-    static std::string owned_value(packed_string const& s) { return s.str(); }
-    static std::optional<std::string> owned_value(packed_optional_string const& s) { return s.owned(); }
-    template <class T>
-    static auto owned_value(packed_list<T> const& l) { return to_owned(l); }
-    static std::vector<unknown_field> owned_value(packed_list<packed_unknown> const& l)
-    {
-        std::vector<unknown_field> out;
-        for (auto const& u : l) out.push_back({u.key.str(), u.json.str(), u.line, u.column});
-        return out;
-    }
 };
 
 /// Where a snapshot's skill came from: a candidate's members, packed.

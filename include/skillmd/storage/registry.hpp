@@ -31,6 +31,7 @@
 #include <string_view>
 #include <system_error>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace skillmd {
@@ -143,22 +144,17 @@ private:
         std::string_view path() const noexcept { return record ? std::string_view(record->where.path) : std::string_view(notes->path); }
         file_stamp const& stamp() const noexcept { return record ? record->where.stamp : notes->stamp; }
         std::vector<diagnostic> const* diagnostics() const noexcept { return notes ? &notes->diagnostics : nullptr; }
-        bool before(loaded const& o) const noexcept
-        {
-            return tier() != o.tier() ? tier() < o.tier() : path() < o.path();
-        }
-        bool same_key(loaded const& o) const noexcept { return tier() == o.tier() && path() == o.path(); }
+        /// What the cache is sorted and searched by.
+        std::pair<std::size_t, std::string_view> key() const noexcept { return {tier(), path()}; }
     };
     // Sorted by tier and path, one entry each: a vector, not a map (a node and a
     // rebalancing per skill, at every refresh).
     std::vector<loaded> cache_;
     loaded const* cached(std::size_t tier, std::string_view path) const
     {
-        auto const it = std::lower_bound(cache_.begin(), cache_.end(), std::pair<std::size_t, std::string_view>(tier, path),
-                                         [](loaded const& e, auto const& k) {
-                                             return e.tier() != k.first ? e.tier() < k.first : e.path() < k.second;
-                                         });
-        return it != cache_.end() && it->tier() == tier && it->path() == path ? &*it : nullptr;
+        std::pair<std::size_t, std::string_view> const key(tier, path);
+        auto const it = std::lower_bound(cache_.begin(), cache_.end(), key, [](loaded const& e, auto const& k) { return e.key() < k; });
+        return it != cache_.end() && it->key() == key ? &*it : nullptr;
     }
 };
 

@@ -290,9 +290,9 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
         std::stable_sort(kept.begin(), kept.end(), detail::command_before);
     // Sorted for lookups; should a source list one path twice, its last read stands.
     auto& cache = next.cache_;
-    auto const by_key = [](auto const& a, auto const& b) { return a.before(b); };
+    auto const by_key = [](auto const& a, auto const& b) { return a.key() < b.key(); };
     if (!std::is_sorted(cache.begin(), cache.end(), by_key)) std::stable_sort(cache.begin(), cache.end(), by_key);
-    auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [](auto const& a, auto const& b) { return a.same_key(b); });
+    auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [](auto const& a, auto const& b) { return a.key() == b.key(); });
     cache.erase(cache.begin(), last_of_each.base());
     return kept;
 }
@@ -379,7 +379,7 @@ void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot&
     for (std::size_t i = 0, k = 0; i < skills.size(); ++i) {
         wanted.clear();
         for (; k < links.size() && links[k].first == i; ++k) wanted.push_back(skills[links[k].second]->command);
-        if (!(skills[i]->children == wanted))
+        if (skills[i]->children != wanted)
             detail::edit(skills[i], [&](record_draft& e) { e.children.assign(wanted.begin(), wanted.end()); });
     }
 }
