@@ -4,7 +4,8 @@
 // Discovery and frontmatter parsing of a generated tree of 10,000 nested skills
 // (1-3 KB each), or of the user's own tree (`--tree DIR`), against the floor: a plain
 // loop that only reads every SKILL.md into memory, given the list of paths. And
-// refresh() when nothing changed, and the memory a loaded registry holds per skill.
+// refresh() when nothing changed, and the memory a loaded registry holds per skill, of
+// that tree and of real skills (the shared corpus, or `--corpus DIR`).
 
 #include <skillmd/frontmatter/split.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
@@ -38,16 +39,24 @@ std::string& user_tree()
     return dir;
 }
 
+/// `--corpus DIR`: the real skills `memory_per_skill/real_skills` loads; the shared corpus by default.
+std::string& corpus_dir()
+{
+    static std::string dir = SKILLMD_BENCH_SHARED_DIR "/corpus";
+    return dir;
+}
+
 struct tree
 {
     fs::path root;
     std::vector<std::string> files;
     bool generated = true;
-    tree()
+    /// Every SKILL.md below `dir`; the generated tree when `dir` is empty.
+    explicit tree(std::string const& dir)
     {
-        if (!user_tree().empty()) {
+        if (!dir.empty()) {
             generated = false;
-            root = fs::absolute(user_tree());
+            root = fs::absolute(dir);
             for (auto const& e : fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied))
                 if (e.is_regular_file() && e.path().filename() == "SKILL.md") files.push_back(e.path().string());
             std::sort(files.begin(), files.end());
@@ -83,7 +92,13 @@ struct tree
 
 tree const& the_tree()
 {
-    static tree const t;
+    static tree const t(user_tree());
+    return t;
+}
+
+tree const& real_skills()
+{
+    static tree const t(corpus_dir());
     return t;
 }
 
@@ -209,10 +224,11 @@ std::size_t resident()
 
 /// What a loaded registry holds per skill (bodies are not kept), beside the bytes of
 /// the frontmatter blocks it was read from: heap bytes allocated while it stands, and
-/// the resident growth of the process; and what the listing rows the first index builds add.
-void memory_per_skill(benchmark::State& state)
+/// the resident growth of the process; and what the listing rows the first index builds
+/// add. Over the generated tree (or `--tree`), and over real skills (`--corpus`).
+void memory_per_skill(benchmark::State& state, tree const& (*which)())
 {
-    auto const& t = the_tree();
+    auto const& t = which();
     std::size_t frontmatter = 0;
     for (auto const& f : t.files) {
         std::ifstream in(f, std::ios::binary);
@@ -254,11 +270,13 @@ BENCHMARK(read_every_file_floor)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(full_load)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_unchanged_without_watches)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(memory_per_skill)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK_CAPTURE(memory_per_skill, tree, &the_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK_CAPTURE(memory_per_skill, real_skills, &real_skills)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 int main(int argc, char** argv)
 {
-    auto rest = skillmd::bench::take_folder_option(argc, argv, "tree", user_tree());
+    auto args = skillmd::bench::take_folder_option(argc, argv, "tree", user_tree());
+    auto rest = skillmd::bench::take_folder_option(static_cast<int>(args.size()), args.data(), "corpus", corpus_dir());
     int n = static_cast<int>(rest.size());
     benchmark::Initialize(&n, rest.data());
     if (benchmark::ReportUnrecognizedArguments(n, rest.data())) return 1;

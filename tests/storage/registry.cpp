@@ -466,6 +466,49 @@ BOOST_AUTO_TEST_CASE(files_win_over_the_database_and_refresh_reads_only_changes)
     BOOST_TEST(reg.snapshot()->find("db-only") == nullptr);
 }
 
+/// A refresh that reuses unchanged reads reports what they said when they were read:
+/// the warnings of a skill that loaded and the errors of a file that made none, in the
+/// same order, generation after generation (the cache keeps them as a range of the
+/// snapshot's own diagnostics, not a copy).
+BOOST_AUTO_TEST_CASE(a_refresh_reports_what_unchanged_reads_said)
+{
+    counting_db db;
+    db.inner.set("warned", skill("warned", "has a list in its metadata", "metadata:\n  tags: [a, b]\n"));
+    db.inner.set("broken", "---\nname: broken\ndescription: never closed\n");
+    db.inner.set("clean", skill("clean", "first"));
+    basic_registry<parser, first_tier_wins, counting_db> reg(parser{}, lenient(), db);
+    reg.load();
+    auto const said = [&] {
+        std::vector<std::string> out;
+        for (auto const& d : reg.snapshot()->diagnostics())
+            out.push_back(d.code + " " + d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.message);
+        return out;
+    };
+    auto const has = [](std::vector<std::string> const& v, std::string const& code) {
+        return std::any_of(v.begin(), v.end(), [&](std::string const& s) { return s.starts_with(code + " "); });
+    };
+    auto const first = said();
+    BOOST_TEST(has(first, "metadata-not-string"));
+    BOOST_TEST(has(first, "frontmatter-unclosed"));
+    BOOST_TEST(reg.snapshot()->find("warned") != nullptr);
+    BOOST_TEST(reg.snapshot()->find("broken") == nullptr);
+    BOOST_TEST(*db.reads == 3);
+    for (int round = 0; round < 3; ++round) {
+        db.inner.set("clean", skill("clean", "edited " + std::to_string(round)));
+        reg.refresh();
+        BOOST_TEST(*db.reads == 4 + round); // only the changed skill is read again
+        BOOST_TEST(said() == first, boost::test_tools::per_element());
+        BOOST_TEST(reg.snapshot()->find("clean")->meta.description == "edited " + std::to_string(round));
+        BOOST_TEST(reg.snapshot()->find("warned") != nullptr);
+    }
+    db.inner.set("broken", skill("broken", "closed now"));
+    reg.refresh();
+    auto const now = said();
+    BOOST_TEST(has(now, "metadata-not-string"));
+    BOOST_TEST(!has(now, "frontmatter-unclosed"));
+    BOOST_TEST(reg.snapshot()->find("broken") != nullptr);
+}
+
 /// A directory source that counts how often refresh() touches its files.
 struct counting_dir
 {

@@ -31,6 +31,14 @@ namespace skillmd {
 namespace detail {
 class arena_writer;
 
+/// A size or offset as the 32 bits a record keeps: a record of 2 GiB is refused
+/// (sources bound files far below).
+inline std::uint32_t packed_size(std::size_t n)
+{
+    if (n > 0x7fffffffu) throw std::length_error("skill record too large");
+    return static_cast<std::uint32_t>(n);
+}
+
 /// Base of the packed fields: where the bytes are, relative to the field.
 class packed_ref
 {
@@ -275,7 +283,7 @@ private:
     void point(packed_string& to, char const* p, std::size_t n)
     {
         to.point_to(p);
-        to.n_ = narrow(n);
+        to.n_ = packed_size(n);
     }
     /// Room for a 4-byte count and `bytes` after it, 4-aligned; where the bytes go.
     std::size_t counted(packed_ref& to, std::size_t n, std::size_t bytes)
@@ -284,17 +292,11 @@ private:
         std::size_t const at = cursor_;
         cursor_ += sizeof(std::uint32_t) + bytes;
         if (writing()) {
-            std::uint32_t const c = narrow(n);
+            std::uint32_t const c = packed_size(n);
             std::memcpy(base_ + at, &c, sizeof c);
             to.point_to(base_ + at);
         }
         return at + sizeof(std::uint32_t);
-    }
-    static std::uint32_t narrow(std::size_t n)
-    {
-        // Offsets are 32-bit: a record of 2 GiB is refused (sources bound files far below).
-        if (n > 0x7fffffffu) throw std::length_error("skill record too large");
-        return static_cast<std::uint32_t>(n);
     }
 
     char* base_;

@@ -164,14 +164,14 @@ struct skill_record
     // The members a snapshot's listing rows copy of every skill come first.
     packed_string command;     ///< the lookup key (qualified `name@tier` under keep_all)
     packed_string tier;        ///< the tier's label
-    std::size_t tier_index = 0;
+    std::uint32_t tier_index = 0;
     bool hidden = false;       ///< requirements unmet (sven): loaded but not listed
     /// An operator's override and the layer it came from; null when none applies.
     std::shared_ptr<override_decision const> overridden;
     packed_candidate where;    ///< path, base directory, stamp
     packed_metadata meta;
     packed_list<packed_string> children; ///< commands of the direct sub-skills (sven)
-    std::size_t body_offset = 0;
+    std::uint32_t body_offset = 0;       ///< 32 bits, beside children: frontmatter is bounded far below
     packed_string shadowed_by; ///< on a shadowed skill: the winner as `name@tier`
 
     std::string qualified() const { return command + "@" + tier; }
@@ -205,7 +205,7 @@ inline void pack_record(arena_writer& w, skill_record& r, record_draft const& d)
 {
     w.text(r.command, d.command);
     w.text(r.tier, d.tier);
-    r.tier_index = d.tier_index;
+    r.tier_index = detail::packed_size(d.tier_index);
     r.hidden = d.hidden;
     r.overridden = d.overridden;
     // A file system skill's folder is its file's, and the folder's name ends it: one copy.
@@ -245,7 +245,7 @@ inline void pack_record(arena_writer& w, skill_record& r, record_draft const& d)
         }
     });
     w.list(r.children, d.children, strings);
-    r.body_offset = d.body_offset;
+    r.body_offset = detail::packed_size(d.body_offset);
     w.text(r.shadowed_by, d.shadowed_by);
 }
 

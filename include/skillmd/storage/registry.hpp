@@ -27,6 +27,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -122,39 +123,54 @@ private:
     record_list shadowed_;
     record_list disabled_;
     std::vector<diagnostic> diagnostics_;
-    // Names that find a skill besides its command (`name:` or a label), sorted; a command
-    // is found by binary search in skills_, so it needs no entry here.
-    std::vector<std::pair<std::string, std::size_t>> names_;
+    // Names that find a skill besides its command (`name:` or a label), sorted, viewing
+    // the records of skills_; a command is found by binary search in skills_, so it
+    // needs no entry here.
+    std::vector<std::pair<std::string_view, std::size_t>> names_;
+
     // What refresh() may reuse: every candidate read, by tier and path, with its stamp.
-    // A clean read that made a skill is its record alone (tier, path and stamp are the
-    // record's); diagnostics, or a read that made no skill, add the rest.
-    struct read_notes
+    // A read that made a skill is its record (tier, path and stamp are the record's); one
+    // that made none is a `miss`. A read's diagnostics are a range of diagnostics_, which
+    // holds them anyway, not a copy of their own.
+    struct span_of_diagnostics
+    {
+        std::uint32_t first = 0, count = 0; // 32 bits: four billion diagnostics would not fit in memory first
+    };
+    struct miss
     {
         std::size_t tier = 0;
         std::string path;
         file_stamp stamp;
-        std::vector<diagnostic> diagnostics;
+        span_of_diagnostics said;
     };
-    struct loaded
+    struct cache_entry
     {
         record_ptr record;
-        std::shared_ptr<read_notes const> notes;
-
-        std::size_t tier() const noexcept { return record ? record->tier_index : notes->tier; }
-        std::string_view path() const noexcept { return record ? std::string_view(record->where.path) : std::string_view(notes->path); }
-        file_stamp const& stamp() const noexcept { return record ? record->where.stamp : notes->stamp; }
-        std::vector<diagnostic> const* diagnostics() const noexcept { return notes ? &notes->diagnostics : nullptr; }
-        /// What the cache is sorted and searched by.
-        std::pair<std::size_t, std::string_view> key() const noexcept { return {tier(), path()}; }
+        span_of_diagnostics said; ///< without a record: `first` is its index in misses_, which holds its span
     };
     // Sorted by tier and path, one entry each: a vector, not a map (a node and a
     // rebalancing per skill, at every refresh).
-    std::vector<loaded> cache_;
-    loaded const* cached(std::size_t tier, std::string_view path) const
+    std::vector<cache_entry> cache_;
+    std::vector<miss> misses_;
+
+    file_stamp const& stamp_of(cache_entry const& e) const noexcept { return e.record ? e.record->where.stamp : misses_[e.said.first].stamp; }
+    std::span<diagnostic const> diagnostics_of(cache_entry const& e) const noexcept
+    {
+        auto const s = e.record ? e.said : misses_[e.said.first].said;
+        return std::span<diagnostic const>(diagnostics_).subspan(s.first, s.count);
+    }
+    /// What the cache is sorted and searched by.
+    std::pair<std::size_t, std::string_view> key_of(cache_entry const& e) const noexcept
+    {
+        if (e.record) return {e.record->tier_index, e.record->where.path};
+        return {misses_[e.said.first].tier, misses_[e.said.first].path};
+    }
+    cache_entry const* cached(std::size_t tier, std::string_view path) const
     {
         std::pair<std::size_t, std::string_view> const key(tier, path);
-        auto const it = std::lower_bound(cache_.begin(), cache_.end(), key, [](loaded const& e, auto const& k) { return e.key() < k; });
-        return it != cache_.end() && it->key() == key ? &*it : nullptr;
+        auto const it = std::lower_bound(cache_.begin(), cache_.end(), key,
+                                         [this](cache_entry const& e, auto const& k) { return key_of(e) < k; });
+        return it != cache_.end() && key_of(*it) == key ? &*it : nullptr;
     }
 };
 
@@ -280,12 +296,20 @@ public:
 private:
     void refresh_locked(); // discover, read what changed, assemble, publish
 
+    /// What reading one candidate gave, or what the previous snapshot kept of it.
+    struct read_result
+    {
+        record_ptr record;
+        file_stamp stamp;
+        std::vector<diagnostic> diagnostics; ///< a fresh read's
+        std::span<diagnostic const> kept;    ///< a reused read's, in the previous snapshot
+    };
     struct work
     {
         std::size_t tier;
         std::string tier_label;
         candidate where;
-        typename skillmd::snapshot::loaded result;
+        read_result result;
     };
 
     template <std::size_t... I>
@@ -334,7 +358,7 @@ private:
 
     void read_changed(std::vector<work>& items, skillmd::snapshot const& previous);
 
-    typename skillmd::snapshot::loaded read_one(work const& w) const;
+    read_result read_one(work const& w) const;
 
     // Building the new snapshot from what was read: gating, dedup, the indexes.
     /// The records of one refresh sorted by command, in tier order within a command: a run

@@ -137,8 +137,10 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
                         if constexpr (requires { src.stamp(w.where); }) now = src.stamp(w.where);
                         else now = w.where.stamp;
                     });
-                    if (now && *now == before->stamp() && now->mtime_ns != 0) {
-                        w.result = *before;
+                    if (now && *now == previous.stamp_of(*before) && now->mtime_ns != 0) {
+                        w.result.record = before->record;
+                        w.result.stamp = *now;
+                        w.result.kept = previous.diagnostics_of(*before);
                         continue;
                     }
                 }
@@ -162,9 +164,9 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-typename skillmd::snapshot::loaded basic_registry<Parser, Dedup, Sources...>::read_one(work const& w) const
+typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<Parser, Dedup, Sources...>::read_one(work const& w) const
 {
-    typename skillmd::snapshot::loaded out;
+    read_result out;
     candidate_result r;
     visit_source(w.tier, [&](auto const& src) { r = read_candidate(parser_, opts_, src, w.where); });
     if (r.skill) {
@@ -184,9 +186,8 @@ typename skillmd::snapshot::loaded basic_registry<Parser, Dedup, Sources...>::re
         rec.body_offset = r.body_offset;
         out.record = make_record(rec);
     }
-    if (!out.record || !r.diagnostics.empty())
-        out.notes = std::make_shared<typename skillmd::snapshot::read_notes const>(
-            typename skillmd::snapshot::read_notes{w.tier, out.record ? std::string() : w.where.path, r.stamp, std::move(r.diagnostics)});
+    out.stamp = r.stamp;
+    out.diagnostics = std::move(r.diagnostics);
     return out;
 }
 
@@ -240,8 +241,11 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
             unique = unique && named[last].second == named[first].second;
         while (c < skills.size() && std::string_view(skills[c]->command) < n) ++c;
         bool const a_command = c < skills.size() && skills[c]->command == n;
-        if (unique && !a_command) next.names_.emplace_back(std::string(n), named[first].second); // in order: names_ stays sorted
+        if (unique && !a_command) next.names_.emplace_back(n, named[first].second); // in order: names_ stays sorted
     }
+    // Kept as long as the snapshot: no spare capacity.
+    next.names_.shrink_to_fit();
+    next.diagnostics_.shrink_to_fit();
 }
 
 /// What was read goes into the new snapshot's cache and diagnostics; skills whose required
@@ -254,8 +258,18 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
     next.cache_.reserve(items.size()); // kept as long as the snapshot: no spare capacity
     requirement_checker gate;
     for (auto& w : items) {
-        next.cache_.push_back(w.result);
-        if (auto const* said = w.result.diagnostics()) next.diagnostics_.insert(next.diagnostics_.end(), said->begin(), said->end());
+        auto& fresh = w.result.diagnostics;
+        auto const first = next.diagnostics_.size();
+        next.diagnostics_.insert(next.diagnostics_.end(), std::make_move_iterator(fresh.begin()), std::make_move_iterator(fresh.end()));
+        next.diagnostics_.insert(next.diagnostics_.end(), w.result.kept.begin(), w.result.kept.end());
+        typename skillmd::snapshot::span_of_diagnostics const said{static_cast<std::uint32_t>(first),
+                                                                   static_cast<std::uint32_t>(next.diagnostics_.size() - first)};
+        if (w.result.record) {
+            next.cache_.push_back({w.result.record, said});
+        } else {
+            next.cache_.push_back({nullptr, {static_cast<std::uint32_t>(next.misses_.size()), 0}});
+            next.misses_.push_back({w.tier, w.where.path, w.result.stamp, said});
+        }
         if (!w.result.record) continue;
         record_ptr rec = w.result.record;
         if (opts_.gate_requirements && (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty())) {
@@ -290,9 +304,9 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
         std::stable_sort(kept.begin(), kept.end(), detail::command_before);
     // Sorted for lookups; should a source list one path twice, its last read stands.
     auto& cache = next.cache_;
-    auto const by_key = [](auto const& a, auto const& b) { return a.key() < b.key(); };
+    auto const by_key = [&next](auto const& a, auto const& b) { return next.key_of(a) < next.key_of(b); };
     if (!std::is_sorted(cache.begin(), cache.end(), by_key)) std::stable_sort(cache.begin(), cache.end(), by_key);
-    auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [](auto const& a, auto const& b) { return a.key() == b.key(); });
+    auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [&next](auto const& a, auto const& b) { return next.key_of(a) == next.key_of(b); });
     cache.erase(cache.begin(), last_of_each.base());
     return kept;
 }
