@@ -833,6 +833,7 @@ BOOST_AUTO_TEST_CASE(records_pack_every_member_and_give_it_back)
     auto const at = [](std::string_view v, std::size_t skip = 0) { return static_cast<void const*>(v.data() + skip); };
     BOOST_TEST(at(r->where.directory) == at(r->where.path));
     BOOST_TEST(at(r->where.directory_name) == at(r->where.path, std::string_view("/srv/skills/plan/").size()));
+    BOOST_TEST(at(r->command) == at(r->where.path, std::string_view("/srv/skills/").size()));
     BOOST_TEST(at(r->meta.name) == at(r->command, std::string_view("plan/").size()));
     expect_inside(*r, 4000);
 
@@ -858,6 +859,7 @@ BOOST_AUTO_TEST_CASE(records_pack_every_member_and_give_it_back)
     // A folder that is not the file's (database and memory skills), and nothing optional.
     record_draft other = full_draft("/elsewhere/review");
     other.where.directory_name = "weiter";
+    other.command = "plan/renamed"; // a command from `name:` (mycode), not from the path
     other.meta = skill_metadata{};
     other.meta.name = "not-the-command";
     other.children.clear();
@@ -870,6 +872,7 @@ BOOST_AUTO_TEST_CASE(records_pack_every_member_and_give_it_back)
     BOOST_TEST(q->children.empty());
     BOOST_TEST(q->meta.description.empty());
     BOOST_TEST(at(q->where.directory) != at(q->where.path));
+    BOOST_TEST(q->command == "plan/renamed"); // in no other string: copied
 
     // An empty draft is an empty record.
     auto const e = make_record(record_draft{});

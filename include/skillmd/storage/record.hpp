@@ -203,13 +203,14 @@ namespace detail {
 /// Writes `d` into `r` and the bytes after it (see arena_writer: run once to count, once to write).
 inline void pack_record(arena_writer& w, skill_record& r, record_draft const& d)
 {
-    w.text(r.command, d.command);
+    // A file system skill's command is its folder's path below the tier, its folder is its
+    // file's, and the folder's name ends it: one copy, the path's.
+    w.text(r.where.path, d.where.path);
+    w.text_within(r.command, d.command, r.where.path, d.where.path);
     w.text(r.tier, d.tier);
     r.tier_index = detail::packed_size(d.tier_index);
     r.hidden = d.hidden;
     r.overridden = d.overridden;
-    // A file system skill's folder is its file's, and the folder's name ends it: one copy.
-    w.text(r.where.path, d.where.path);
     w.text_within(r.where.directory, d.where.directory, r.where.path, d.where.path);
     w.text_within(r.where.directory_name, d.where.directory_name, r.where.path, d.where.path);
     w.text_within(r.where.command, d.where.command, r.command, d.command);
