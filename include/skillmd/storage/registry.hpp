@@ -153,17 +153,19 @@ private:
     std::vector<cache_entry> cache_;
     std::vector<miss> misses_;
 
-    file_stamp const& stamp_of(cache_entry const& e) const noexcept { return e.record ? e.record->where.stamp : misses_[e.said.first].stamp; }
+    /// An entry without a record: the miss it stands for.
+    miss const& miss_of(cache_entry const& e) const noexcept { return misses_[e.said.first]; }
+    file_stamp const& stamp_of(cache_entry const& e) const noexcept { return e.record ? e.record->where.stamp : miss_of(e).stamp; }
     std::span<diagnostic const> diagnostics_of(cache_entry const& e) const noexcept
     {
-        auto const s = e.record ? e.said : misses_[e.said.first].said;
+        auto const s = e.record ? e.said : miss_of(e).said;
         return std::span<diagnostic const>(diagnostics_).subspan(s.first, s.count);
     }
     /// What the cache is sorted and searched by.
     std::pair<std::size_t, std::string_view> key_of(cache_entry const& e) const noexcept
     {
         if (e.record) return {e.record->tier_index, e.record->where.path};
-        return {misses_[e.said.first].tier, misses_[e.said.first].path};
+        return {miss_of(e).tier, miss_of(e).path};
     }
     cache_entry const* cached(std::size_t tier, std::string_view path) const
     {

@@ -264,13 +264,12 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
         next.diagnostics_.insert(next.diagnostics_.end(), w.result.kept.begin(), w.result.kept.end());
         typename skillmd::snapshot::span_of_diagnostics const said{static_cast<std::uint32_t>(first),
                                                                    static_cast<std::uint32_t>(next.diagnostics_.size() - first)};
-        if (w.result.record) {
-            next.cache_.push_back({w.result.record, said});
-        } else {
+        if (!w.result.record) {
             next.cache_.push_back({nullptr, {static_cast<std::uint32_t>(next.misses_.size()), 0}});
             next.misses_.push_back({w.tier, w.where.path, w.result.stamp, said});
+            continue;
         }
-        if (!w.result.record) continue;
+        next.cache_.push_back({w.result.record, said});
         record_ptr rec = w.result.record;
         if (opts_.gate_requirements && (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty())) {
             if (auto why = gate.unmet(rec->meta)) {
