@@ -106,6 +106,14 @@ BOOST_AUTO_TEST_CASE(sixteen_byte_scans_agree_with_their_definitions)
         }
         return std::string_view::npos;
     };
+    auto const by_bytes_invalid = [](std::string_view s) {
+        for (std::size_t i = 0; i < s.size();) {
+            std::size_t const n = static_cast<unsigned char>(s[i]) < 0x80 ? 1 : detail::utf8_sequence_length(s, i);
+            if (n == 0) return i;
+            i += n;
+        }
+        return std::string_view::npos;
+    };
     auto const by_bytes_clean = [](std::string_view s) {
         if (s.empty()) return true;
         if (s.front() == ' ' || s.back() == ' ' || s.find("  ") != std::string_view::npos) return false;
@@ -129,6 +137,17 @@ BOOST_AUTO_TEST_CASE(sixteen_byte_scans_agree_with_their_definitions)
         while (s.size() < want) s += rng() % 4 ? std::string_view("a") : pieces[rng() % std::size(pieces)];
         BOOST_TEST(detail::utf8_length(s) == by_bytes_length(s));
         BOOST_TEST(detail::find_non_text(s) == by_bytes_non_text(s), s);
+        BOOST_TEST(detail::find_invalid_utf8(s) == by_bytes_invalid(s), s);
+#if defined(__SSE2__)
+        if (s.size() >= 16) {
+            std::vector<std::size_t> hits, expected;
+            bool const ascii = detail::for_each_escape_hit(s, escaping::xml, [&](std::size_t at) { hits.push_back(at); });
+            for (std::size_t i = 0; i < s.size(); ++i)
+                if (s[i] == '&' || s[i] == '<' || s[i] == '>') expected.push_back(i);
+            BOOST_TEST(hits == expected, s);
+            BOOST_TEST(ascii == std::none_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }), s);
+        }
+#endif
         BOOST_TEST(detail::is_clean_ascii_line(s) == by_bytes_clean(s), s);
         for (auto const e : {escaping::none, escaping::xml, escaping::html, escaping::markdown}) {
             std::string out = "prefix:";

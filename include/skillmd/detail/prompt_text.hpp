@@ -309,18 +309,28 @@ inline unsigned escape_hits(char const* at, escaping e) noexcept
 
 /// Calls `f(i)` for each byte of `s` (sixteen or more, `e` xml or html) that `e`
 /// rewrites, in order: sixteen bytes at a time, the last block overlapping the one
-/// before, less the bytes already seen.
+/// before, less the bytes already seen. Returns true when every byte is ASCII (then a
+/// byte's index is its code point's), learnt in the same pass.
 template <class F>
-void for_each_escape_hit(std::string_view s, escaping e, F&& f)
+bool for_each_escape_hit(std::string_view s, escaping e, F&& f)
 {
+    auto const load = [&](std::size_t at) { return _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + at)); };
+    __m128i any = _mm_setzero_si128();
     std::size_t i = 0;
-    for (; i + 16 <= s.size(); i += 16)
-        for (unsigned m = escape_hits(s.data() + i, e); m != 0; m &= m - 1) f(i + static_cast<std::size_t>(std::countr_zero(m)));
+    for (; i + 16 <= s.size(); i += 16) {
+        __m128i const v = load(i);
+        any = _mm_or_si128(any, v);
+        for (unsigned m = static_cast<unsigned>(_mm_movemask_epi8(escape_lanes(v, e))); m != 0; m &= m - 1)
+            f(i + static_cast<std::size_t>(std::countr_zero(m)));
+    }
     if (i < s.size()) {
         std::size_t const last = s.size() - 16;
-        for (unsigned m = escape_hits(s.data() + last, e) & (~0u << (i - last)); m != 0; m &= m - 1)
+        __m128i const v = load(last);
+        any = _mm_or_si128(any, v);
+        for (unsigned m = static_cast<unsigned>(_mm_movemask_epi8(escape_lanes(v, e))) & (~0u << (i - last)); m != 0; m &= m - 1)
             f(last + static_cast<std::size_t>(std::countr_zero(m)));
     }
+    return _mm_movemask_epi8(any) == 0;
 }
 #endif
 

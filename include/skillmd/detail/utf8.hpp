@@ -76,23 +76,29 @@ inline void utf8_append(std::string& out, char32_t cp)
     }
 }
 
+#if defined(__SSE2__)
+/// How many of the sixteen bytes at `p`, from the first on, are printable ASCII, DEL,
+/// tab, line feed, carriage return or form feed: text no check needs to look at closer.
+inline std::size_t plain_text_prefix16(char const* p) noexcept
+{
+    __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
+    __m128i const low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)); // controls, and every byte >= 0x80
+    __m128i const allowed = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+                                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\f'))));
+    auto const odd = static_cast<unsigned>(_mm_movemask_epi8(_mm_andnot_si128(allowed, low)));
+    return odd == 0 ? 16 : static_cast<std::size_t>(std::countr_zero(odd));
+}
+#endif
+
 /// Offset of the first byte that is not well-formed UTF-8, or npos.
-/// Pure-ASCII stretches are skipped eight bytes at a time.
+/// Plain text is skipped sixteen bytes at a time, other ASCII eight.
 inline std::size_t find_invalid_utf8(std::string_view s) noexcept
 {
     std::size_t i = 0;
     while (i < s.size()) {
 #if defined(__SSE2__)
-        // Sixteen bytes at a time up to the first byte that is not printable ASCII, tab,
-        // line feed, carriage return or form feed.
         if (i + 16 <= s.size()) {
-            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + i));
-            __m128i const low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)); // controls, and every byte >= 0x80
-            __m128i const allowed = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
-                                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\f'))));
-            auto const odd = static_cast<unsigned>(_mm_movemask_epi8(_mm_andnot_si128(allowed, low)));
-            std::size_t const plain = odd == 0 ? 16 : static_cast<std::size_t>(std::countr_zero(odd));
-            if (plain > 0) {
+            if (std::size_t const plain = plain_text_prefix16(s.data() + i)) {
                 i += plain;
                 continue;
             }
@@ -121,14 +127,23 @@ inline constexpr bool forbidden_control(unsigned char c) noexcept
 }
 
 /** Offset of the first byte of `s` that keeps it from being text: not well-formed UTF-8,
-    NUL or another forbidden control character; npos when there is none. ASCII runs
-    without controls are skipped eight bytes at a time.
+    NUL or another forbidden control character; npos when there is none. Plain text,
+    line breaks included, is skipped sixteen bytes at a time (SSE2); ASCII runs without
+    controls eight bytes at a time.
 */
 inline std::size_t find_non_text(std::string_view s) noexcept
 {
     constexpr std::uint64_t high = 0x8080808080808080ull, spaces = 0x2020202020202020ull;
     std::size_t i = 0;
     while (i < s.size()) {
+#if defined(__SSE2__)
+        if (i + 16 <= s.size()) {
+            if (std::size_t const plain = plain_text_prefix16(s.data() + i)) {
+                i += plain;
+                continue;
+            }
+        }
+#endif
         if (i + 8 <= s.size()) {
             std::uint64_t w;
             std::memcpy(&w, s.data() + i, 8);
@@ -155,6 +170,20 @@ inline std::size_t find_non_text(std::string_view s) noexcept
 inline constexpr char ascii_lower_char(char c) noexcept
 {
     return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+/// True when `a` sorts before `b` with ASCII letters lowered, bytes compared unsigned and
+/// a prefix first. Equal bytes, most of them in sorted names, are passed over first.
+inline bool ascii_less_ignoring_case(std::string_view a, std::string_view b) noexcept
+{
+    std::size_t const n = a.size() < b.size() ? a.size() : b.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (a[i] == b[i]) continue;
+        auto const x = static_cast<unsigned char>(ascii_lower_char(a[i]));
+        auto const y = static_cast<unsigned char>(ascii_lower_char(b[i]));
+        if (x != y) return x < y;
+    }
+    return a.size() < b.size();
 }
 
 /// `s` with ASCII letters lowered and every other byte kept (names compared without case).

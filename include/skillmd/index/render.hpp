@@ -273,25 +273,30 @@ public:
 
     explicit escape_marks(std::size_t texts) : first_(texts + 1, 0) {}
 
-    /// Records text `i` (texts are recorded in order; one left out has no marks).
-    /// `ascii`: the text is all ASCII, so a byte's index is its code point's.
-    void record(std::size_t i, std::string_view text, escaping e, bool ascii)
+    /// Records text `i` (texts are recorded in order; one left out has no marks) and
+    /// returns its length in code points. An ASCII text of sixteen bytes or more, escaped
+    /// as XML or HTML, is measured and marked in one pass.
+    std::size_t measure(std::size_t i, std::string_view text, escaping e)
     {
         while (next_ <= i) first_[next_++] = static_cast<std::uint32_t>(marks_.size());
 #if defined(__SSE2__)
-        if (ascii && (e == escaping::xml || e == escaping::html) && text.size() >= 16) {
+        if ((e == escaping::xml || e == escaping::html) && text.size() >= 16) {
             // Sixteen bytes at a time, visiting only the characters escaping rewrites.
             std::uint32_t added = 0;
-            for_each_escape_hit(text, e, [&](std::size_t at) {
+            bool const ascii = for_each_escape_hit(text, e, [&](std::size_t at) {
                 // what `&amp;`, `&lt;`/`&gt;`, `&quot;`/`&#x27;` add (the only hits)
                 char const c = text[at];
                 added += c == '&' ? 4u : (c == '<' || c == '>') ? 3u : 5u;
                 marks_.emplace_back(static_cast<std::uint32_t>(at), added);
             });
-            first_[next_] = static_cast<std::uint32_t>(marks_.size());
-            return;
+            if (ascii) {
+                first_[next_] = static_cast<std::uint32_t>(marks_.size());
+                return text.size();
+            }
+            marks_.resize(first_[i]); // byte indexes, not code points': marked again below
         }
 #endif
+        std::size_t const length = utf8_length(text);
         if (needs_escaping(text, e)) {
             auto const& special = escape_table(e);
             std::uint32_t cp = 0, added = 0;
@@ -306,6 +311,7 @@ public:
             }
         }
         first_[next_] = static_cast<std::uint32_t>(marks_.size());
+        return length;
     }
     /// Escaped length of the first `k` code points of text `i`.
     std::size_t cost(std::size_t i, std::size_t k) const
@@ -522,9 +528,7 @@ private:
                 std::size_t const with_one = measured(i, "x");
                 extra_[i] = with_one > min_cost_[i] + 1 ? with_one - min_cost_[i] - 1 : 0;
             }
-            std::string_view const t = text(i);
-            length_[i] = utf8_length(t);
-            costs_.record(i, t, F::escape, length_[i] == t.size());
+            length_[i] = costs_.measure(i, text(i), F::escape);
             total_full_ += min_cost_[i] + (length_[i] == 0 ? 0 : extra_[i] + costs_.cost(i, length_[i]));
         }
     }

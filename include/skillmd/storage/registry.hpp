@@ -309,7 +309,7 @@ private:
     struct work
     {
         std::size_t tier;
-        std::string tier_label;
+        std::string_view tier_label; ///< the source's own label, which lives as long as the registry
         candidate where;
         read_result result;
     };
@@ -344,7 +344,8 @@ private:
         if constexpr (requires { src.watch(d); })
             if (loaded_) src.watch(d);
         next.diagnostics_.insert(next.diagnostics_.end(), d.diagnostics.begin(), d.diagnostics.end());
-        for (auto& c : d.skills) items.push_back({I, std::string(src.label()), std::move(c), {}});
+        items.reserve(items.size() + d.skills.size());
+        for (auto& c : d.skills) items.push_back({I, src.label(), std::move(c), {}});
     }
 
     template <class F>

@@ -21,6 +21,7 @@
 #include <iterator>
 #include <new>
 #include <thread>
+#include <unordered_map>
 
 namespace skillmd {
 
@@ -223,26 +224,23 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     // (Claude Code) the label the user sees; a real command always wins over a name, and
     // a name that several skills share finds none of them (Codex lists every copy and
     // resolves a plain name only when it is unique): an ambiguous lookup is no answer.
-    std::vector<std::pair<std::string_view, std::size_t>> named;
+    // Each name's skill (npos once a second skill has it) in a hash table: sorting every
+    // name first compared many strings that turn out ambiguous anyway (one folder name
+    // in each of many groups); only the names kept are sorted.
+    std::unordered_map<std::string_view, std::size_t> named;
+    named.reserve(skills.size());
     auto const note = [&](std::string_view n, std::size_t i) {
-        if (!n.empty() && n != skills[i]->command) named.emplace_back(n, i);
+        if (n.empty() || n == skills[i]->command) return;
+        auto const [at, fresh] = named.try_emplace(n, i);
+        if (!fresh && at->second != i) at->second = skillmd::snapshot::npos;
     };
     for (std::size_t i = 0; i < skills.size(); ++i) {
         note(skills[i]->meta.name, i);
         if (opts_.dialect.find_by_label && skills[i]->meta.label) note(*skills[i]->meta.label, i);
     }
-    std::sort(named.begin(), named.end());
-    // Both lists sorted: one pass over the commands tells which names are commands.
-    std::size_t c = 0;
-    for (std::size_t first = 0, last; first < named.size(); first = last) {
-        std::string_view const n = named[first].first;
-        bool unique = true;
-        for (last = first + 1; last < named.size() && named[last].first == n; ++last)
-            unique = unique && named[last].second == named[first].second;
-        while (c < skills.size() && std::string_view(skills[c]->command) < n) ++c;
-        bool const a_command = c < skills.size() && skills[c]->command == n;
-        if (unique && !a_command) next.names_.emplace_back(n, named[first].second); // in order: names_ stays sorted
-    }
+    for (auto const& [n, i] : named)
+        if (i != skillmd::snapshot::npos && next.position_of(n) == skillmd::snapshot::npos) next.names_.emplace_back(n, i);
+    std::sort(next.names_.begin(), next.names_.end());
     // Kept as long as the snapshot: no spare capacity.
     next.names_.shrink_to_fit();
     next.diagnostics_.shrink_to_fit();
@@ -387,7 +385,9 @@ void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot&
         if (parent == skillmd::snapshot::npos || skills[parent]->command != above) parent = next.position_of(above);
         if (parent != skillmd::snapshot::npos) links.emplace_back(parent, c);
     }
-    std::stable_sort(links.begin(), links.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
+    auto const by_parent = [](auto const& a, auto const& b) { return a.first < b.first; };
+    if (!std::is_sorted(links.begin(), links.end(), by_parent)) // a parent's children follow it, mostly
+        std::stable_sort(links.begin(), links.end(), by_parent);
     std::vector<std::string_view> wanted;
     for (std::size_t i = 0, k = 0; i < skills.size(); ++i) {
         wanted.clear();
@@ -415,11 +415,7 @@ void basic_registry<Parser, Dedup, Sources...>::report_confusables(skillmd::snap
         for (auto& [key, r] : looks) key = skeletons.emplace_back(skillmd::detail::confusable_skeleton(key));
     }
     auto const key_less = [&](auto const& a, auto const& b) {
-        if (!ascii) return a.first < b.first;
-        return std::lexicographical_compare(a.first.begin(), a.first.end(), b.first.begin(), b.first.end(), [](char x, char y) {
-            return static_cast<unsigned char>(skillmd::detail::ascii_lower_char(x)) <
-                   static_cast<unsigned char>(skillmd::detail::ascii_lower_char(y));
-        });
+        return ascii ? skillmd::detail::ascii_less_ignoring_case(a.first, b.first) : a.first < b.first;
     };
     if (!std::is_sorted(looks.begin(), looks.end(), key_less)) // lower-case commands are, mostly
         std::stable_sort(looks.begin(), looks.end(), key_less);

@@ -315,6 +315,28 @@ struct posix_walk
         if (out) *out = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
         return f;
     }
+    /// Folders the listing gives as folders are opened before they are checked, and known
+    /// by their descriptor (`open_listed`): an fstat on it costs less than a second lookup
+    /// of the name.
+    static constexpr bool opens_listed_folders = true;
+    /// Opens the folder `name` of `d`, following no link, and reads its identity from the
+    /// descriptor; nothing (and `error`) when it is gone, no longer a folder, or closed to us.
+    static std::optional<dir> open_listed(dir const& d, std::string const& name, id& out, int& error)
+    {
+        int const fd = ::openat(d.fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) {
+            error = errno;
+            return std::nullopt;
+        }
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) {
+            error = errno;
+            ::close(fd);
+            return std::nullopt;
+        }
+        out = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+        return dir{fd};
+    }
     static std::optional<dir> open_child(dir const& d, std::string const& name, std::string const&, std::string& error)
     {
         int const fd = ::openat(d.fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -336,6 +358,7 @@ struct posix_walk
 /// discovery as posix_walk on the same tree (a test holds them to it).
 struct boost_walk
 {
+    static constexpr bool opens_listed_folders = false;
     using id = std::string;
     using listing = std::vector<std::pair<std::string, entry_type>>;
     struct dir
@@ -548,20 +571,44 @@ struct directory_source::walker
         auto const& o = src.opts_;
         if (type == detail::entry_type::regular || type == detail::entry_type::special) return;
         typename Fs::id id{};
-        auto const f = Fs::follow(dir, name, full, &id);
-        if (f.error != 0) {
-            if (f.error == ENOENT && type == detail::entry_type::link) warn(full, "broken symbolic link; skipped");
-            else if (f.error != ENOENT) warn(full, f.message + "; skipped");
-            return;
+        struct held // a folder opened early is closed on every way out but the walk into it
+        {
+            typename Fs::dir d{};
+            bool open = false;
+            ~held()
+            {
+                if (open) Fs::release(d);
+            }
+        } child;
+        if constexpr (Fs::opens_listed_folders) {
+            if (o.layout == layout::nested && type == detail::entry_type::directory) {
+                int error = 0;
+                if (auto d = Fs::open_listed(dir, name, id, error)) {
+                    child.d = std::move(*d);
+                    child.open = true;
+                } else if (error == ENOENT) {
+                    return; // gone since the listing
+                } else {
+                    type = detail::entry_type::unknown; // a link now, or closed to us: the way below follows it, checks it as a link and says why
+                }
+            }
         }
-        if (!f.is_dir) return;
-        if (type != detail::entry_type::directory) { // a link (or a file system without types): it must stay inside
-            std::string const real = detail::real_path(full);
-            if (!detail::within(real, *sh->roots)) {
-                report(full, severity::warning, "skill-outside-root",
-                       "links outside the tier's folders (to " + detail::escaped(real) +
-                           "); not followed (allow the folder with directory_options::allowed_roots)");
+        if (!child.open) {
+            auto const f = Fs::follow(dir, name, full, &id);
+            if (f.error != 0) {
+                if (f.error == ENOENT && type == detail::entry_type::link) warn(full, "broken symbolic link; skipped");
+                else if (f.error != ENOENT) warn(full, f.message + "; skipped");
                 return;
+            }
+            if (!f.is_dir) return;
+            if (type != detail::entry_type::directory) { // a link (or a file system without types): it must stay inside
+                std::string const real = detail::real_path(full);
+                if (!detail::within(real, *sh->roots)) {
+                    report(full, severity::warning, "skill-outside-root",
+                           "links outside the tier's folders (to " + detail::escaped(real) +
+                               "); not followed (allow the folder with directory_options::allowed_roots)");
+                    return;
+                }
             }
         }
         // Depth first: a folder too deep on this path is not marked visited, so a
@@ -601,14 +648,19 @@ struct directory_source::walker
             add_candidate(full + "/SKILL.md", child_rel, full, false);
             return;
         }
-        std::string error;
-        auto child = Fs::open_child(dir, name, full, error);
-        if (!child) {
-            warn(full, "cannot open the directory: " + error + "; skipped");
-            return;
+        if (!child.open) {
+            std::string error;
+            auto d = Fs::open_child(dir, name, full, error);
+            if (!d) {
+                warn(full, "cannot open the directory: " + error + "; skipped");
+                return;
+            }
+            child.d = std::move(*d);
         }
-        if (depth == 0 && sh->parallel) jobs.push_back({std::move(*child), full, child_rel});
-        else walk(std::move(*child), full, child_rel, depth + 1);
+        child.open = false; // the walk below releases it
+        typename Fs::dir opened = std::move(child.d);
+        if (depth == 0 && sh->parallel) jobs.push_back({std::move(opened), full, child_rel});
+        else walk(std::move(opened), full, child_rel, depth + 1);
     }
 
     void add_candidate(std::string file, std::string const& command, std::string const& directory, bool confirmed)
@@ -644,6 +696,14 @@ std::optional<discovery> directory_source::discover_with(unsigned threads) const
     for (unsigned t = 0; t < threads; ++t) walkers.push_back(walker<Fs>{*this, &sh, {}, {}});
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
+    // Where each subtree's skills landed: the subtrees are in order, so their skills,
+    // taken subtree by subtree, mostly are too.
+    struct landed
+    {
+        walker<Fs>* by = nullptr;
+        std::size_t first = 0, last = 0;
+    };
+    std::vector<landed> spans(w.jobs.size());
     auto run = [&](walker<Fs>& mine) {
         for (std::size_t k; (k = next.fetch_add(1)) < w.jobs.size();) {
             auto& j = w.jobs[k];
@@ -652,7 +712,9 @@ std::optional<discovery> directory_source::discover_with(unsigned threads) const
                 continue;
             }
             try {
+                std::size_t const first = mine.out.skills.size();
                 mine.walk(std::move(j.dir), j.path, j.rel, 1);
+                spans[k] = {&mine, first, mine.out.skills.size()};
             } catch (...) { // out of memory on a helper thread: fail the walk, not the process
                 failed = true;
                 sh.stopped = true;
@@ -671,16 +733,22 @@ std::optional<discovery> directory_source::discover_with(unsigned threads) const
     for (auto& t : pool) t.join();
     if (failed) throw std::bad_alloc();
     if (sh.parallel && sh.timing_dependent) return std::nullopt;
+    std::size_t found = w.out.skills.size();
+    for (auto const& s : spans) found += s.last - s.first;
+    w.out.skills.reserve(found);
+    for (auto const& s : spans)
+        if (s.by)
+            w.out.skills.insert(w.out.skills.end(), std::make_move_iterator(s.by->out.skills.begin() + static_cast<std::ptrdiff_t>(s.first)),
+                                std::make_move_iterator(s.by->out.skills.begin() + static_cast<std::ptrdiff_t>(s.last)));
     for (auto& other : walkers) {
-        w.out.skills.insert(w.out.skills.end(), std::make_move_iterator(other.out.skills.begin()),
-                            std::make_move_iterator(other.out.skills.end()));
         w.out.diagnostics.insert(w.out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
                                  std::make_move_iterator(other.out.diagnostics.end()));
         w.out.directories.insert(w.out.directories.end(), std::make_move_iterator(other.out.directories.begin()),
                                  std::make_move_iterator(other.out.directories.end()));
     }
-    std::sort(w.out.skills.begin(), w.out.skills.end(),
-              [](candidate const& a, candidate const& b) { return a.command < b.command; });
+    auto const by_command = [](candidate const& a, candidate const& b) { return a.command < b.command; };
+    if (!std::is_sorted(w.out.skills.begin(), w.out.skills.end(), by_command)) // `a-b` sorts before `a/c`
+        std::sort(w.out.skills.begin(), w.out.skills.end(), by_command);
     std::stable_sort(w.out.diagnostics.begin(), w.out.diagnostics.end(),
                      [](diagnostic const& a, diagnostic const& b) { return a.file < b.file; });
     return std::move(w.out);
