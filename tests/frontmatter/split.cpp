@@ -5,6 +5,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,51 @@ BOOST_AUTO_TEST_CASE(bodies_that_are_not_text_are_errors_with_or_without_frontma
     BOOST_TEST(fm::split("---\na: b\n---\nfamily \xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\n", "f").diagnostics.empty());
     // Tabs, form feeds, CRLF and every well-formed code point are text.
     BOOST_TEST(fm::split("---\na: b\n---\n\tx\f\r\n\xe2\x82\xac \xf0\x9f\x98\x80\n", "f").diagnostics.empty());
+}
+
+BOOST_AUTO_TEST_CASE(one_pass_over_a_body_finds_what_the_definitions_say)
+{
+    // The definitions, code point by code point with no shortcut: the first byte that is
+    // not text, and the first hidden content before it.
+    constexpr auto npos = std::string_view::npos;
+    auto const by_code_points = [](std::string_view b) {
+        fm::detail::body_findings f;
+        std::size_t run = 0;
+        for (std::size_t i = 0; i < b.size();) {
+            auto const c = static_cast<unsigned char>(b[i]);
+            std::size_t const n = skillmd::detail::utf8_sequence_length(b, i);
+            if (n == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f')) {
+                f.non_text = i;
+                return f;
+            }
+            char32_t const cp = n == 1 ? c : skillmd::detail::utf8_decode(b.data() + i, n);
+            bool const zero_width = cp == 0x200B || cp == 0x200C || cp == 0x200D || cp == 0x2060 || cp == 0xFEFF;
+            run = zero_width ? run + 1 : 0;
+            if (f.hidden == npos) {
+                if (b.substr(i, 4) == "<!--" || (cp >= 0xE0000 && cp <= 0xE007F) || (cp >= 0x202A && cp <= 0x202E) ||
+                    (cp >= 0x2066 && cp <= 0x2069))
+                    f.hidden = i;
+                else if (run == 2)
+                    f.hidden = i - 3;
+            }
+            i += n;
+        }
+        return f;
+    };
+    std::string_view const pieces[] = {"\n", "\t", "\r", "\f", "\x01", "\x1b", "\x7f", "<", "<!--", "<!-",
+                                       "\xe2\x80\x8b", "\xe2\x80\x8d", "\xef\xbb\xbf", "\xe2\x80\xae", "\xe2\x81\xa6",
+                                       "\xf3\xa0\x80\x81", "\xc3\xa9", "\xf0\x9f\x98\x80", "\x80", "\xff", "\xe2\x80"};
+    std::mt19937 rng(11);
+    for (int round = 0; round < 20000; ++round) {
+        std::string body;
+        std::size_t const want = rng() % 90;
+        // mostly plain text, so that long runs and lone finds fall anywhere against the blocks
+        while (body.size() < want) body += rng() % 5 ? std::string_view("a") : pieces[rng() % std::size(pieces)];
+        auto const got = fm::detail::scan_body(body);
+        auto const expected = by_code_points(body);
+        BOOST_TEST(got.non_text == expected.non_text, body);
+        BOOST_TEST(got.hidden == expected.hidden, body);
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

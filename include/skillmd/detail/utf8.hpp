@@ -76,16 +76,41 @@ inline void utf8_append(std::string& out, char32_t cp)
     }
 }
 
+/// The first of the characters `Cs` at or after p (or e), sixteen bytes at a time.
+template <char... Cs>
+char const* find_first_of(char const* p, char const* e) noexcept
+{
 #if defined(__SSE2__)
-/// How many of the sixteen bytes at `p`, from the first on, are printable ASCII, DEL,
-/// tab, line feed, carriage return or form feed: text no check needs to look at closer.
+    for (; e - p >= 16; p += 16) {
+        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
+        __m128i m = _mm_setzero_si128();
+        ((m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
+        if (int const bits = _mm_movemask_epi8(m)) return p + std::countr_zero(static_cast<unsigned>(bits));
+    }
+#endif
+    while (p < e && ((*p != Cs) && ...)) ++p;
+    return p;
+}
+
+#if defined(__SSE2__)
+/// Lanes of `v` that are not printable ASCII, DEL, tab, line feed, carriage return or form
+/// feed: the bytes a text check must look at closer.
+inline __m128i not_plain_text_lanes(__m128i v) noexcept
+{
+    __m128i const low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)); // controls, and every byte >= 0x80
+    // Tab, line feed, vertical tab, form feed and carriage return (9-13) moved to the
+    // bottom of the signed range (0x80-0x84), where one compare finds them; then VT is
+    // taken out again.
+    __m128i const nine_to_thirteen = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x77)), _mm_set1_epi8(-123));
+    __m128i const allowed = _mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\v')), nine_to_thirteen);
+    return _mm_andnot_si128(allowed, low);
+}
+
+/// How many of the sixteen bytes at `p`, from the first on, are plain text (see above).
 inline std::size_t plain_text_prefix16(char const* p) noexcept
 {
     __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
-    __m128i const low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)); // controls, and every byte >= 0x80
-    __m128i const allowed = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
-                                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\f'))));
-    auto const odd = static_cast<unsigned>(_mm_movemask_epi8(_mm_andnot_si128(allowed, low)));
+    auto const odd = static_cast<unsigned>(_mm_movemask_epi8(not_plain_text_lanes(v)));
     return odd == 0 ? 16 : static_cast<std::size_t>(std::countr_zero(odd));
 }
 #endif

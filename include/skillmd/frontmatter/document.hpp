@@ -103,6 +103,8 @@ public:
         /// request (a scan of the text before the node), so parsing does not pay for it.
         std::uint32_t line() const { return d_->position(n().offset).line; }
         std::uint32_t column() const { return d_->position(n().offset).column; }
+        /// Line and column together, from one scan of the lines before the node.
+        skillmd::detail::line_index::position where() const { return d_->position(n().offset); }
         /// Byte offset of the node in the parsed text.
         std::uint32_t offset() const { return n().offset; }
 

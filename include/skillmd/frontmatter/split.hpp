@@ -8,6 +8,7 @@
 #include <skillmd/detail/line_index.hpp>
 #include <skillmd/detail/utf8.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <optional>
@@ -52,8 +53,8 @@ namespace detail {
 /// End of the line that starts at `i` (the offset of its line break, or size).
 inline std::size_t line_end(std::string_view s, std::size_t i) noexcept
 {
-    while (i < s.size() && s[i] != '\n' && s[i] != '\r') ++i;
-    return i;
+    char const* const b = s.data();
+    return static_cast<std::size_t>(skillmd::detail::find_first_of<'\n', '\r'>(b + i, b + s.size()) - b);
 }
 
 /// Offset just past the line break at `i` (CRLF, LF or CR), or `i` at the end.
@@ -73,44 +74,45 @@ inline bool is_fence(std::string_view line) noexcept
     return true;
 }
 
-/** The body is not parsed, but it reaches the prompt as it is: it must be text. A file in
-    another encoding (UTF-16, Latin-1), or with NUL or control bytes (a binary named
-    SKILL.md), is refused at its first such byte, with line and column.
-*/
-inline std::optional<diagnostic> body_problem(std::string_view file, std::size_t from, std::string_view origin)
+/// What one pass over a body finds: the first byte that keeps it from being text, and
+/// the first hidden content before it (npos: none), with what that is.
+struct body_findings
 {
-    std::size_t const bad = skillmd::detail::find_non_text(file.substr(std::min(from, file.size())));
-    if (bad == std::string_view::npos) return std::nullopt;
-    std::size_t const at = from + bad;
-    auto const pos = skillmd::detail::position_cursor(file).at(at);
-    auto const b = static_cast<unsigned char>(file[at]);
-    static constexpr char hex[] = "0123456789ABCDEF";
-    std::string const byte = std::string("0x") + hex[b >> 4] + hex[b & 15];
-    bool const utf16 = file.size() >= 2 && ((file[0] == '\xFF' && file[1] == '\xFE') || (file[0] == '\xFE' && file[1] == '\xFF'));
-    std::string msg = utf16     ? "the file is UTF-16; save it as UTF-8"
-                      : b >= 0x80 ? "the body has a byte that is not UTF-8 (" + byte + "); save the file as UTF-8"
-                                  : "the body has a control character (" + byte + "); a SKILL.md must be text";
-    return diagnostic{std::string(b >= 0x80 || utf16 ? codes::utf8_invalid : codes::body_not_text), severity::error,
-                      std::string(origin), pos.line, pos.column, std::move(msg)};
-}
+    std::size_t non_text = std::string_view::npos;
+    std::size_t hidden = std::string_view::npos;
+    std::string_view what; ///< the hidden content, for the warning
+};
 
-/** Text a reader of the file does not see but a model reads: Unicode tag characters,
-    bidirectional controls, runs of zero-width characters and HTML comments (prompt
-    smuggling). A warning at the first one, with line and column; nothing is removed.
+/** The body is not parsed, but it reaches the prompt as it is, so one pass checks two
+    things. It must be text: a file in another encoding (UTF-16, Latin-1), or with NUL or
+    control bytes (a binary named SKILL.md), is refused at its first such byte. And it
+    should hide nothing a reader of the file does not see but a model reads (prompt
+    smuggling): Unicode tag characters, bidirectional controls, runs of zero-width
+    characters, HTML comments; the first is noted.
 */
-inline std::optional<diagnostic> hidden_content(std::string_view file, std::size_t from, std::string_view origin)
+inline body_findings scan_body(std::string_view body) noexcept
 {
-    std::string_view const body = file.substr(std::min(from, file.size()));
-    std::size_t at = std::string_view::npos;
-    std::string what;
+    body_findings f;
     std::size_t zero_width_run = 0;
+    auto const hide = [&](std::size_t at, std::string_view what) {
+        f.hidden = at;
+        f.what = what;
+    };
     for (std::size_t i = 0; i < body.size();) {
 #if defined(__SSE2__)
-        // Sixteen bytes at a time up to the next `<` or non-ASCII byte: plain ASCII
-        // hides nothing and ends any run of zero-width characters.
+        // Sixteen bytes at a time up to the next `<`, control or non-ASCII byte: plain
+        // text, line breaks included, is text, hides nothing and ends a zero-width run.
+        auto const odd_lanes = [&](std::size_t at) {
+            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(body.data() + at));
+            return _mm_or_si128(skillmd::detail::not_plain_text_lanes(v), _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+        };
+        if (i + 32 <= body.size() && _mm_movemask_epi8(_mm_or_si128(odd_lanes(i), odd_lanes(i + 16))) == 0) {
+            zero_width_run = 0; // most of a body: thirty-two bytes with one test
+            i += 32;
+            continue;
+        }
         if (i + 16 <= body.size()) {
-            __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(body.data() + i));
-            auto const odd = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')))));
+            auto const odd = static_cast<unsigned>(_mm_movemask_epi8(odd_lanes(i)));
             std::size_t const plain = odd == 0 ? 16 : static_cast<std::size_t>(std::countr_zero(odd));
             if (plain > 0) {
                 zero_width_run = 0;
@@ -121,48 +123,59 @@ inline std::optional<diagnostic> hidden_content(std::string_view file, std::size
 #endif
         auto const c = static_cast<unsigned char>(body[i]);
         if (c < 0x80) {
-            zero_width_run = 0;
-            if (c == '<' && body.compare(i, 4, "<!--") == 0) {
-                at = i;
-                what = "an HTML comment (shown to the model, hidden when the Markdown is rendered)";
-                break;
+            if (skillmd::detail::forbidden_control(c)) {
+                f.non_text = i;
+                return f;
             }
+            zero_width_run = 0;
+            if (c == '<' && f.hidden == std::string_view::npos && body.compare(i, 4, "<!--") == 0)
+                hide(i, "an HTML comment (shown to the model, hidden when the Markdown is rendered)");
             ++i;
             continue;
         }
         std::size_t const n = skillmd::detail::utf8_sequence_length(body, i);
-        if (n == 0) { ++i; continue; }
-        char32_t const cp = skillmd::detail::utf8_decode(body.data() + i, n);
-        if (cp >= 0xE0000 && cp <= 0xE007F) {
-            at = i;
-            what = "Unicode tag characters (invisible text)";
-            break;
+        if (n == 0) {
+            f.non_text = i;
+            return f;
         }
-        if ((cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
-            at = i;
-            what = "a bidirectional control character (text shown in another order than it is read)";
-            break;
-        }
-        bool const zero_width = cp == 0x200B || cp == 0x200C || cp == 0x200D || cp == 0x2060 || cp == 0xFEFF;
-        zero_width_run = zero_width ? zero_width_run + 1 : 0;
-        if (zero_width_run == 2) { // one joiner is an emoji sequence; a run hides something
-            at = i - 3;
-            what = "a run of zero-width characters";
-            break;
+        if (f.hidden == std::string_view::npos) {
+            char32_t const cp = skillmd::detail::utf8_decode(body.data() + i, n);
+            bool const zero_width = cp == 0x200B || cp == 0x200C || cp == 0x200D || cp == 0x2060 || cp == 0xFEFF;
+            zero_width_run = zero_width ? zero_width_run + 1 : 0;
+            if (cp >= 0xE0000 && cp <= 0xE007F) hide(i, "Unicode tag characters (invisible text)");
+            else if ((cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+                hide(i, "a bidirectional control character (text shown in another order than it is read)");
+            else if (zero_width_run == 2) // one joiner is an emoji sequence; a run hides something
+                hide(i - 3, "a run of zero-width characters");
         }
         i += n;
     }
-    if (at == std::string_view::npos) return std::nullopt;
-    auto const pos = skillmd::detail::position_cursor(file).at(from + at);
-    return diagnostic{"body-hidden-content", severity::warning, std::string(origin), pos.line, pos.column,
-                      "the body has " + what + "; check that nothing is hidden from people reading the skill"};
+    return f;
 }
 
-/// The checks of a body (from `from` on) that no parser does: text only, then hidden content.
+/// The checks of a body (from `from` on) that no parser does: an error at the first byte
+/// that is not text, or else a warning at the first hidden content; with line and column.
 inline void check_body(std::string_view file, std::size_t from, std::string_view origin, std::vector<diagnostic>& out)
 {
-    if (auto d = body_problem(file, from, origin)) out.push_back(std::move(*d));
-    else if (auto h = hidden_content(file, from, origin)) out.push_back(std::move(*h));
+    from = std::min(from, file.size());
+    body_findings const f = scan_body(file.substr(from));
+    if (f.non_text != std::string_view::npos) {
+        std::size_t const at = from + f.non_text;
+        auto const pos = skillmd::detail::position_cursor(file).at(at);
+        auto const b = static_cast<unsigned char>(file[at]);
+        static constexpr char hex[] = "0123456789ABCDEF";
+        std::string const byte = std::string("0x") + hex[b >> 4] + hex[b & 15];
+        bool const utf16 = file.size() >= 2 && ((file[0] == '\xFF' && file[1] == '\xFE') || (file[0] == '\xFE' && file[1] == '\xFF'));
+        std::string msg = utf16     ? "the file is UTF-16; save it as UTF-8"
+                          : b >= 0x80 ? "the body has a byte that is not UTF-8 (" + byte + "); save the file as UTF-8"
+                                      : "the body has a control character (" + byte + "); a SKILL.md must be text";
+        out.push_back({std::string(b >= 0x80 || utf16 ? codes::utf8_invalid : codes::body_not_text), severity::error,
+                       std::string(origin), pos.line, pos.column, std::move(msg)});
+    } else if (f.hidden != std::string_view::npos) {
+        auto const pos = skillmd::detail::position_cursor(file).at(from + f.hidden);
+        out.push_back({std::string(codes::body_hidden_content), severity::warning, std::string(origin), pos.line, pos.column,
+                       "the body has " + std::string(f.what) + "; check that nothing is hidden from people reading the skill"});
+    }
 }
 
 } // namespace detail

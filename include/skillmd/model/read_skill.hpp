@@ -193,12 +193,10 @@ private:
     void report(std::optional<node> at, severity sev, std::string_view code, std::string_view rule, std::string msg)
     {
         diagnostic d{std::string(code), sev, std::string(origin_.file), 0, 0, std::move(msg), std::string(rule)};
-        if (at) {
-            d.line = at->line();
-            d.column = at->column();
-        } else if (key_line_ != 0) {
-            d.line = key_line_;
-            d.column = key_column_;
+        if (auto const place = at ? at : key_) { // found only now: most keys are never reported
+            auto const p = place->where();
+            d.line = p.line;
+            d.column = p.column;
         } else {
             d.line = 1;
             d.column = 1;
@@ -287,8 +285,7 @@ private:
     {
         for (auto const [key, v] : map.entries()) {
             std::string const k(key.value());
-            key_line_ = key.line();
-            key_column_ = key.column();
+            key_ = key;
             auto const f = sven_block ? d_.sven_field_of(k) : d_.field_of(k);
             if (!f) {
                 unknown(key, v, s, sven_block);
@@ -297,7 +294,7 @@ private:
             seen_.push_back(*f);
             read_field(*f, k, v, s);
         }
-        key_line_ = key_column_ = 0;
+        key_.reset();
     }
 
     /// One known field: its value checked for the shape the field takes and stored.
@@ -555,7 +552,7 @@ private:
     std::vector<diagnostic> out_;
     std::vector<field> seen_;
     std::optional<node> name_node_, description_node_, compatibility_node_;
-    std::uint32_t key_line_ = 0, key_column_ = 0;
+    std::optional<node> key_; ///< the key being read: where a report about its value goes without a node of its own
 };
 
 } // namespace detail

@@ -361,7 +361,8 @@ private:
 
     void read_changed(std::vector<work>& items, skillmd::snapshot const& previous);
 
-    read_result read_one(work const& w) const;
+    /// Reads `w`; a candidate that makes a record is moved into it (a miss keeps its path).
+    read_result read_one(work& w) const;
 
     // Building the new snapshot from what was read: gating, dedup, the indexes.
     /// The records of one refresh sorted by command, in tier order within a command: a run

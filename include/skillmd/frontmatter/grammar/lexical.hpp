@@ -8,6 +8,7 @@
 // sixteen bytes at a time), quoted runs, double-quoted escapes, block scalar indicators.
 
 #include <skillmd/frontmatter/grammar/config.hpp>
+#include <skillmd/detail/utf8.hpp>
 #include <boost/spirit/home/x3.hpp>
 #include <cstdint>
 #include <cstring>
@@ -20,22 +21,7 @@ namespace skillmd::frontmatter::grammar {
 
 namespace lex {
 
-/// The first of the characters `Cs` at or after p (or e), sixteen bytes at a time: the
-/// scan behind plain lines, quoted runs and line ends.
-template <char... Cs>
-char const* find_first_of(char const* p, char const* e) noexcept
-{
-#if defined(__SSE2__)
-    for (; e - p >= 16; p += 16) {
-        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
-        __m128i m = _mm_setzero_si128();
-        ((m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
-        if (int const bits = _mm_movemask_epi8(m)) return p + __builtin_ctz(static_cast<unsigned>(bits));
-    }
-#endif
-    while (p < e && ((*p != Cs) && ...)) ++p;
-    return p;
-}
+using skillmd::detail::find_first_of; // the scan behind plain lines, quoted runs and line ends
 
 /// A character class as a 256-entry table: one load per character, which keeps the
 /// scanning loops of the rules below tight (X3's char_set tests a bitset).

@@ -165,7 +165,7 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<Parser, Dedup, Sources...>::read_one(work const& w) const
+typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<Parser, Dedup, Sources...>::read_one(work& w) const
 {
     read_result out;
     candidate_result r;
@@ -181,7 +181,7 @@ typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<P
         }
         rec.tier = w.tier_label;
         rec.tier_index = w.tier;
-        rec.where = w.where;
+        rec.where = std::move(w.where); // packed into the record; only a miss needs its path later
         rec.where.stamp = r.stamp;
         rec.meta = std::move(*r.skill);
         rec.body_offset = r.body_offset;

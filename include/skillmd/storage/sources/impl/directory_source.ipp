@@ -506,9 +506,9 @@ struct directory_source::walker
         return std::find(src.opts_.skip.begin(), src.opts_.skip.end(), name) != src.opts_.skip.end();
     }
 
-    /// Walks the open directory `dir` (and releases it). `path` is its path, `rel` its
-    /// path below the root.
-    void walk(typename Fs::dir dir, std::string const& path, std::string const& rel, std::size_t depth)
+    /// Walks the open directory `dir` (and releases it). `path` is its path (kept in the
+    /// discovery's list of folders), `rel` its path below the root.
+    void walk(typename Fs::dir dir, std::string path, std::string const& rel, std::size_t depth)
     {
         typename Fs::listing names;
         std::string error, partial;
@@ -519,16 +519,16 @@ struct directory_source::walker
         }
         if (!partial.empty()) warn(path, "reading the directory failed: " + partial);
         std::sort(names.begin(), names.end());
-        out.directories.push_back(path);
         if (depth > 0 && src.opts_.layout == layout::nested) note_own_skill(names, path, rel);
         for (auto const& [name, type] : names) {
             if (sh->stopped) break;
             if (skipped(name) || name == "SKILL.md") continue;
-            std::string const full = path + "/" + name;
+            std::string full = path + "/" + name;
             if (src.opts_.layout == layout::files) file_entry(dir, name, full, path, depth);
-            else directory_entry(dir, name, type, full, rel, depth);
+            else directory_entry(dir, name, type, std::move(full), rel, depth);
         }
         Fs::release(dir);
+        out.directories.push_back(std::move(path));
     }
 
     /// Nested layout: the folder's own listing says whether it is a skill. Any entry named
@@ -566,7 +566,7 @@ struct directory_source::walker
     /// Flat and nested layouts: a folder (or a link to one that stays inside the tier's
     /// folders), within the depth and count bounds, visited once.
     void directory_entry(typename Fs::dir const& dir, std::string const& name, detail::entry_type type,
-                         std::string const& full, std::string const& rel, std::size_t depth)
+                         std::string full, std::string const& rel, std::size_t depth)
     {
         auto const& o = src.opts_;
         if (type == detail::entry_type::regular || type == detail::entry_type::special) return;
@@ -659,8 +659,8 @@ struct directory_source::walker
         }
         child.open = false; // the walk below releases it
         typename Fs::dir opened = std::move(child.d);
-        if (depth == 0 && sh->parallel) jobs.push_back({std::move(opened), full, child_rel});
-        else walk(std::move(opened), full, child_rel, depth + 1);
+        if (depth == 0 && sh->parallel) jobs.push_back({std::move(opened), std::move(full), child_rel});
+        else walk(std::move(opened), std::move(full), child_rel, depth + 1);
     }
 
     void add_candidate(std::string file, std::string const& command, std::string const& directory, bool confirmed)
@@ -713,7 +713,7 @@ std::optional<discovery> directory_source::discover_with(unsigned threads) const
             }
             try {
                 std::size_t const first = mine.out.skills.size();
-                mine.walk(std::move(j.dir), j.path, j.rel, 1);
+                mine.walk(std::move(j.dir), std::move(j.path), j.rel, 1);
                 spans[k] = {&mine, first, mine.out.skills.size()};
             } catch (...) { // out of memory on a helper thread: fail the walk, not the process
                 failed = true;
