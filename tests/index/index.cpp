@@ -213,7 +213,7 @@ BOOST_AUTO_TEST_CASE(ascii_fast_paths_agree_with_a_walk_over_code_points)
     std::mt19937 rng(2026);
     std::size_t non_trivial = 0;
     for (int round = 0; round < 20000; ++round) {
-        std::string s;
+        std::string s(rng() % 3 == 0 ? rng() % 40 : 0, 'a'); // sometimes a long ASCII run first (sixteen-byte scans)
         for (std::size_t n = rng() % 8; n > 0; --n) s += pieces[rng() % pieces.size()];
         auto const got = detail::strip(s), want = walk_strip(s);
         BOOST_TEST(((got.data() == want.data() && got.size() == want.size()) || (got.empty() && want.empty())), s);

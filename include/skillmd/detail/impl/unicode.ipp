@@ -14,6 +14,10 @@
 #include <unicode/unistr.h>
 #include <unicode/uspoof.h>
 
+#if defined(__SSE2__)
+#  include <emmintrin.h>
+#endif
+
 namespace skillmd::detail {
 
 SKILLMD_DECL std::string nfkc(std::string_view s)
@@ -123,6 +127,13 @@ SKILLMD_DECL std::optional<std::pair<char32_t, std::size_t>> find_invisible(std:
         return (c < 0x20 || c == 0x7f) && !(allow_breaks && (c == '\t' || c == '\n' || c == '\r'));
     };
     std::size_t start = 0;
+#if defined(__SSE2__)
+    // Sixteen bytes at a time while they are printable ASCII (no control, DEL or other byte).
+    for (; start + 16 <= s.size(); start += 16) {
+        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + start));
+        if (_mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)))) != 0) break;
+    }
+#endif
     for (; start < s.size() && static_cast<unsigned char>(s[start]) < 0x80; ++start)
         if (ascii_invisible(static_cast<unsigned char>(s[start]))) return std::pair<char32_t, std::size_t>(static_cast<unsigned char>(s[start]), start);
     for_each_code_point(s.substr(start), [&](char32_t c, std::size_t at) {
