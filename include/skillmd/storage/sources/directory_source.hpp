@@ -29,7 +29,7 @@ enum class layout : std::uint8_t {
 
 /// How a directory_source lists folders. Both give the same discovery on the same tree.
 enum class directory_walker : std::uint8_t {
-    posix,            ///< openat, fdopendir, fstatat from open descriptors, on up to four threads (Linux, the default)
+    posix,            ///< openat, getdents64 and fstat on open descriptors, on up to four threads (Linux, the default)
     boost_filesystem, ///< Boost.Filesystem iteration and status by path, one thread (portable)
 };
 
@@ -50,10 +50,10 @@ struct directory_options
 
 /** Skills in a directory tree: the flat, nested and files layouts
 
-    Discovery reads no skill file and makes as few system calls as it can: one
-    `fstatat` per directory, a listing only for directories that have
-    subdirectories. A directory whose SKILL.md is not yet known to exist is
-    confirmed by the first read (a missing file then simply means no skill).
+    Discovery reads no skill file and makes few system calls: a flat tier's skill
+    folder is only `fstatat`ed (its SKILL.md is confirmed by the first read; a missing
+    file then simply means no skill); a nested tier lists every folder (opened, known
+    by an `fstat` of its descriptor, listed with getdents64).
     Symlinked directories and symlinked SKILL.md files are followed, and every
     directory is visited at most once (a set of device and inode), so loops and
     meshes end at once. Depth, directory count and file size are bounded; names

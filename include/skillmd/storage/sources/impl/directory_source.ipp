@@ -235,7 +235,7 @@ struct followed_entry
     bool is_reg = false;
 };
 
-/// The walk over POSIX calls relative to an open directory (openat, fdopendir, fstatat),
+/// The walk over POSIX calls relative to an open directory (openat, getdents64, fstatat),
 /// so a link swapped mid-walk cannot redirect it; a directory is known by device and inode.
 struct posix_walk
 {
