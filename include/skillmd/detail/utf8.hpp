@@ -106,14 +106,21 @@ inline __m128i not_plain_text_lanes(__m128i v) noexcept
     return _mm_andnot_si128(allowed, low);
 }
 
-/// How many of the sixteen bytes at `p`, from the first on, are plain text (see above).
-inline std::size_t plain_text_prefix16(char const* p) noexcept
-{
-    __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
-    auto const odd = static_cast<unsigned>(_mm_movemask_epi8(not_plain_text_lanes(v)));
-    return odd == 0 ? 16 : static_cast<std::size_t>(std::countr_zero(odd));
-}
 #endif
+
+/// How many bytes from `i` on, up to sixteen, are plain text (see above): what a scan
+/// may pass over at once (0 without SSE2, or within sixteen bytes of the end).
+inline std::size_t plain_text_at(std::string_view s, std::size_t i) noexcept
+{
+#if defined(__SSE2__)
+    if (i + 16 <= s.size()) {
+        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(s.data() + i));
+        auto const odd = static_cast<unsigned>(_mm_movemask_epi8(not_plain_text_lanes(v)));
+        return odd == 0 ? 16 : static_cast<std::size_t>(std::countr_zero(odd));
+    }
+#endif
+    return 0;
+}
 
 /// Offset of the first byte that is not well-formed UTF-8, or npos.
 /// Plain text is skipped sixteen bytes at a time, other ASCII eight.
@@ -121,14 +128,10 @@ inline std::size_t find_invalid_utf8(std::string_view s) noexcept
 {
     std::size_t i = 0;
     while (i < s.size()) {
-#if defined(__SSE2__)
-        if (i + 16 <= s.size()) {
-            if (std::size_t const plain = plain_text_prefix16(s.data() + i)) {
-                i += plain;
-                continue;
-            }
+        if (std::size_t const plain = plain_text_at(s, i)) {
+            i += plain;
+            continue;
         }
-#endif
         if (i + 8 <= s.size()) {
             std::uint64_t w;
             std::memcpy(&w, s.data() + i, 8);
@@ -161,14 +164,10 @@ inline std::size_t find_non_text(std::string_view s) noexcept
     constexpr std::uint64_t high = 0x8080808080808080ull, spaces = 0x2020202020202020ull;
     std::size_t i = 0;
     while (i < s.size()) {
-#if defined(__SSE2__)
-        if (i + 16 <= s.size()) {
-            if (std::size_t const plain = plain_text_prefix16(s.data() + i)) {
-                i += plain;
-                continue;
-            }
+        if (std::size_t const plain = plain_text_at(s, i)) {
+            i += plain;
+            continue;
         }
-#endif
         if (i + 8 <= s.size()) {
             std::uint64_t w;
             std::memcpy(&w, s.data() + i, 8);
