@@ -380,7 +380,8 @@ private:
 
     void unknown(node key, node v, skill_metadata& s, bool sven_block)
     {
-        unknown_field u{std::string(key.value()), {}, key.line(), key.column()};
+        auto const at = key.where();
+        unknown_field u{std::string(key.value()), {}, at.line, at.column};
         write_json(u.json, v);
         s.unknown.push_back(std::move(u));
         auto policy = d_.unknown;

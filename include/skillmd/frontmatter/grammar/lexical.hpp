@@ -13,10 +13,6 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__SSE2__)
-#  include <emmintrin.h>
-#endif
-
 namespace skillmd::frontmatter::grammar {
 
 namespace lex {
