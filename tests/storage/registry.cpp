@@ -324,6 +324,30 @@ BOOST_AUTO_TEST_CASE(bounds_give_one_warning_each)
     BOOST_TEST(r.error.find("larger than") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_folder_whose_listing_takes_several_reads_is_listed_whole)
+{
+    // getdents64 returns at most 32 KB of entries a call; on ext4, tmpfs, XFS and Btrfs the
+    // posix walker stops after a call that left room for the longest entry. Names of 40 to
+    // 250 bytes put the ends of the calls at every place: a call that ends just short of a
+    // full buffer must be followed by another one.
+    temp_dir t;
+    fs::path const group = t / "group";
+    write(group / "SKILL.md", skill("group", "g"));
+    std::vector<std::string> want{"group"};
+    for (int i = 0; i < 700; ++i) {
+        std::string name = numbered("s", i) + "-";
+        name.resize(40 + static_cast<std::size_t>(i * 37 % 211), 'x');
+        write(group / name / "SKILL.md", skill("s", "s"));
+        want.push_back("group/" + name);
+    }
+    std::sort(want.begin(), want.end());
+    directory_options o;
+    o.max_directories = 10000;
+    auto const d = discover(t.path, layout::nested, o); // both walkers, to the byte
+    BOOST_TEST(commands(d) == want, boost::test_tools::per_element());
+    BOOST_TEST(d.directories.size() == 702u); // the root, the group and its 700 folders
+}
+
 BOOST_AUTO_TEST_CASE(one_hundred_thousand_directories_end_in_bounded_time)
 {
     temp_dir t;

@@ -18,6 +18,7 @@
 #include <skillmd/storage/source.hpp>
 
 #include <algorithm>
+#include <array>
 #include <concepts>
 #include <exception>
 #include <cstdint>
@@ -310,14 +311,17 @@ private:
     {
         std::size_t tier;
         std::string_view tier_label; ///< the source's own label, which lives as long as the registry
-        candidate where;
+        candidate* where;            ///< in its tier's discovery, which lives as long as the refresh
         read_result result;
     };
+    /// What each tier's discovery found; the work items point into it, so a refresh does
+    /// not move every candidate into a list of its own.
+    using discoveries = std::array<discovery, sizeof...(Sources)>;
 
     template <std::size_t... I>
-    void discover_all(std::vector<work>& items, skillmd::snapshot& next, std::index_sequence<I...>)
+    void discover_all(discoveries& found, std::vector<work>& items, skillmd::snapshot& next, std::index_sequence<I...>)
     {
-        (discover_one<I>(items, next), ...);
+        (discover_one<I>(found[I], items, next), ...);
     }
     template <std::size_t... I>
     bool all_unchanged(std::index_sequence<I...>) const
@@ -334,18 +338,19 @@ private:
     bool gating_unchanged(skillmd::snapshot const& s) const;
 
     template <std::size_t I>
-    void discover_one(std::vector<work>& items, skillmd::snapshot& next)
+    void discover_one(discovery& d, std::vector<work>& items, skillmd::snapshot& next)
     {
         auto const& src = std::get<I>(sources_);
-        discovery d = src.discover();
+        d = src.discover();
         // Watch before reading, so a change after this point is seen by the next refresh.
         // Not on the first load: start-up stays as fast as it can be, and the first
         // refresh sets the watches up.
         if constexpr (requires { src.watch(d); })
             if (loaded_) src.watch(d);
-        next.diagnostics_.insert(next.diagnostics_.end(), d.diagnostics.begin(), d.diagnostics.end());
+        next.diagnostics_.insert(next.diagnostics_.end(), std::make_move_iterator(d.diagnostics.begin()),
+                                 std::make_move_iterator(d.diagnostics.end()));
         items.reserve(items.size() + d.skills.size());
-        for (auto& c : d.skills) items.push_back({I, src.label(), std::move(c), {}});
+        for (auto& c : d.skills) items.push_back({I, src.label(), &c, {}});
     }
 
     template <class F>

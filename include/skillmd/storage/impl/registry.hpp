@@ -66,8 +66,9 @@ void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
     // (PATH, environment) changed for a gated skill.
     if (loaded_ && all_unchanged(std::index_sequence_for<Sources...>{}) && gating_unchanged(*previous)) return;
     auto next = std::make_shared<skillmd::snapshot>();
+    discoveries found;
     std::vector<work> items;
-    discover_all(items, *next, std::index_sequence_for<Sources...>{});
+    discover_all(found, items, *next, std::index_sequence_for<Sources...>{});
     read_changed(items, *previous);
     assemble(items, *next);
     loaded_ = true;
@@ -131,12 +132,12 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
         try {
             for (std::size_t k; (k = next.fetch_add(1)) < items.size() && !failed;) {
                 auto& w = items[k];
-                if (auto const* before = previous.cached(w.tier, w.where.path)) {
+                if (auto const* before = previous.cached(w.tier, w.where->path)) {
                     // Unchanged size, time and inode: keep what was read before.
                     std::optional<file_stamp> now;
                     visit_source(w.tier, [&](auto const& src) {
-                        if constexpr (requires { src.stamp(w.where); }) now = src.stamp(w.where);
-                        else now = w.where.stamp;
+                        if constexpr (requires { src.stamp(*w.where); }) now = src.stamp(*w.where);
+                        else now = w.where->stamp;
                     });
                     if (now && *now == previous.stamp_of(*before) && now->mtime_ns != 0) {
                         w.result.record = before->record;
@@ -169,10 +170,10 @@ typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<P
 {
     read_result out;
     candidate_result r;
-    visit_source(w.tier, [&](auto const& src) { r = read_candidate(parser_, opts_, src, w.where); });
+    visit_source(w.tier, [&](auto const& src) { r = read_candidate(parser_, opts_, src, *w.where); });
     if (r.skill) {
         record_draft rec;
-        rec.command = w.where.command;
+        rec.command = w.where->command;
         if (opts_.dialect.command_from_name && r.skill->name_given && valid_command_name(r.skill->name) &&
             r.skill->name.find('/') == std::string::npos) {
             // mycode keys skills by `name`; a plugin's `prefix:` stays in front.
@@ -181,7 +182,7 @@ typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<P
         }
         rec.tier = w.tier_label;
         rec.tier_index = w.tier;
-        rec.where = std::move(w.where); // packed into the record; only a miss needs its path later
+        rec.where = std::move(*w.where); // packed into the record; only a miss needs its path later
         rec.where.stamp = r.stamp;
         rec.meta = std::move(*r.skill);
         rec.body_offset = r.body_offset;
@@ -264,7 +265,7 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
                                                                    static_cast<std::uint32_t>(next.diagnostics_.size() - first)};
         if (!w.result.record) {
             next.cache_.push_back({nullptr, {static_cast<std::uint32_t>(next.misses_.size()), 0}});
-            next.misses_.push_back({w.tier, w.where.path, w.result.stamp, said});
+            next.misses_.push_back({w.tier, w.where->path, w.result.stamp, said});
             continue;
         }
         next.cache_.push_back({w.result.record, said});

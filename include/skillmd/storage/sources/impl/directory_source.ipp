@@ -32,6 +32,7 @@
 #include <fcntl.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -243,7 +244,29 @@ struct posix_walk
     struct dir
     {
         int fd = -1;
+        std::uint64_t device = 0;
+        /// Its file system fills a getdents64 buffer until the folder's end (see list()).
+        bool fills = false;
     };
+
+    /// File systems whose getdents64 stops short of a full buffer only at the folder's
+    /// end: ext2/3/4, tmpfs, XFS and Btrfs, whose listing loops emit entries until the
+    /// buffer refuses one. Others (FUSE, NFS, CIFS, overlays) may return part of a
+    /// listing and more on the next call, so their folders are read until a call returns 0.
+    static bool fills_listings(int fd)
+    {
+        struct statfs fs {};
+        if (::fstatfs(fd, &fs) != 0) return false;
+        switch (static_cast<unsigned long>(fs.f_type)) {
+        case 0xEF53UL:     // ext2, ext3, ext4
+        case 0x01021994UL: // tmpfs
+        case 0x58465342UL: // XFS
+        case 0x9123683EUL: // Btrfs
+            return true;
+        default:
+            return false;
+        }
+    }
     using listing = std::vector<std::pair<std::string, entry_type>>;
 
     static std::optional<dir> open_root(std::string const& path, int& error, std::string& message)
@@ -254,7 +277,9 @@ struct posix_walk
             message = std::strerror(error);
             return std::nullopt;
         }
-        return dir{fd};
+        struct stat st {};
+        bool const known = ::fstat(fd, &st) == 0;
+        return dir{fd, known ? static_cast<std::uint64_t>(st.st_dev) : 0, known && fills_listings(fd)};
     }
     static id id_of(dir const& d)
     {
@@ -266,13 +291,18 @@ struct posix_walk
     /// `partial` says why the listing may be incomplete. getdents64 on the descriptor the
     /// walk opened (O_DIRECTORY): fdopendir would add an fstat and two fcntl calls per
     /// directory, a fifth of a load's system calls. The buffer is per thread: a listing is
-    /// complete before the walk goes down into it.
+    /// complete before the walk goes down into it. On a file system that `fills` the
+    /// buffer, a call that left room for the longest entry reached the end, and the call
+    /// that would return 0 is saved: a tenth of a skill folder's system calls.
     static bool list(dir& d, listing& names, std::string& error, std::string& partial)
     {
-        thread_local std::unique_ptr<char[]> buf(new char[32768]);
+        constexpr std::size_t size = 32768;
+        // The longest entry: its 19-byte header, a 255-byte name and its NUL, rounded to 8.
+        constexpr std::size_t longest = (19 + 255 + 1 + 7) / 8 * 8;
+        thread_local std::unique_ptr<char[]> buf(new char[size]);
         bool first = true;
         for (;;) {
-            ssize_t const n = ::getdents64(d.fd, buf.get(), 32768);
+            ssize_t const n = ::getdents64(d.fd, buf.get(), size);
             if (n < 0) {
                 if (errno == EINTR) continue;
                 if (first) {
@@ -299,6 +329,7 @@ struct posix_walk
                 }
                 names.emplace_back(std::string(nm), t);
             }
+            if (d.fills && static_cast<std::size_t>(n) + longest <= size) return true;
         }
     }
     static followed_entry follow(dir const& d, std::string const& name, std::string const&, id* out)
@@ -335,7 +366,9 @@ struct posix_walk
             return std::nullopt;
         }
         out = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
-        return dir{fd};
+        auto const device = static_cast<std::uint64_t>(st.st_dev);
+        // A folder on its parent's device shares its file system; another one is asked.
+        return dir{fd, device, device == d.device ? d.fills : fills_listings(fd)};
     }
     static std::optional<dir> open_child(dir const& d, std::string const& name, std::string const&, std::string& error)
     {
