@@ -200,8 +200,11 @@ using record_ptr = std::shared_ptr<skill_record const>;
 
 namespace detail {
 
-/// Writes `d` into `r` and the bytes after it (see arena_writer: run once to count, once to write).
-inline void pack_record(arena_writer& w, skill_record& r, record_draft const& d)
+/// Writes `d` into `r` and the bytes after it (see arena_writer: run once to count, once
+/// to write), with `children` as the record's sub-skills (`d.children`, or views of the
+/// commands the snapshot links, which need no owned copies).
+template <class Children>
+void pack_record(arena_writer& w, skill_record& r, record_draft const& d, Children const& children)
 {
     // A file system skill's command is its folder's path below the tier, its folder is its
     // file's, and the folder's name ends it: one copy, the path's.
@@ -217,7 +220,7 @@ inline void pack_record(arena_writer& w, skill_record& r, record_draft const& d)
     r.where.stamp = d.where.stamp;
     r.where.database = d.where.database;
     r.where.confirmed = d.where.confirmed;
-    auto const strings = [](arena_writer& a, packed_string& to, std::string const& s) { a.text(to, s); };
+    auto const strings = [](arena_writer& a, packed_string& to, std::string_view s) { a.text(to, s); };
     packed_metadata::each_member([&](auto from, auto to) {
         auto const& value = d.meta.*from;
         auto& field = r.meta.*to;
@@ -245,9 +248,29 @@ inline void pack_record(arena_writer& w, skill_record& r, record_draft const& d)
             field = value;
         }
     });
-    w.list(r.children, d.children, strings);
+    w.list(r.children, children, strings);
     r.body_offset = detail::packed_size(d.body_offset);
     w.text(r.shadowed_by, d.shadowed_by);
+}
+
+} // namespace detail
+
+namespace detail {
+
+/// make_record with `children` in place of `d.children`.
+template <class Children>
+record_ptr make_record(record_draft const& d, Children const& children)
+{
+    skill_record scratch;
+    arena_writer count;
+    pack_record(count, scratch, d, children);
+    // Offsets are 32-bit (sources bound a file far below this).
+    if (count.used() > 0x7fff0000u) throw std::length_error("skill record too large");
+    char* tail = nullptr;
+    auto r = std::allocate_shared<skill_record>(tail_allocator<skill_record>(count.used(), &tail));
+    arena_writer write(tail);
+    pack_record(write, *r, d, children);
+    return r;
 }
 
 } // namespace detail
@@ -255,16 +278,7 @@ inline void pack_record(arena_writer& w, skill_record& r, record_draft const& d)
 /// Packs `d` into a new record: one allocation for the record and all it holds.
 inline record_ptr make_record(record_draft const& d)
 {
-    skill_record scratch;
-    detail::arena_writer count;
-    detail::pack_record(count, scratch, d);
-    // Offsets are 32-bit (sources bound a file far below this).
-    if (count.used() > 0x7fff0000u) throw std::length_error("skill record too large");
-    char* tail = nullptr;
-    auto r = std::allocate_shared<skill_record>(detail::tail_allocator<skill_record>(count.used(), &tail));
-    detail::arena_writer write(tail);
-    detail::pack_record(write, *r, d);
-    return r;
+    return detail::make_record(d, d.children);
 }
 
 /// A read-only sequence of records. Snapshots share unchanged records, so a refresh

@@ -301,11 +301,16 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
     if (!std::is_sorted(kept.begin(), kept.end(), detail::command_before))
         std::stable_sort(kept.begin(), kept.end(), detail::command_before);
     // Sorted for lookups; should a source list one path twice, its last read stands.
+    // Discovery gives most trees in order and once each: one pass over strictly
+    // increasing keys says so, and then there is nothing to sort or drop.
     auto& cache = next.cache_;
     auto const by_key = [&next](auto const& a, auto const& b) { return next.key_of(a) < next.key_of(b); };
-    if (!std::is_sorted(cache.begin(), cache.end(), by_key)) std::stable_sort(cache.begin(), cache.end(), by_key);
-    auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [&next](auto const& a, auto const& b) { return next.key_of(a) == next.key_of(b); });
-    cache.erase(cache.begin(), last_of_each.base());
+    auto const not_before = [&](auto const& a, auto const& b) { return !by_key(a, b); };
+    if (std::adjacent_find(cache.begin(), cache.end(), not_before) != cache.end()) {
+        if (!std::is_sorted(cache.begin(), cache.end(), by_key)) std::stable_sort(cache.begin(), cache.end(), by_key);
+        auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [&next](auto const& a, auto const& b) { return next.key_of(a) == next.key_of(b); });
+        cache.erase(cache.begin(), last_of_each.base());
+    }
     return kept;
 }
 
@@ -393,8 +398,13 @@ void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot&
     for (std::size_t i = 0, k = 0; i < skills.size(); ++i) {
         wanted.clear();
         for (; k < links.size() && links[k].first == i; ++k) wanted.push_back(skills[links[k].second]->command);
-        if (skills[i]->children != wanted)
-            detail::edit(skills[i], [&](record_draft& e) { e.children.assign(wanted.begin(), wanted.end()); });
+        if (skills[i]->children != wanted) {
+            // Packed straight from views of the children's commands: a parent of many
+            // sub-skills costs no owned copy of each.
+            record_draft d = skills[i]->draft();
+            d.children.clear();
+            skills[i] = detail::make_record(d, wanted);
+        }
     }
 }
 
@@ -418,7 +428,11 @@ void basic_registry<Parser, Dedup, Sources...>::report_confusables(skillmd::snap
     auto const key_less = [&](auto const& a, auto const& b) {
         return ascii ? skillmd::detail::ascii_less_ignoring_case(a.first, b.first) : a.first < b.first;
     };
-    if (!std::is_sorted(looks.begin(), looks.end(), key_less)) // lower-case commands are, mostly
+    // Commands come sorted, and most trees have no two that look alike: one pass over
+    // strictly increasing keys says so.
+    auto const look_alike = std::adjacent_find(looks.begin(), looks.end(), [&](auto const& a, auto const& b) { return !key_less(a, b); });
+    if (look_alike == looks.end()) return;
+    if (!std::is_sorted(look_alike, looks.end(), key_less)) // lower-case commands are, mostly
         std::stable_sort(looks.begin(), looks.end(), key_less);
     for (std::size_t first = 0, i = 1; i < looks.size(); ++i) {
         if (key_less(looks[first], looks[i])) { // sorted: not less means equal

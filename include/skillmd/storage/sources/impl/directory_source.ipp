@@ -14,6 +14,7 @@
 #include <boost/filesystem/directory.hpp>
 #include <boost/filesystem/operations.hpp>
 #include <boost/system/error_code.hpp>
+#include <boost/unordered/unordered_flat_set.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -132,6 +133,15 @@ SKILLMD_DECL std::string escaped(std::string_view s)
             out += static_cast<char>(c);
         }
     }
+    return out;
+}
+
+/// `a/b` in one allocation (`a + "/" + b` makes two or three: each append may regrow).
+SKILLMD_DECL std::string joined(std::string_view a, std::string_view b)
+{
+    std::string out;
+    out.reserve(a.size() + 1 + b.size());
+    out.append(a).append(1, '/').append(b);
     return out;
 }
 
@@ -498,7 +508,8 @@ template <class Fs>
 struct directory_source::walk_shared
 {
     std::mutex mutex;
-    std::set<typename Fs::id> visited;
+    /// Folders met so far (open addressing: a walk inserts one per folder, under the mutex).
+    boost::unordered_flat_set<typename Fs::id> visited;
     std::atomic<std::size_t> directories{0};
     std::atomic<bool> stopped{false}, timing_dependent{false};
     bool parallel = false;
@@ -556,7 +567,7 @@ struct directory_source::walker
         for (auto const& [name, type] : names) {
             if (sh->stopped) break;
             if (skipped(name) || name == "SKILL.md") continue;
-            std::string full = path + "/" + name;
+            std::string full = detail::joined(path, name);
             if (src.opts_.layout == layout::files) file_entry(dir, name, full, path, depth);
             else directory_entry(dir, name, type, std::move(full), rel, depth);
         }
@@ -575,7 +586,7 @@ struct directory_source::walker
             exact = exact || entry.first == "SKILL.md";
             variant = variant || detail::is_skill_md_variant(entry.first);
         }
-        if (exact || variant) add_candidate(path + "/SKILL.md", rel, path, exact);
+        if (exact || variant) add_candidate(detail::joined(path, "SKILL.md"), rel, path, exact);
     }
 
     /// Files layout: `root/<name>.md` is a skill; nothing below the root is.
@@ -673,12 +684,12 @@ struct directory_source::walker
             warn(full, "the directory name is not printable UTF-8; skipped");
             return;
         }
-        std::string const child_rel = rel.empty() ? name : rel + "/" + name;
+        std::string const child_rel = rel.empty() ? name : detail::joined(rel, name);
         // Flat: a skill folder is never listed; reading its SKILL.md tells. Nested:
         // every folder is listed (its own walk finds its SKILL.md), because a link
         // count of 2 says nothing of symbolic links to sub-skills inside it.
         if (o.layout == layout::flat) {
-            add_candidate(full + "/SKILL.md", child_rel, full, false);
+            add_candidate(detail::joined(full, "SKILL.md"), child_rel, full, false);
             return;
         }
         if (!child.open) {
@@ -978,7 +989,7 @@ SKILLMD_DECL void directory_source::list_bundled(std::string const& dir, std::st
         if ((depth == 0 && n == "SKILL.md") || !detail::printable_name(n) ||
             std::find(opts_.skip.begin(), opts_.skip.end(), n) != opts_.skip.end())
             continue;
-        std::string const full = dir + "/" + n;
+        std::string const full = detail::joined(dir, n);
         struct stat st {};
         if (::lstat(full.c_str(), &st) != 0) continue;
         if (S_ISLNK(st.st_mode) && (!detail::within(detail::real_path(full), roots_now) || ::stat(full.c_str(), &st) != 0))
@@ -988,7 +999,7 @@ SKILLMD_DECL void directory_source::list_bundled(std::string const& dir, std::st
             out.push_back(prefix + n);
         } else if (S_ISDIR(st.st_mode) && depth < opts_.max_depth && seen.insert({st.st_dev, st.st_ino}).second) {
             struct stat sk {};
-            if (opts_.layout == layout::nested && ::stat((full + "/SKILL.md").c_str(), &sk) == 0)
+            if (opts_.layout == layout::nested && ::stat(detail::joined(full, "SKILL.md").c_str(), &sk) == 0)
                 continue; // a sub-skill, not a bundled file
             list_bundled(full, prefix + n + "/", depth + 1, seen, out, limit, roots_now);
         }
