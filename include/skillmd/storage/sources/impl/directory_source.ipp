@@ -237,6 +237,15 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
 /// What a directory's listing says an entry is, before any link is followed.
 enum class entry_type : std::uint8_t { regular, directory, link, special, unknown };
 
+/// One entry of a directory's listing. Names in one directory differ, so they order it.
+struct listed
+{
+    std::string name;
+    entry_type type = entry_type::unknown;
+    std::uint64_t inode = 0; ///< the listing's inode number (posix_walk); 0 when not known
+    friend bool operator<(listed const& a, listed const& b) noexcept { return a.name < b.name; }
+};
+
 /// An entry with its links followed.
 struct followed_entry
 {
@@ -251,33 +260,43 @@ struct followed_entry
 struct posix_walk
 {
     using id = std::pair<std::uint64_t, std::uint64_t>;
+    /// What the walk may trust of a folder's file system.
+    struct trust
+    {
+        /// getdents64 stops short of a full buffer only at the folder's end (see list()).
+        bool fills = false;
+        /// A listed folder's inode number is its own (`stat`'s), unless it is a mount point.
+        bool inode_names = false;
+    };
     struct dir
     {
         int fd = -1;
         std::uint64_t device = 0;
-        /// Its file system fills a getdents64 buffer until the folder's end (see list()).
-        bool fills = false;
+        trust fs;
     };
 
-    /// File systems whose getdents64 stops short of a full buffer only at the folder's
-    /// end: ext2/3/4, tmpfs, XFS and Btrfs, whose listing loops emit entries until the
-    /// buffer refuses one. Others (FUSE, NFS, CIFS, overlays) may return part of a
-    /// listing and more on the next call, so their folders are read until a call returns 0.
-    static bool fills_listings(int fd)
+    /// ext2/3/4, tmpfs and XFS emit entries until the buffer refuses one, and list a
+    /// folder by its own inode number; Btrfs fills the buffer too, but a subvolume inside
+    /// a folder has a device and inode numbers of its own. Others (FUSE, NFS, CIFS,
+    /// overlays) may return part of a listing and more on the next call, or list other
+    /// numbers than `stat` gives: their folders are read until a call returns 0, and
+    /// each is known by an fstat.
+    static trust trust_of(int fd)
     {
         struct statfs fs {};
-        if (::fstatfs(fd, &fs) != 0) return false;
+        if (::fstatfs(fd, &fs) != 0) return {};
         switch (static_cast<unsigned long>(fs.f_type)) {
         case 0xEF53UL:     // ext2, ext3, ext4
         case 0x01021994UL: // tmpfs
         case 0x58465342UL: // XFS
+            return {true, true};
         case 0x9123683EUL: // Btrfs
-            return true;
+            return {true, false};
         default:
-            return false;
+            return {};
         }
     }
-    using listing = std::vector<std::pair<std::string, entry_type>>;
+    using listing = std::vector<listed>;
 
     static std::optional<dir> open_root(std::string const& path, int& error, std::string& message)
     {
@@ -288,8 +307,8 @@ struct posix_walk
             return std::nullopt;
         }
         struct stat st {};
-        bool const known = ::fstat(fd, &st) == 0;
-        return dir{fd, known ? static_cast<std::uint64_t>(st.st_dev) : 0, known && fills_listings(fd)};
+        if (::fstat(fd, &st) != 0) return dir{fd, 0, {}};
+        return dir{fd, static_cast<std::uint64_t>(st.st_dev), trust_of(fd)};
     }
     static id id_of(dir const& d)
     {
@@ -337,9 +356,9 @@ struct posix_walk
                 case DT_FIFO: case DT_SOCK: case DT_CHR: case DT_BLK: t = entry_type::special; break;
                 default: break;
                 }
-                names.emplace_back(std::string(nm), t);
+                names.push_back({std::string(nm), t, static_cast<std::uint64_t>(e->d_ino)});
             }
-            if (d.fills && static_cast<std::size_t>(n) + longest <= size) return true;
+            if (d.fs.fills && static_cast<std::size_t>(n) + longest <= size) return true;
         }
     }
     static followed_entry follow(dir const& d, std::string const& name, std::string const&, id* out)
@@ -357,14 +376,35 @@ struct posix_walk
         return f;
     }
     /// Folders the listing gives as folders are opened before they are checked, and known
-    /// by their descriptor (`open_listed`): an fstat on it costs less than a second lookup
-    /// of the name.
+    /// by their listing or their descriptor (`open_listed`), which costs less than a
+    /// second lookup of the name.
     static constexpr bool opens_listed_folders = true;
-    /// Opens the folder `name` of `d`, following no link, and reads its identity from the
-    /// descriptor; nothing (and `error`) when it is gone, no longer a folder, or closed to us.
-    static std::optional<dir> open_listed(dir const& d, std::string const& name, id& out, int& error)
+    /// Opens the folder `e` of `d`, following no link, and gives its identity; nothing
+    /// (and `error`) when it is gone, no longer a folder, or closed to us. Where the
+    /// listing's inode number is the folder's own, and the open stays on the parent's
+    /// mount (openat2's RESOLVE_NO_XDEV refuses a mount point), the folder is the
+    /// parent's device and that number; otherwise an fstat of the descriptor says.
+    static std::optional<dir> open_listed(dir const& d, listed const& e, id& out, int& error)
     {
-        int const fd = ::openat(d.fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+#if defined(__linux__) && defined(SYS_openat2)
+        static std::atomic<bool> unavailable{false}; // openat2 missing or refused (seccomp)
+        if (d.fs.inode_names && e.inode != 0 && !unavailable.load(std::memory_order_relaxed)) {
+            struct open_how how {};
+            how.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+            how.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+            long const fd = ::syscall(SYS_openat2, d.fd, e.name.c_str(), &how, sizeof how);
+            if (fd >= 0) {
+                out = {d.device, e.inode};
+                return dir{static_cast<int>(fd), d.device, d.fs};
+            }
+            if (errno == ENOSYS || errno == EPERM) unavailable.store(true, std::memory_order_relaxed);
+            else if (errno != EXDEV) { // a mount point takes the way below
+                error = errno;
+                return std::nullopt;
+            }
+        }
+#endif
+        int const fd = ::openat(d.fd, e.name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0) {
             error = errno;
             return std::nullopt;
@@ -378,8 +418,10 @@ struct posix_walk
         out = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
         auto const device = static_cast<std::uint64_t>(st.st_dev);
         // A folder on its parent's device shares its file system; another one is asked.
-        return dir{fd, device, device == d.device ? d.fills : fills_listings(fd)};
+        return dir{fd, device, device == d.device ? d.fs : trust_of(fd)};
     }
+    /// Opens a folder reached through a link (or a listing without types); what its file
+    /// system may be trusted with is asked once here, and its own folders inherit it.
     static std::optional<dir> open_child(dir const& d, std::string const& name, std::string const&, std::string& error)
     {
         int const fd = ::openat(d.fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -387,7 +429,10 @@ struct posix_walk
             error = std::strerror(errno);
             return std::nullopt;
         }
-        return dir{fd};
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) return dir{fd, 0, {}};
+        auto const device = static_cast<std::uint64_t>(st.st_dev);
+        return dir{fd, device, device == d.device ? d.fs : trust_of(fd)};
     }
     static void release(dir& d)
     {
@@ -403,7 +448,7 @@ struct boost_walk
 {
     static constexpr bool opens_listed_folders = false;
     using id = std::string;
-    using listing = std::vector<std::pair<std::string, entry_type>>;
+    using listing = std::vector<listed>;
     struct dir
     {
         std::string path;
@@ -437,7 +482,7 @@ struct boost_walk
         d.path = path;
         for (boost::filesystem::directory_iterator const end; it != end; it.increment(ec)) {
             if (ec) break;
-            d.names.emplace_back(it->path().filename().string(), type_of(it->symlink_status().type()));
+            d.names.push_back({it->path().filename().string(), type_of(it->symlink_status().type())});
         }
         if (ec) d.partial = ec.message();
         return d;
@@ -564,12 +609,12 @@ struct directory_source::walker
         if (!partial.empty()) warn(path, "reading the directory failed: " + partial);
         std::sort(names.begin(), names.end());
         if (depth > 0 && src.opts_.layout == layout::nested) note_own_skill(names, path, rel);
-        for (auto const& [name, type] : names) {
+        for (auto const& e : names) {
             if (sh->stopped) break;
-            if (skipped(name) || name == "SKILL.md") continue;
-            std::string full = detail::joined(path, name);
-            if (src.opts_.layout == layout::files) file_entry(dir, name, full, path, depth);
-            else directory_entry(dir, name, type, std::move(full), rel, depth);
+            if (skipped(e.name) || e.name == "SKILL.md") continue;
+            std::string full = detail::joined(path, e.name);
+            if (src.opts_.layout == layout::files) file_entry(dir, e.name, full, path, depth);
+            else directory_entry(dir, e, std::move(full), rel, depth);
         }
         Fs::release(dir);
         out.directories.push_back(std::move(path));
@@ -583,8 +628,8 @@ struct directory_source::walker
     {
         bool exact = false, variant = false;
         for (auto const& entry : names) {
-            exact = exact || entry.first == "SKILL.md";
-            variant = variant || detail::is_skill_md_variant(entry.first);
+            exact = exact || entry.name == "SKILL.md";
+            variant = variant || detail::is_skill_md_variant(entry.name);
         }
         if (exact || variant) add_candidate(detail::joined(path, "SKILL.md"), rel, path, exact);
     }
@@ -609,10 +654,12 @@ struct directory_source::walker
 
     /// Flat and nested layouts: a folder (or a link to one that stays inside the tier's
     /// folders), within the depth and count bounds, visited once.
-    void directory_entry(typename Fs::dir const& dir, std::string const& name, detail::entry_type type,
-                         std::string full, std::string const& rel, std::size_t depth)
+    void directory_entry(typename Fs::dir const& dir, detail::listed const& entry, std::string full,
+                         std::string const& rel, std::size_t depth)
     {
         auto const& o = src.opts_;
+        std::string const& name = entry.name;
+        auto type = entry.type;
         if (type == detail::entry_type::regular || type == detail::entry_type::special) return;
         typename Fs::id id{};
         struct held // a folder opened early is closed on every way out but the walk into it
@@ -627,7 +674,7 @@ struct directory_source::walker
         if constexpr (Fs::opens_listed_folders) {
             if (o.layout == layout::nested && type == detail::entry_type::directory) {
                 int error = 0;
-                if (auto d = Fs::open_listed(dir, name, id, error)) {
+                if (auto d = Fs::open_listed(dir, entry, id, error)) {
                     child.d = std::move(*d);
                     child.open = true;
                 } else if (error == ENOENT) {
