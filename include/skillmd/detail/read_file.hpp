@@ -40,6 +40,28 @@ inline bool within(std::string_view real, std::vector<std::string> const& roots)
     return false;
 }
 
+/** A string for a skill's text, with room kept from the last one this thread gave back.
+    A load reads thousands of files of a few KB and lets each go once it is parsed; a
+    new string of that size each time is a trip through malloc's large bins. Text taken
+    here and handed to `give_back_text` when done is one allocation per thread. Nothing
+    is shared between threads, and a buffer above 64 KB is not kept.
+*/
+inline std::string& spare_text() noexcept
+{
+    thread_local std::string spare;
+    return spare;
+}
+inline std::string take_text() noexcept
+{
+    std::string s = std::move(spare_text());
+    s.clear();
+    return s;
+}
+inline void give_back_text(std::string&& s) noexcept
+{
+    if (s.capacity() <= 64 * 1024 && s.capacity() > spare_text().capacity()) spare_text() = std::move(s);
+}
+
 /// Reads a whole regular file. On failure returns nothing and sets `error` to a reason.
 inline std::optional<std::string> read_file(std::string const& path, std::string& error,
                                             std::size_t max_bytes = std::size_t(-1))

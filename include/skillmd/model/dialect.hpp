@@ -14,7 +14,8 @@
 
 namespace skillmd {
 
-/// The fields of `skill_metadata` a frontmatter key can fill.
+/// The fields of `skill_metadata` a frontmatter key can fill (at most 64: a reader keeps
+/// the fields it has seen in one 64-bit set; keep `user_invocable_only` last).
 enum class field : std::uint8_t {
     name, description, when_to_use, license, compatibility, metadata, version, author, tags,
     allowed_tools, disable_model_invocation, user_invocable, context, agent, model, argument_hint,

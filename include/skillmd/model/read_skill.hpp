@@ -16,6 +16,7 @@
 #include <skillmd/detail/unicode.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -63,6 +64,7 @@ inline std::vector<std::string> split_tools(std::string_view s)
         else if (c == ',' && depth == 0) comma = true;
     }
     std::vector<std::string> out;
+    out.reserve(static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [&](char c) { return comma ? c == ',' : c == ' '; })) + 1);
     std::string cur;
     depth = 0;
     auto flush = [&] {
@@ -291,7 +293,7 @@ private:
                 unknown(key, v, s, sven_block);
                 continue;
             }
-            seen_.push_back(*f);
+            seen_ |= bit(*f);
             read_field(*f, k, v, s);
         }
         key_.reset();
@@ -400,7 +402,9 @@ private:
         else report(key, severity::warning, "unexpected-field", "unexpected-field", msg);
     }
 
-    bool given(field f) const { return std::find(seen_.begin(), seen_.end(), f) != seen_.end(); }
+    static std::uint64_t bit(field f) noexcept { return std::uint64_t{1} << static_cast<unsigned>(f); }
+    static_assert(static_cast<unsigned>(field::user_invocable_only) < 64, "the fields seen fit one 64-bit set");
+    bool given(field f) const { return (seen_ & bit(f)) != 0; }
 
     void apply_defaults(skill_metadata& s)
     {
@@ -551,7 +555,7 @@ private:
     validation_mode mode_;
     skill_origin const& origin_;
     std::vector<diagnostic> out_;
-    std::vector<field> seen_;
+    std::uint64_t seen_ = 0; ///< the fields given, one bit each
     std::optional<node> name_node_, description_node_, compatibility_node_;
     std::optional<node> key_; ///< the key being read: where a report about its value goes without a node of its own
 };
@@ -579,12 +583,10 @@ read_result read_skill(Parser const& parser, dialect const& d, validation_mode m
     auto file = frontmatter::read_skill_file(parser, text, origin.file, split_options_for(d, mode));
     for (auto& diag : file.diagnostics)
         if (diag.rule.empty()) diag.rule = spec_rule_for(diag.code);
-    read_result r;
     bool const refused = has_error(file.diagnostics);
-    if (!refused) {
-        origin.body = text.substr(std::min(file.body_offset, text.size()));
-        r = read_metadata(d, mode, file.frontmatter ? &*file.frontmatter : nullptr, origin);
-    }
+    if (!refused) origin.body = text.substr(std::min(file.body_offset, text.size()));
+    // Initialized from the reader's result itself: no move of a whole skill_metadata.
+    read_result r = refused ? read_result{} : read_metadata(d, mode, file.frontmatter ? &*file.frontmatter : nullptr, origin);
     r.diagnostics.insert(r.diagnostics.begin(), std::make_move_iterator(file.diagnostics.begin()),
                          std::make_move_iterator(file.diagnostics.end()));
     std::stable_sort(r.diagnostics.begin(), r.diagnostics.end(), [](diagnostic const& a, diagnostic const& b) {

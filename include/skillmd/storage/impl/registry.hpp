@@ -13,6 +13,7 @@
 #include <skillmd/storage/requirements.hpp>
 #include <skillmd/model/names.hpp>
 #include <skillmd/detail/prompt_text.hpp>
+#include <skillmd/detail/read_file.hpp>
 #include <skillmd/detail/unicode.hpp>
 
 #include <algorithm>
@@ -52,6 +53,7 @@ candidate_result read_candidate(Parser const& parser, registry_options const& op
     }
     skill_origin const origin{c.path, c.directory_name, c.command};
     auto r = read_skill(parser, opts.dialect, opts.mode, *text.text, origin);
+    detail::give_back_text(std::move(*text.text)); // parsed: nothing refers to it now
     out.diagnostics = std::move(r.diagnostics);
     out.skill = std::move(r.skill);
     out.body_offset = r.body_offset;

@@ -200,7 +200,7 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
     }
     // The size is known: one read does for a small file. A head read stops at 4 KB and
     // goes on only while the frontmatter block is still open.
-    std::string text;
+    std::string text = take_text();
     std::size_t want = head ? std::min<std::size_t>(size, 4096) : size;
     for (;;) {
         std::size_t const old = text.size();
@@ -575,6 +575,9 @@ struct directory_source::walker
     discovery out;
     std::vector<job> jobs;
     bool depth_reported = false, count_reported = false;
+    /// A listing's vector for each depth, kept for the next folder at that depth: a walk
+    /// lists thousands of folders, one level at a time per thread.
+    std::vector<typename Fs::listing> spare_listings = {};
 
     bool first_visit(typename Fs::id const& id)
     {
@@ -600,6 +603,8 @@ struct directory_source::walker
     void walk(typename Fs::dir dir, std::string path, std::string const& rel, std::size_t depth)
     {
         typename Fs::listing names;
+        if (depth < spare_listings.size()) names = std::move(spare_listings[depth]); // its room, not its entries
+        names.clear();
         std::string error, partial;
         if (!Fs::list(dir, names, error, partial)) {
             warn(path, "cannot list the directory: " + error + "; skipped");
@@ -618,6 +623,8 @@ struct directory_source::walker
         }
         Fs::release(dir);
         out.directories.push_back(std::move(path));
+        if (spare_listings.size() <= depth) spare_listings.resize(depth + 1);
+        spare_listings[depth] = std::move(names);
     }
 
     /// Nested layout: the folder's own listing says whether it is a skill. Any entry named
