@@ -29,7 +29,7 @@ enum class layout : std::uint8_t {
 
 /// How a directory_source lists folders. Both give the same discovery on the same tree.
 enum class directory_walker : std::uint8_t {
-    posix,            ///< openat, getdents64 and fstat on open descriptors, on up to four threads (Linux, the default)
+    posix,            ///< openat2, getdents64 and fstat on open descriptors, on up to four threads (Linux, the default)
     boost_filesystem, ///< Boost.Filesystem iteration and status by path, one thread (portable)
 };
 
@@ -52,8 +52,11 @@ struct directory_options
 
     Discovery reads no skill file and makes few system calls: a flat tier's skill
     folder is only `fstatat`ed (its SKILL.md is confirmed by the first read; a missing
-    file then simply means no skill); a nested tier lists every folder (opened, known
-    by an `fstat` of its descriptor, listed with getdents64).
+    file then simply means no skill); a nested tier lists every folder (opened without
+    following links, listed with getdents64 - once, on file systems that fill the
+    buffer to the end - and known by its parent's device and the listing's inode
+    number where those are the folder's own: ext4, tmpfs and XFS, no mount point on
+    the way; elsewhere by an `fstat` of its descriptor).
     Symlinked directories and symlinked SKILL.md files are followed, and every
     directory is visited at most once (a set of device and inode), so loops and
     meshes end at once. Depth, directory count and file size are bounded; names
