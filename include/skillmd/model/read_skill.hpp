@@ -57,14 +57,18 @@ namespace detail {
 inline std::vector<std::string> split_tools(std::string_view s)
 {
     int depth = 0;
-    bool comma = false;
+    std::size_t commas = 0, spaces = 0; // outside parentheses: room for the items below
     for (char c : s) {
         if (c == '(') ++depth;
         else if (c == ')' && depth > 0) --depth;
-        else if (c == ',' && depth == 0) comma = true;
+        else if (depth == 0) {
+            commas += c == ',';
+            spaces += c == ' ';
+        }
     }
+    bool const comma = commas > 0;
     std::vector<std::string> out;
-    out.reserve(static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [&](char c) { return comma ? c == ',' : c == ' '; })) + 1);
+    out.reserve((comma ? commas : spaces) + 1);
     std::string cur;
     depth = 0;
     auto flush = [&] {

@@ -308,8 +308,8 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
     auto& cache = next.cache_;
     auto const by_key = [&next](auto const& a, auto const& b) { return next.key_of(a) < next.key_of(b); };
     auto const not_before = [&](auto const& a, auto const& b) { return !by_key(a, b); };
-    if (std::adjacent_find(cache.begin(), cache.end(), not_before) != cache.end()) {
-        if (!std::is_sorted(cache.begin(), cache.end(), by_key)) std::stable_sort(cache.begin(), cache.end(), by_key);
+    if (auto const first_tie = std::adjacent_find(cache.begin(), cache.end(), not_before); first_tie != cache.end()) {
+        if (!std::is_sorted(first_tie, cache.end(), by_key)) std::stable_sort(cache.begin(), cache.end(), by_key);
         auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [&next](auto const& a, auto const& b) { return next.key_of(a) == next.key_of(b); });
         cache.erase(cache.begin(), last_of_each.base());
     }

@@ -298,6 +298,14 @@ struct posix_walk
     }
     using listing = std::vector<listed>;
 
+    /// The folder open on `fd`, whose `fstat` gave `st`: on `parent`'s device it shares
+    /// the parent's file system and what may be trusted of it; otherwise that is asked.
+    static dir described(int fd, struct stat const& st, dir const* parent)
+    {
+        auto const device = static_cast<std::uint64_t>(st.st_dev);
+        return dir{fd, device, parent && device == parent->device ? parent->fs : trust_of(fd)};
+    }
+
     static std::optional<dir> open_root(std::string const& path, int& error, std::string& message)
     {
         int const fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -308,7 +316,7 @@ struct posix_walk
         }
         struct stat st {};
         if (::fstat(fd, &st) != 0) return dir{fd, 0, {}};
-        return dir{fd, static_cast<std::uint64_t>(st.st_dev), trust_of(fd)};
+        return described(fd, st, nullptr);
     }
     static id id_of(dir const& d)
     {
@@ -416,9 +424,7 @@ struct posix_walk
             return std::nullopt;
         }
         out = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
-        auto const device = static_cast<std::uint64_t>(st.st_dev);
-        // A folder on its parent's device shares its file system; another one is asked.
-        return dir{fd, device, device == d.device ? d.fs : trust_of(fd)};
+        return described(fd, st, &d);
     }
     /// Opens a folder reached through a link (or a listing without types); what its file
     /// system may be trusted with is asked once here, and its own folders inherit it.
@@ -431,8 +437,7 @@ struct posix_walk
         }
         struct stat st {};
         if (::fstat(fd, &st) != 0) return dir{fd, 0, {}};
-        auto const device = static_cast<std::uint64_t>(st.st_dev);
-        return dir{fd, device, device == d.device ? d.fs : trust_of(fd)};
+        return described(fd, st, &d);
     }
     static void release(dir& d)
     {
