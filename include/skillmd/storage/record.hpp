@@ -12,6 +12,7 @@
 #include <skillmd/storage/source.hpp>
 #include <skillmd/model/skill.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>
+#include <skillmd/detail/prefetch.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -197,6 +198,31 @@ struct skill_record
 };
 
 using record_ptr = std::shared_ptr<skill_record const>;
+
+namespace detail {
+
+/** Asks for the memory a pass over a snapshot's records reads of `r`: the block's header
+    (the reference counts, just before the record), the record's members, and the path
+    after them, which holds the command. A refresh's records were made on other cores;
+    a serial pass over 10,000 of them otherwise waits on one miss after another.
+*/
+inline void prefetch_record(skill_record const* r) noexcept
+{
+    if (r == nullptr) return;
+    // Addresses as integers: the block's header lies outside the record object.
+    auto const at = reinterpret_cast<std::uintptr_t>(r);
+    for (std::uintptr_t off = 0; off < sizeof(skill_record) + 128; off += 64)
+        detail::prefetch(reinterpret_cast<void const*>(at + off - 16));
+}
+
+/// `prefetch_record` for the item `detail::prefetch_distance` places after `i` in `list`.
+template <class List, class Record>
+void prefetch_ahead(List const& list, std::size_t i, Record const& record_of) noexcept
+{
+    if (i + prefetch_distance < list.size()) prefetch_record(record_of(list[i + prefetch_distance]));
+}
+
+} // namespace detail
 
 namespace detail {
 

@@ -372,7 +372,10 @@ private:
     // Building the new snapshot from what was read: gating, dedup, the indexes.
     /// The records of one refresh sorted by command, in tier order within a command: a run
     /// of equal commands is a collision (one vector, not a map node and a vector per command).
-    using command_groups = std::vector<record_ptr>;
+    struct command_groups : std::vector<record_ptr>
+    {
+        bool distinct_in_order = false; ///< sorted, and no two share a command: no collision to resolve
+    };
     void assemble(std::vector<work>& items, skillmd::snapshot& next) const;
     command_groups gate_and_group(std::vector<work>& items, skillmd::snapshot& next) const;
     static void resolve_collisions(command_groups& groups, skillmd::snapshot& next);

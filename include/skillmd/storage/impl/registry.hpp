@@ -217,9 +217,10 @@ template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_sour
 void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& items, skillmd::snapshot& next) const
 {
     auto kept = gate_and_group(items, next);
+    bool const in_order = kept.distinct_in_order;
     resolve_collisions(kept, next);
     auto& skills = next.skills_.items_;
-    if (!std::is_sorted(skills.begin(), skills.end(), detail::command_before))
+    if (!in_order && !std::is_sorted(skills.begin(), skills.end(), detail::command_before))
         std::sort(skills.begin(), skills.end(), detail::command_before);
     report_confusables(next);
     link_children(next);
@@ -238,6 +239,7 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
         if (!fresh && at->second != i) at->second = skillmd::snapshot::npos;
     };
     for (std::size_t i = 0; i < skills.size(); ++i) {
+        detail::prefetch_ahead(skills, i, [](record_ptr const& p) { return p.get(); });
         note(skills[i]->meta.name, i);
         if (opts_.dialect.find_by_label && skills[i]->meta.label) note(*skills[i]->meta.label, i);
     }
@@ -258,7 +260,17 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
     kept.reserve(items.size());
     next.cache_.reserve(items.size()); // kept as long as the snapshot: no spare capacity
     requirement_checker gate;
-    for (auto& w : items) {
+    // Discovery lists most trees in command order, each path once: whether this one does
+    // is seen on the way, against the last item kept, which is still in the cache.
+    bool kept_in_order = true, cache_in_order = true;
+    auto const key_less = [&next](auto const& a, auto const& b) { return next.key_of(a) < next.key_of(b); };
+    auto const push_cached = [&](typename skillmd::snapshot::cache_entry e) {
+        if (!next.cache_.empty() && cache_in_order) cache_in_order = key_less(next.cache_.back(), e);
+        next.cache_.push_back(std::move(e));
+    };
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        detail::prefetch_ahead(items, i, [](work const& w) { return w.result.record.get(); });
+        auto& w = items[i];
         auto& fresh = w.result.diagnostics;
         auto const first = next.diagnostics_.size();
         next.diagnostics_.insert(next.diagnostics_.end(), std::make_move_iterator(fresh.begin()), std::make_move_iterator(fresh.end()));
@@ -266,12 +278,12 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
         typename skillmd::snapshot::span_of_diagnostics const said{static_cast<std::uint32_t>(first),
                                                                    static_cast<std::uint32_t>(next.diagnostics_.size() - first)};
         if (!w.result.record) {
-            next.cache_.push_back({nullptr, {static_cast<std::uint32_t>(next.misses_.size()), 0}});
             next.misses_.push_back({w.tier, w.where->path, w.result.stamp, said});
+            push_cached({nullptr, {static_cast<std::uint32_t>(next.misses_.size() - 1), 0}});
             continue;
         }
-        next.cache_.push_back({w.result.record, said});
         record_ptr rec = w.result.record;
+        push_cached({std::move(w.result.record), said});
         if (opts_.gate_requirements && (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty())) {
             if (auto why = gate.unmet(rec->meta)) {
                 detail::edit(rec, [](record_draft& d) { d.hidden = true; });
@@ -296,20 +308,17 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
                 }
             }
         }
+        if (kept_in_order && !kept.empty()) kept_in_order = kept.back()->command < rec->command;
         kept.push_back(std::move(rec));
     }
-    // Discovery lists most trees in order already; a stable sort keeps the tiers in order
-    // within a command.
-    if (!std::is_sorted(kept.begin(), kept.end(), detail::command_before))
+    // Otherwise sorted here; a stable sort keeps the tiers in order within a command.
+    kept.distinct_in_order = kept_in_order;
+    if (!kept_in_order && !std::is_sorted(kept.begin(), kept.end(), detail::command_before))
         std::stable_sort(kept.begin(), kept.end(), detail::command_before);
     // Sorted for lookups; should a source list one path twice, its last read stands.
-    // Discovery gives most trees in order and once each: one pass over strictly
-    // increasing keys says so, and then there is nothing to sort or drop.
     auto& cache = next.cache_;
-    auto const by_key = [&next](auto const& a, auto const& b) { return next.key_of(a) < next.key_of(b); };
-    auto const not_before = [&](auto const& a, auto const& b) { return !by_key(a, b); };
-    if (auto const first_tie = std::adjacent_find(cache.begin(), cache.end(), not_before); first_tie != cache.end()) {
-        if (!std::is_sorted(first_tie, cache.end(), by_key)) std::stable_sort(cache.begin(), cache.end(), by_key);
+    if (!cache_in_order) {
+        if (!std::is_sorted(cache.begin(), cache.end(), key_less)) std::stable_sort(cache.begin(), cache.end(), key_less);
         auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [&next](auto const& a, auto const& b) { return next.key_of(a) == next.key_of(b); });
         cache.erase(cache.begin(), last_of_each.base());
     }
@@ -323,6 +332,11 @@ template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_sour
 void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_groups& kept, skillmd::snapshot& next)
 {
     auto& skills = next.skills_.items_;
+    if (kept.distinct_in_order && skills.empty()) { // the common case: every skill is listed as it is
+        skills = std::move(static_cast<std::vector<record_ptr>&>(kept));
+        skills.shrink_to_fit(); // kept as long as the snapshot; room was made for misses too
+        return;
+    }
     skills.reserve(skills.size() + kept.size());
     std::vector<record_ptr> group;
     for (std::size_t first = 0, last; first < kept.size(); first = last) {
@@ -384,7 +398,9 @@ void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot&
     auto& skills = next.skills_.items_;
     std::vector<std::pair<std::size_t, std::size_t>> links; // parent, child; children in command order
     std::size_t parent = skillmd::snapshot::npos;
+    auto const record_of = [](record_ptr const& p) { return p.get(); };
     for (std::size_t c = 0; c < skills.size(); ++c) {
+        detail::prefetch_ahead(skills, c, record_of);
         std::string_view const command = skills[c]->command;
         auto const slash = command.rfind('/');
         if (slash == std::string_view::npos) continue;
@@ -398,6 +414,7 @@ void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot&
         std::stable_sort(links.begin(), links.end(), by_parent);
     std::vector<std::string_view> wanted;
     for (std::size_t i = 0, k = 0; i < skills.size(); ++i) {
+        detail::prefetch_ahead(skills, i, record_of);
         wanted.clear();
         for (; k < links.size() && links[k].first == i; ++k) wanted.push_back(skills[links[k].second]->command);
         if (skills[i]->children != wanted) {
@@ -417,8 +434,11 @@ void basic_registry<Parser, Dedup, Sources...>::report_confusables(skillmd::snap
     // case: compared so in place; otherwise by their Unicode skeletons, made once each.
     std::vector<std::pair<std::string_view, skill_record const*>> looks;
     bool ascii = true;
-    for (auto const* list : {&next.skills_, &next.shadowed_})
-        for (auto const& r : *list) {
+    looks.reserve(next.skills_.items_.size() + next.shadowed_.items_.size());
+    for (auto const* list : {&next.skills_.items_, &next.shadowed_.items_})
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            detail::prefetch_ahead(*list, i, [](record_ptr const& p) { return p.get(); });
+            skill_record const& r = *(*list)[i];
             looks.emplace_back(skillmd::snapshot::base_command(r), &r);
             for (char c : r.command) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
         }
