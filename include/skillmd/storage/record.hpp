@@ -148,12 +148,12 @@ struct record_draft
     std::string tier;
     std::size_t tier_index = 0;
     bool hidden = false;
-    std::shared_ptr<override_decision const> overridden;
+    std::shared_ptr<override_decision const> overridden = {};
     candidate where;
     skill_metadata meta;
-    std::vector<std::string> children;
+    std::vector<std::string> children = {};
     std::size_t body_offset = 0;
-    std::string shadowed_by;
+    std::string shadowed_by = {};
 };
 
 /** One skill of a snapshot. Immutable and shared: snapshots share the records of unchanged
