@@ -17,6 +17,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -130,19 +131,25 @@ skillmd::registry_options options()
 
 /// The floor as the issue words it: a plain loop that reads every SKILL.md into
 /// memory (each file into its own string, all kept), given the list of paths.
+std::vector<std::string> read_into_memory(tree const& t)
+{
+    std::vector<std::string> contents;
+    contents.reserve(t.files.size());
+    for (auto const& f : t.files) {
+        std::ifstream in(f, std::ios::binary | std::ios::ate);
+        std::string text(static_cast<std::size_t>(in.tellg()), '\0');
+        in.seekg(0);
+        in.read(text.data(), static_cast<std::streamsize>(text.size()));
+        contents.push_back(std::move(text));
+    }
+    return contents;
+}
+
 void read_every_file_into_memory(benchmark::State& state)
 {
     auto const& t = the_tree();
     for (auto _ : state) {
-        std::vector<std::string> contents;
-        contents.reserve(t.files.size());
-        for (auto const& f : t.files) {
-            std::ifstream in(f, std::ios::binary | std::ios::ate);
-            std::string text(static_cast<std::size_t>(in.tellg()), '\0');
-            in.seekg(0);
-            in.read(text.data(), static_cast<std::streamsize>(text.size()));
-            contents.push_back(std::move(text));
-        }
+        auto const contents = read_into_memory(t);
         benchmark::DoNotOptimize(contents.data());
     }
     state.counters["skills"] = static_cast<double>(t.files.size());
@@ -167,16 +174,61 @@ void read_every_file_floor(benchmark::State& state)
     state.counters["skills"] = static_cast<double>(t.files.size());
 }
 
+std::size_t load_once(tree const& t)
+{
+    registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), nested()));
+    reg.load();
+    return reg.snapshot()->skills().size();
+}
+
 void full_load(benchmark::State& state)
 {
     auto const& t = the_tree();
     std::size_t n = 0;
-    for (auto _ : state) {
-        registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), nested()));
-        reg.load();
-        n = reg.snapshot()->skills().size();
-    }
+    for (auto _ : state) n = load_once(t);
     state.counters["skills"] = static_cast<double>(n);
+}
+
+/// The load against the plain loop in pairs, one right after the other: on a shared
+/// machine whose speed drifts over seconds, two benchmarks run apart see different
+/// machines, while the two halves of a pair see nearly the same one. Every other pair
+/// runs the load first, so neither side always inherits the other's caches. Reports
+/// the medians of each side and their ratio, and how many pairs the load won.
+void load_against_plain_loop(benchmark::State& state)
+{
+    using clock = std::chrono::steady_clock;
+    auto const& t = the_tree();
+    std::vector<double> plain, load;
+    std::size_t n = 0;
+    auto const timed = [](auto&& f) {
+        auto const a = clock::now();
+        f();
+        return std::chrono::duration<double, std::milli>(clock::now() - a).count();
+    };
+    auto const plain_loop = [&] {
+        auto const contents = read_into_memory(t);
+        benchmark::DoNotOptimize(contents.data());
+    };
+    for (auto _ : state) {
+        bool const load_first = plain.size() % 2 == 1;
+        if (load_first) load.push_back(timed([&] { n = load_once(t); }));
+        plain.push_back(timed(plain_loop));
+        if (!load_first) load.push_back(timed([&] { n = load_once(t); }));
+    }
+    std::size_t won = 0;
+    for (std::size_t i = 0; i < plain.size(); ++i) won += load[i] <= plain[i];
+    auto const median = [](std::vector<double> v) {
+        if (v.empty()) return 0.0;
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    double const p = median(plain), l = median(load);
+    state.counters["skills"] = static_cast<double>(n);
+    state.counters["plain_loop_ms"] = p;
+    state.counters["load_ms"] = l;
+    state.counters["load_per_plain_loop"] = p > 0 ? l / p : 0;
+    state.counters["pairs_load_not_slower"] = static_cast<double>(won);
+    state.counters["pairs"] = static_cast<double>(plain.size());
 }
 
 /// refresh() with nothing changed, once the change watches are set (the first two
@@ -275,6 +327,7 @@ void memory_per_skill(benchmark::State& state, tree const& (*which)())
 BENCHMARK(read_every_file_into_memory)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(read_every_file_floor)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(full_load)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(load_against_plain_loop)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(21);
 BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_unchanged_without_watches)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(memory_per_skill, tree, &the_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
