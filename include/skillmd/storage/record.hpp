@@ -215,9 +215,11 @@ inline void prefetch_record(skill_record const* r) noexcept
         detail::prefetch(reinterpret_cast<void const*>(at + off - 16));
 }
 
-/// `prefetch_record` for the item `detail::prefetch_distance` places after `i` in `list`.
-template <class List, class Record>
-void prefetch_ahead(List const& list, std::size_t i, Record const& record_of) noexcept
+/// `prefetch_record` for the item `detail::prefetch_distance` places after `i` in `list`
+/// (by default a list of records; `record_of` finds the record in another list's item).
+template <class List, class Record = skill_record const* (*)(record_ptr const&)>
+void prefetch_ahead(List const& list, std::size_t i,
+                    Record const& record_of = [](record_ptr const& p) { return p.get(); }) noexcept
 {
     if (i + prefetch_distance < list.size()) prefetch_record(record_of(list[i + prefetch_distance]));
 }

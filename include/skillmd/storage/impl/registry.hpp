@@ -245,7 +245,7 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
         if (!fresh && at->second != i) at->second = skillmd::snapshot::npos;
     };
     for (std::size_t i = 0; i < skills.size(); ++i) {
-        detail::prefetch_ahead(skills, i, [](record_ptr const& p) { return p.get(); });
+        detail::prefetch_ahead(skills, i);
         note(skills[i]->meta.name, i);
         if (opts_.dialect.find_by_label && skills[i]->meta.label) note(*skills[i]->meta.label, i);
     }
@@ -404,9 +404,8 @@ void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot&
     auto& skills = next.skills_.items_;
     std::vector<std::pair<std::size_t, std::size_t>> links; // parent, child; children in command order
     std::size_t parent = skillmd::snapshot::npos;
-    auto const record_of = [](record_ptr const& p) { return p.get(); };
     for (std::size_t c = 0; c < skills.size(); ++c) {
-        detail::prefetch_ahead(skills, c, record_of);
+        detail::prefetch_ahead(skills, c);
         std::string_view const command = skills[c]->command;
         auto const slash = command.rfind('/');
         if (slash == std::string_view::npos) continue;
@@ -420,7 +419,7 @@ void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot&
         std::stable_sort(links.begin(), links.end(), by_parent);
     std::vector<std::string_view> wanted;
     for (std::size_t i = 0, k = 0; i < skills.size(); ++i) {
-        detail::prefetch_ahead(skills, i, record_of);
+        detail::prefetch_ahead(skills, i);
         wanted.clear();
         for (; k < links.size() && links[k].first == i; ++k) wanted.push_back(skills[links[k].second]->command);
         if (skills[i]->children != wanted) {
@@ -443,7 +442,7 @@ void basic_registry<Parser, Dedup, Sources...>::report_confusables(skillmd::snap
     looks.reserve(next.skills_.items_.size() + next.shadowed_.items_.size());
     for (auto const* list : {&next.skills_.items_, &next.shadowed_.items_})
         for (std::size_t i = 0; i < list->size(); ++i) {
-            detail::prefetch_ahead(*list, i, [](record_ptr const& p) { return p.get(); });
+            detail::prefetch_ahead(*list, i);
             skill_record const& r = *(*list)[i];
             looks.emplace_back(skillmd::snapshot::base_command(r), &r);
             for (char c : r.command) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
