@@ -490,6 +490,52 @@ BOOST_AUTO_TEST_CASE(files_win_over_the_database_and_refresh_reads_only_changes)
     BOOST_TEST(reg.snapshot()->find("db-only") == nullptr);
 }
 
+/// A user-written source that lists its skills backwards and the first of them twice.
+struct backwards_and_twice
+{
+    memory_source inner{"backwards"};
+    std::shared_ptr<std::atomic<int>> reads = std::make_shared<std::atomic<int>>(0);
+    std::string_view label() const { return inner.label(); }
+    discovery discover() const
+    {
+        auto d = inner.discover();
+        std::reverse(d.skills.begin(), d.skills.end());
+        if (!d.skills.empty()) d.skills.push_back(d.skills.front());
+        return d;
+    }
+    read_outcome read_head(candidate const& c) const
+    {
+        ++*reads;
+        return inner.read_head(c);
+    }
+    read_outcome read_all(candidate const& c) const { return inner.read_all(c); }
+};
+static_assert(skill_source<backwards_and_twice>);
+
+/// Most sources list in command order, each path once, and the assembly then skips its
+/// sorts; one that does neither still gets a sorted snapshot, and a refresh still finds
+/// every unchanged read in the cache (sorted, one entry a path: the last read stands).
+BOOST_AUTO_TEST_CASE(a_source_out_of_order_and_listing_a_path_twice_still_loads_sorted_and_refreshes_from_its_cache)
+{
+    backwards_and_twice src;
+    for (std::string const n : {"alpha", "beta", "delta", "gamma"}) src.inner.set(n, skill(n, "the " + n + " skill"));
+    basic_registry<parser, first_tier_wins, backwards_and_twice> reg(parser{}, lenient(), src);
+    reg.load();
+    std::vector<std::string> listed;
+    for (auto const& r : reg.snapshot()->skills()) listed.push_back(r.command.str());
+    BOOST_TEST(listed == (std::vector<std::string>{"alpha", "beta", "delta", "gamma"}), boost::test_tools::per_element());
+    for (std::string const n : {"alpha", "beta", "delta", "gamma"}) BOOST_TEST(reg.snapshot()->find(n)->meta.description == "the " + n + " skill");
+    BOOST_TEST(*src.reads == 5); // four skills, `gamma` listed twice
+
+    reg.refresh(); // nothing changed: all five come from the cache, `gamma` both times
+    BOOST_TEST(*src.reads == 5);
+    src.inner.set("beta", skill("beta", "edited"));
+    reg.refresh();
+    BOOST_TEST(*src.reads == 6);
+    BOOST_TEST(reg.snapshot()->find("beta")->meta.description == "edited");
+    BOOST_TEST(reg.snapshot()->skills().size() == 4u);
+}
+
 /// A refresh that reuses unchanged reads reports what they said when they were read:
 /// the warnings of a skill that loaded and the errors of a file that made none, in the
 /// same order, generation after generation (the cache keeps them as a range of the
