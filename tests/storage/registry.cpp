@@ -490,12 +490,10 @@ BOOST_AUTO_TEST_CASE(files_win_over_the_database_and_refresh_reads_only_changes)
     BOOST_TEST(reg.snapshot()->find("db-only") == nullptr);
 }
 
-/// A user-written source that lists its skills backwards and the first of them twice.
-struct backwards_and_twice
+/// The counting source above, listing its skills (as files) backwards and the first of
+/// them twice.
+struct backwards_and_twice : counting_db
 {
-    memory_source inner{"backwards"};
-    std::shared_ptr<std::atomic<int>> reads = std::make_shared<std::atomic<int>>(0);
-    std::string_view label() const { return inner.label(); }
     discovery discover() const
     {
         auto d = inner.discover();
@@ -503,12 +501,6 @@ struct backwards_and_twice
         if (!d.skills.empty()) d.skills.push_back(d.skills.front());
         return d;
     }
-    read_outcome read_head(candidate const& c) const
-    {
-        ++*reads;
-        return inner.read_head(c);
-    }
-    read_outcome read_all(candidate const& c) const { return inner.read_all(c); }
 };
 static_assert(skill_source<backwards_and_twice>);
 
