@@ -209,11 +209,12 @@ void load_against_plain_loop(benchmark::State& state)
         auto const contents = read_into_memory(t);
         benchmark::DoNotOptimize(contents.data());
     };
+    auto const a_load = [&] { n = load_once(t); };
     for (auto _ : state) {
         bool const load_first = plain.size() % 2 == 1;
-        if (load_first) load.push_back(timed([&] { n = load_once(t); }));
+        if (load_first) load.push_back(timed(a_load));
         plain.push_back(timed(plain_loop));
-        if (!load_first) load.push_back(timed([&] { n = load_once(t); }));
+        if (!load_first) load.push_back(timed(a_load));
     }
     std::size_t won = 0;
     for (std::size_t i = 0; i < plain.size(); ++i) won += load[i] <= plain[i];

@@ -224,10 +224,6 @@ void prefetch_ahead(List const& list, std::size_t i,
     if (i + prefetch_distance < list.size()) prefetch_record(record_of(list[i + prefetch_distance]));
 }
 
-} // namespace detail
-
-namespace detail {
-
 /// Writes `d` into `r` and the bytes after it (see arena_writer: run once to count, once
 /// to write), with `children` as the record's sub-skills (`d.children`, or views of the
 /// commands the snapshot links, which need no owned copies).

@@ -267,7 +267,7 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
     next.cache_.reserve(items.size()); // kept as long as the snapshot: no spare capacity
     requirement_checker gate;
     // Discovery lists most trees in command order, each path once: whether this one does
-    // is seen on the way, against the last item kept, which is still in the cache.
+    // is seen on the way, each item against the one before it (still in the CPU's cache).
     bool kept_in_order = true, cache_in_order = true;
     auto const key_less = [&next](auto const& a, auto const& b) { return next.key_of(a) < next.key_of(b); };
     auto const push_cached = [&](typename skillmd::snapshot::cache_entry e) {
