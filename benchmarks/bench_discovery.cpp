@@ -3,7 +3,8 @@
 //
 // Discovery and frontmatter parsing of a generated tree of 10,000 nested skills
 // (1-3 KB each), or of the user's own tree (`--tree DIR`), against the floor: a plain
-// loop that only reads every SKILL.md into memory, given the list of paths. And
+// loop that only reads every SKILL.md into memory, given the list of paths, and the
+// system calls a walk cannot do without (one core, nothing parsed). And
 // refresh() when nothing changed, and the memory a loaded registry holds per skill, of
 // that tree and of real skills (the shared corpus, or `--corpus DIR`).
 
@@ -25,8 +26,11 @@
 #include <string>
 #include <vector>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -181,12 +185,96 @@ std::size_t load_once(tree const& t)
     return reg.snapshot()->skills().size();
 }
 
+/// The process's CPU time so far, every thread's, user and system, in milliseconds.
+double process_cpu_ms()
+{
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    auto const ms = [](timeval t) { return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3; };
+    return ms(u.ru_utime) + ms(u.ru_stime);
+}
+
+/// A load; `cpu_ms` is the CPU time of all its threads: what the two cores spent.
 void full_load(benchmark::State& state)
 {
     auto const& t = the_tree();
     std::size_t n = 0;
+    double const cpu0 = process_cpu_ms();
     for (auto _ : state) n = load_once(t);
     state.counters["skills"] = static_cast<double>(n);
+    state.counters["cpu_ms"] = (process_cpu_ms() - cpu0) / static_cast<double>(state.iterations());
+}
+
+/// The system calls a walk cannot do without, on one core, with no parsing and nothing
+/// kept: open every folder below the root relative to its parent, list it, and read
+/// the SKILL.md it lists (open, fstat for the stamp, one read, close). `fused` reads the
+/// file while its folder is open, by a one-component name; otherwise the paths are
+/// collected and read afterwards by their full paths, as a load's read step does.
+/// What a load spends beyond this is its own work.
+class walk_floor
+{
+public:
+    explicit walk_floor(bool fused) : fused_(fused), listing_(32768) {}
+
+    std::size_t run(std::string const& root)
+    {
+        paths_.clear();
+        bytes_ = 0;
+        walk(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC), root);
+        for (auto const& p : paths_) read_file(::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+        return bytes_;
+    }
+
+private:
+    void read_file(int fd)
+    {
+        if (fd < 0) return;
+        struct stat st {};
+        ::fstat(fd, &st);
+        ssize_t const n = ::read(fd, text_, sizeof text_);
+        ::close(fd);
+        if (n > 0) bytes_ += static_cast<std::size_t>(n);
+    }
+    void walk(int fd, std::string const& path)
+    {
+        if (fd < 0) return;
+        std::vector<std::string> folders;
+        bool skill = false;
+        for (;;) { // a listing may take more than one call
+            long const n = ::getdents64(fd, listing_.data(), listing_.size());
+            if (n <= 0) break;
+            for (long at = 0; at < n;) {
+                auto const* e = reinterpret_cast<dirent64 const*>(listing_.data() + at);
+                at += e->d_reclen;
+                std::string_view const name = e->d_name;
+                if (name == "." || name == "..") continue;
+                if (e->d_type == DT_DIR) folders.emplace_back(name);
+                else if (name == "SKILL.md") skill = true;
+            }
+        }
+        if (skill) {
+            if (fused_) read_file(::openat(fd, "SKILL.md", O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+            else paths_.push_back(path + "/SKILL.md");
+        }
+        std::sort(folders.begin(), folders.end());
+        for (auto const& f : folders)
+            walk(::openat(fd, f.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), path + "/" + f);
+        ::close(fd);
+    }
+
+    bool fused_;
+    std::vector<char> listing_;
+    std::vector<std::string> paths_;
+    char text_[4096];
+    std::size_t bytes_ = 0;
+};
+
+void walk_and_read_floor(benchmark::State& state, bool fused)
+{
+    auto const& t = the_tree();
+    walk_floor floor(fused);
+    for (auto _ : state) benchmark::DoNotOptimize(floor.run(t.root.string()));
+    state.counters["skills"] = static_cast<double>(t.files.size());
 }
 
 /// The load against the plain loop in pairs, one right after the other: on a shared
@@ -328,6 +416,8 @@ void memory_per_skill(benchmark::State& state, tree const& (*which)())
 BENCHMARK(read_every_file_into_memory)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(read_every_file_floor)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(full_load)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(walk_and_read_floor, read_afterwards, false)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(walk_and_read_floor, read_in_the_walk, true)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(load_against_plain_loop)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(21);
 BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_unchanged_without_watches)->Unit(benchmark::kMillisecond)->UseRealTime();
