@@ -585,6 +585,86 @@ struct counting_dir
     bool unchanged() const { return inner.unchanged(); }
 };
 
+/// counting_dir whose walk reads the files it finds (discover(early_reader)): read_head()
+/// counts only the reads left to it.
+struct early_counting_dir : counting_dir
+{
+    discovery discover() const { return inner.discover(); }
+    discovery discover(early_reader const& e) const { return inner.discover(e); }
+};
+
+/// Everything a snapshot holds of its skills and says, in one comparable text.
+std::string described(skillmd::snapshot const& s)
+{
+    std::string out;
+    auto const one = [&](char const* what, skill_record const& r) {
+        auto const& w = r.where;
+        out += std::string(what) + " " + r.command + " | " + r.tier + " | " + w.path + " | " + w.directory + " | " +
+               w.directory_name + " | " + std::to_string(w.stamp.inode) + " " + std::to_string(w.stamp.size) + " " +
+               std::to_string(w.stamp.mtime_ns) + " | " + std::to_string(r.body_offset) + " | " + r.meta.name + " | " +
+               r.meta.description + " | " + std::to_string(r.children.size()) + (r.hidden ? " | hidden\n" : "\n");
+    };
+    for (auto const& r : s.skills()) one("skill", r);
+    for (auto const& r : s.shadowed()) one("shadowed", r);
+    for (auto const& g : s.diagnostics()) out += "diagnostic " + to_text(g) + "\n";
+    return out;
+}
+
+BOOST_AUTO_TEST_CASE(a_first_load_reads_plain_files_during_the_walk_and_gives_what_reading_them_afterwards_gives)
+{
+    temp_dir t;
+    fs::path const root = t / "root";
+    write(root / "good/SKILL.md", skill("good", "g"));
+    write(root / "nest/SKILL.md", skill("nest", "n"));
+    write(root / "nest/child/SKILL.md", skill("child", "c"));
+    write(root / "big/SKILL.md", skill("big", "b", "notes: \"" + std::string(6000, 'x') + "\"\n")); // past a 4 KB head
+    write(root / "broken/SKILL.md", "---\nname: broken\ndescription: [unclosed\n---\nbody\n");
+    write(root / "binary/SKILL.md", skill("binary", "b") + "body \xFF\n");
+    write(root / "huge/SKILL.md", skill("huge", "h") + std::string(40000, 'y'));
+    write(root / "Case/skill.md", skill("case", "c"));
+    fs::create_directories(root / "fifo");
+    BOOST_TEST_REQUIRE(::mkfifo((root / "fifo/SKILL.md").c_str(), 0600) == 0);
+    write(t / "outside/linked.md", skill("linked", "l"));
+    fs::create_directories(root / "linked");
+    fs::create_symlink(t / "outside/linked.md", root / "linked/SKILL.md");
+    write(t / "elsewhere/SKILL.md", skill("elsewhere", "e"));
+    fs::create_directories(root / "escape");
+    fs::create_symlink(t / "elsewhere/SKILL.md", root / "escape/SKILL.md");
+    directory_options o;
+    o.max_file_bytes = 32 * 1024;
+    o.allowed_roots = {(t / "outside").string()};
+    // Nested: eleven candidates, of which the walk read the six plain files it could. Flat:
+    // ten (no sub-skills), five read. The rest go to read_head(): a name in another case,
+    // a FIFO, two links, and a file over the limit.
+    struct
+    {
+        layout l;
+        int candidates, left_to_read_head;
+        std::size_t skills;
+    } const cases[] = {{layout::nested, 11, 5, 5}, {layout::flat, 10, 5, 4}};
+    for (auto const& c : cases) {
+        o.layout = c.l;
+        early_counting_dir early_src{{directory_source("t", root.string(), o)}};
+        counting_dir late_src{directory_source("t", root.string(), o)};
+        basic_registry<parser, first_tier_wins, early_counting_dir> early(parser{}, lenient(), early_src);
+        basic_registry<parser, first_tier_wins, counting_dir> late(parser{}, lenient(), late_src);
+        early.load();
+        late.load();
+        std::string const expected = described(*late.snapshot());
+        BOOST_TEST(described(*early.snapshot()) == expected);
+        BOOST_TEST(early.snapshot()->skills().size() == c.skills); // big, good, linked, nest(, nest/child)
+        auto const& said = early.snapshot()->diagnostics();
+        BOOST_TEST(has(said, "skill-unreadable", "outside the tier")); // escape
+        BOOST_TEST(has(said, "utf8-invalid"));                         // binary, read early
+        BOOST_TEST(has(said, "yaml-unterminated"));                    // broken, read early
+        BOOST_TEST(*late_src.touches == c.candidates);
+        BOOST_TEST(*early_src.touches == c.left_to_read_head);
+        // A refresh reads nothing early: it keeps what it has, by its stamps.
+        early.refresh();
+        BOOST_TEST(described(*early.snapshot()) == expected);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(the_portable_walker_refreshes_by_comparing_stamps)
 {
     temp_dir t;
@@ -1267,8 +1347,8 @@ BOOST_AUTO_TEST_CASE(reads_skip_the_readlink_only_where_no_link_is_on_the_way)
     temp_dir t;
     write(t / "real/tier/x/SKILL.md", skill("x", "X"));
     fs::create_directory_symlink(t / "real/tier", t / "via");
-    BOOST_TEST(detail::open_without_links((t / "via/x/SKILL.md").string()) == -1); // a link on the way
-    int const fd = detail::open_without_links((t / "real/tier/x/SKILL.md").string());
+    BOOST_TEST(detail::open_without_links((t / "via/x/SKILL.md").c_str()) == -1); // a link on the way
+    int const fd = detail::open_without_links((t / "real/tier/x/SKILL.md").c_str());
     if (fd >= 0) ::close(fd);
     else BOOST_TEST_MESSAGE("this kernel has no openat2: every read takes the checked way");
     for (auto const& root : {t / "via", t / "real/tier"}) { // the tier's root as a link, and as itself

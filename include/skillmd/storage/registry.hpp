@@ -341,7 +341,14 @@ private:
     void discover_one(discovery& d, std::vector<work>& items, skillmd::snapshot& next)
     {
         auto const& src = std::get<I>(sources_);
-        d = src.discover();
+        // A first load has nothing to keep: every file is read, and a walk that can
+        // read them as it finds them saves looking each one up again by its path.
+        if constexpr (requires(early_reader const& e) { src.discover(e); }) {
+            if (!loaded_) d = src.discover(early_results<I>(*this));
+            else d = src.discover();
+        } else {
+            d = src.discover();
+        }
         // Watch before reading, so a change after this point is seen by the next refresh.
         // Not on the first load: start-up stays as fast as it can be, and the first
         // refresh sets the watches up.
@@ -368,6 +375,38 @@ private:
 
     /// Reads `w`; a candidate that makes a record is moved into it (a miss keeps its path).
     read_result read_one(work& w) const;
+    /// What a read `r` of `where` (in tier `tier`) gives a refresh: a record made of the
+    /// skill, with `where` moved into it, or the read's stamp and diagnostics alone.
+    read_result result_of(std::size_t tier, std::string_view tier_label, candidate_result&& r, candidate&& where) const;
+
+    /// A read made during tier I's discovery, as this registry took it (early_results).
+    struct early_result final : early_read
+    {
+        basic_registry const* by = nullptr; ///< a candidate carries only its own registry's reads
+        read_result result;
+    };
+    /// What tier I's source calls with each file its walk reads: the read done here, on the
+    /// walk's thread, as read_one() would do it.
+    template <std::size_t I>
+    class early_results final : public early_reader
+    {
+    public:
+        explicit early_results(basic_registry const& reg) : reg_(reg) {}
+        std::shared_ptr<early_read> take(candidate const& c, read_outcome&& text) const override
+        {
+            auto const& src = std::get<I>(reg_.sources_);
+            auto r = read_candidate(reg_.parser_, reg_.opts_, src, c, std::move(text));
+            candidate where = r.skill ? c : candidate{}; // the walk keeps its own for the discovery
+            where.early = nullptr;
+            auto out = std::make_shared<early_result>();
+            out->by = &reg_;
+            out->result = reg_.result_of(I, src.label(), std::move(r), std::move(where));
+            return out;
+        }
+
+    private:
+        basic_registry const& reg_;
+    };
 
     // Building the new snapshot from what was read: gating, dedup, the indexes.
     /// The records of one refresh sorted by command, in tier order within a command: a run

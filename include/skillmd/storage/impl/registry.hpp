@@ -33,8 +33,16 @@ namespace skillmd {
 template <frontmatter::frontmatter_parser Parser, skill_source Source>
 candidate_result read_candidate(Parser const& parser, registry_options const& opts, Source const& src, candidate const& c)
 {
+    return read_candidate(parser, opts, src, c, src.read_head(c));
+}
+
+/// read_candidate() from `text`, which `src.read_head(c)` gave (or would give: a source
+/// that read the file during its discovery).
+template <frontmatter::frontmatter_parser Parser, skill_source Source>
+candidate_result read_candidate(Parser const& parser, registry_options const& opts, Source const& src, candidate const& c,
+                                read_outcome text)
+{
     candidate_result out;
-    read_outcome text = src.read_head(c);
     out.stamp = text.stamp;
     if (text.absent && !c.confirmed) {
         out.absent = true;
@@ -134,6 +142,11 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
     // few microseconds is one cache line passed back and forth 10,000 times.
     constexpr std::size_t step = 4;
     auto const read_or_keep = [&](work& w) {
+        if (auto* early = dynamic_cast<early_result*>(w.where->early.get()); early && early->by == this) {
+            w.result = std::move(early->result); // read during the discovery (a first load)
+            w.where->early.reset();
+            return;
+        }
         if (auto const* before = previous.cached(w.tier, w.where->path)) {
             // Unchanged size, time and inode: keep what was read before.
             std::optional<file_stamp> now;
@@ -174,11 +187,19 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<Parser, Dedup, Sources...>::read_one(work& w) const
 {
-    read_result out;
     candidate_result r;
     visit_source(w.tier, [&](auto const& src) { r = read_candidate(parser_, opts_, src, *w.where); });
+    return result_of(w.tier, w.tier_label, std::move(r), std::move(*w.where));
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+typename basic_registry<Parser, Dedup, Sources...>::read_result
+basic_registry<Parser, Dedup, Sources...>::result_of(std::size_t tier, std::string_view tier_label, candidate_result&& r,
+                                                     candidate&& where) const
+{
+    read_result out;
     if (r.skill) {
-        std::string command = w.where->command;
+        std::string command = where.command;
         if (opts_.dialect.command_from_name && r.skill->name_given && valid_command_name(r.skill->name) &&
             r.skill->name.find('/') == std::string::npos) {
             // mycode keys skills by `name`; a plugin's `prefix:` stays in front.
@@ -188,9 +209,9 @@ typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<P
         // Made with its parts moved in: a skill's metadata is some 650 bytes, and a draft
         // made empty and assigned would build and move them twice.
         record_draft rec{.command = std::move(command),
-                         .tier = std::string(w.tier_label),
-                         .tier_index = w.tier,
-                         .where = std::move(*w.where), // packed into the record; only a miss needs its path later
+                         .tier = std::string(tier_label),
+                         .tier_index = tier,
+                         .where = std::move(where), // packed into the record; only a miss needs its path later
                          .meta = std::move(*r.skill),
                          .body_offset = r.body_offset};
         rec.where.stamp = r.stamp;

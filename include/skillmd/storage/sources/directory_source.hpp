@@ -50,13 +50,16 @@ struct directory_options
 
 /** Skills in a directory tree: the flat, nested and files layouts
 
-    Discovery reads no skill file and makes few system calls: a flat tier's skill
+    discover() reads no skill file and makes few system calls: a flat tier's skill
     folder is only `fstatat`ed (its SKILL.md is confirmed by the first read; a missing
     file then simply means no skill); a nested tier lists every folder (opened without
     following links, listed with getdents64 - once, on file systems that fill the
     buffer to the end - and known by its parent's device and the listing's inode
     number where those are the folder's own: ext4, tmpfs and XFS, no mount point on
-    the way; elsewhere by an `fstat` of its descriptor).
+    the way; elsewhere by an `fstat` of its descriptor). A registry's first load calls
+    discover(early_reader), which also reads each SKILL.md listed as a regular file
+    while its folder (flat: its parent) is open, by that short name and following no
+    link; a link, or a file that read cannot take, is read by read_head() afterwards.
     Symlinked directories and symlinked SKILL.md files are followed, and every
     directory is visited at most once (a set of device and inode), so loops and
     meshes end at once. Depth, directory count and file size are bounded; names
@@ -75,6 +78,10 @@ public:
     directory_options const& options() const noexcept { return opts_; }
 
     discovery discover() const;
+    /// discover(), reading each SKILL.md the walk lists as a regular file while it has
+    /// the folder open, and handing the text to `e` (on the walk's threads). The posix
+    /// walker of the nested layout does; others read nothing early.
+    discovery discover(early_reader const& e) const;
     read_outcome read_head(candidate const& c) const { return read(c, true); }
     read_outcome read_all(candidate const& c) const { return read(c, false); }
 
@@ -121,10 +128,11 @@ private:
     template <class Fs>
     struct walker;
 
-    /// The walk over `Fs` (POSIX calls or Boost.Filesystem) with `threads` threads;
-    /// nothing when the result could depend on timing.
+    /// The walk over `Fs` (POSIX calls or Boost.Filesystem) with `threads` threads, files
+    /// read early when `early` asks; nothing when the result could depend on timing.
     template <class Fs>
-    std::optional<discovery> discover_with(unsigned threads) const;
+    std::optional<discovery> discover_with(unsigned threads, early_reader const* early) const;
+    discovery discover_any(early_reader const* early) const;
 
     std::string label_;
     std::string root_;

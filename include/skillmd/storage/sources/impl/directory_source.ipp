@@ -73,11 +73,11 @@ SKILLMD_DECL bool lexically_plain(std::string_view p) noexcept
     return true;
 }
 
-/// Opens `path` for reading only if no component of it is a symbolic link (Linux's
-/// openat2 with RESOLVE_NO_SYMLINKS): then the file's real path is `path` itself and a
-/// containment check needs no readlink. -1 on any failure, the kernel's lack of
-/// openat2 included; the caller then opens the usual way.
-SKILLMD_DECL int open_without_links(std::string const& path) noexcept
+/// Opens `path` (relative to the folder open on `at`) for reading only if no component of
+/// it is a symbolic link (Linux's openat2 with RESOLVE_NO_SYMLINKS): then the file's real
+/// path is `path` itself and a containment check needs no readlink. -1 on any failure,
+/// the kernel's lack of openat2 included; the caller then opens the usual way.
+SKILLMD_DECL int open_without_links(char const* path, int at = AT_FDCWD) noexcept
 {
 #if defined(__linux__) && defined(SYS_openat2)
     static std::atomic<bool> unavailable{false};
@@ -85,11 +85,12 @@ SKILLMD_DECL int open_without_links(std::string const& path) noexcept
     struct open_how how {};
     how.flags = read_flags;
     how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-    long const fd = ::syscall(SYS_openat2, AT_FDCWD, path.c_str(), &how, sizeof how);
+    long const fd = ::syscall(SYS_openat2, at, path, &how, sizeof how);
     if (fd < 0 && (errno == ENOSYS || errno == EPERM)) unavailable.store(true, std::memory_order_relaxed);
     return fd < 0 ? -1 : static_cast<int>(fd);
 #else
     (void)path;
+    (void)at;
     return -1;
 #endif
 }
@@ -151,52 +152,29 @@ SKILLMD_DECL bool is_skill_md_variant(std::string_view n)
     return n.size() == 8 && n != "SKILL.md" && ascii_lower(n) == "skill.md";
 }
 
-/// Reads a regular file: all of it, or (with `head`) until the frontmatter block is
-/// complete. FIFOs and devices are refused by type on the opened descriptor; `checks`
-/// keep the read inside the tier and on the file that was loaded.
-SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_bytes, bool head, read_checks checks = {})
+/// The file open on `fd` as read_regular() reads it, its stamp in `r`: false (and why)
+/// when it is not a regular file, which is refused by type, not by name.
+SKILLMD_DECL bool stat_regular(int fd, struct stat& st, read_outcome& r)
 {
-    read_outcome r;
-    bool const contained = checks.roots && !checks.roots->empty();
-    // A path inside the roots as written, opened with no link on the way, is inside them:
-    // the kernel's word replaces the readlink of /proc/self/fd (a tenth of a load).
-    int fd = contained && lexically_plain(path) && within(path, *checks.roots) ? open_without_links(path) : -1;
-    bool const at_its_path = fd >= 0;
-    if (fd < 0) fd = ::open(path.c_str(), read_flags);
-    if (fd < 0) {
-        int const err = errno;
-        struct stat lst {};
-        bool const dangling = err == ENOENT && ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
-        r.absent = (err == ENOENT || err == ENOTDIR) && !dangling;
-        r.error = dangling ? "broken symbolic link" : err == ENXIO ? "not a regular file" : std::strerror(err);
-        return r;
-    }
-    struct closer { int fd; ~closer() { ::close(fd); } } const guard{fd};
-    struct stat st {};
     if (::fstat(fd, &st) != 0) {
         r.error = std::strerror(errno);
-        return r;
+        return false;
     }
     if (!S_ISREG(st.st_mode)) {
         r.error = "not a regular file";
-        return r;
+        return false;
     }
     r.stamp = stamp_of(st);
-    if (contained && !at_its_path) {
-        std::string const real = opened_path(fd, path);
-        if (!within(real, *checks.roots)) {
-            r.error = "it leads outside the tier's folders (to " + escaped(real) + "); not read";
-            return r;
-        }
-    }
-    if (checks.expected && checks.expected->inode != 0 && !checks.expected->same_file(r.stamp)) {
-        r.error = "a different file is there now than the one loaded; refresh the registry first";
-        return r;
-    }
-    auto const size = static_cast<std::size_t>(st.st_size);
+    return true;
+}
+
+/// Reads the regular file open on `fd`, of `size` bytes by its fstat, into `r`: all of it,
+/// or (`head`) until its frontmatter block is complete.
+SKILLMD_DECL void read_text(int fd, std::size_t size, std::size_t max_bytes, bool head, read_outcome& r)
+{
     if (size > max_bytes) {
         r.error = "larger than the limit of " + std::to_string(max_bytes) + " bytes";
-        return r;
+        return;
     }
     // The size is known: one read does for a small file. A head read stops at 4 KB and
     // goes on only while the frontmatter block is still open.
@@ -212,7 +190,7 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
                 continue;
             }
             r.error = std::strerror(errno);
-            return r;
+            return;
         }
         text.resize(old + static_cast<std::size_t>(n));
         if (n == 0 || text.size() >= size) {
@@ -221,7 +199,7 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
         }
         if (text.size() > max_bytes) {
             r.error = "larger than the limit of " + std::to_string(max_bytes) + " bytes";
-            return r;
+            return;
         }
         if (head && text.size() >= want) {
             auto const s = frontmatter::split(text, {});
@@ -231,6 +209,43 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
         }
     }
     r.text = std::move(text);
+}
+
+/// Reads a regular file: all of it, or (with `head`) until the frontmatter block is
+/// complete. FIFOs and devices are refused by type on the opened descriptor; `checks`
+/// keep the read inside the tier and on the file that was loaded.
+SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_bytes, bool head, read_checks checks = {})
+{
+    read_outcome r;
+    bool const contained = checks.roots && !checks.roots->empty();
+    // A path inside the roots as written, opened with no link on the way, is inside them:
+    // the kernel's word replaces the readlink of /proc/self/fd (a tenth of a load).
+    int fd = contained && lexically_plain(path) && within(path, *checks.roots) ? open_without_links(path.c_str()) : -1;
+    bool const at_its_path = fd >= 0;
+    if (fd < 0) fd = ::open(path.c_str(), read_flags);
+    if (fd < 0) {
+        int const err = errno;
+        struct stat lst {};
+        bool const dangling = err == ENOENT && ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
+        r.absent = (err == ENOENT || err == ENOTDIR) && !dangling;
+        r.error = dangling ? "broken symbolic link" : err == ENXIO ? "not a regular file" : std::strerror(err);
+        return r;
+    }
+    struct closer { int fd; ~closer() { ::close(fd); } } const guard{fd};
+    struct stat st {};
+    if (!stat_regular(fd, st, r)) return r;
+    if (contained && !at_its_path) {
+        std::string const real = opened_path(fd, path);
+        if (!within(real, *checks.roots)) {
+            r.error = "it leads outside the tier's folders (to " + escaped(real) + "); not read";
+            return r;
+        }
+    }
+    if (checks.expected && checks.expected->inode != 0 && !checks.expected->same_file(r.stamp)) {
+        r.error = "a different file is there now than the one loaded; refresh the registry first";
+        return r;
+    }
+    read_text(fd, static_cast<std::size_t>(st.st_size), max_bytes, head, r);
     return r;
 }
 
@@ -444,6 +459,19 @@ struct posix_walk
         if (d.fd >= 0) ::close(d.fd);
         d = {};
     }
+    /// Reads the file `name` (from a listing: no `..`) below the open folder `d` as
+    /// read_head() reads a file by its path. A link on the way, a kernel without openat2,
+    /// or a file that cannot be read gives no text: read_head() is left to say why.
+    static read_outcome read_in(dir const& d, std::string const& name, std::size_t max_bytes)
+    {
+        read_outcome r;
+        int const fd = open_without_links(name.c_str(), d.fd);
+        if (fd < 0) return r;
+        struct closer { int fd; ~closer() { ::close(fd); } } const guard{fd};
+        struct stat st {};
+        if (stat_regular(fd, st, r)) read_text(fd, static_cast<std::size_t>(st.st_size), max_bytes, true, r);
+        return r;
+    }
 };
 
 /// The walk over Boost.Filesystem (iteration and status by path), for platforms without
@@ -564,6 +592,7 @@ struct directory_source::walk_shared
     std::atomic<bool> stopped{false}, timing_dependent{false};
     bool parallel = false;
     std::shared_ptr<std::vector<std::string> const> roots;
+    early_reader const* early = nullptr; ///< who takes the files read during the walk, if anyone
 };
 
 template <class Fs>
@@ -618,7 +647,7 @@ struct directory_source::walker
         }
         if (!partial.empty()) warn(path, "reading the directory failed: " + partial);
         std::sort(names.begin(), names.end());
-        if (depth > 0 && src.opts_.layout == layout::nested) note_own_skill(names, path, rel);
+        if (depth > 0 && src.opts_.layout == layout::nested) note_own_skill(dir, names, path, rel);
         for (auto const& e : names) {
             if (sh->stopped) break;
             if (skipped(e.name) || e.name == "SKILL.md") continue;
@@ -636,14 +665,34 @@ struct directory_source::walker
     /// SKILL.md (a FIFO, a dangling or looping link too) is a candidate: reading it says what
     /// is wrong, as lint does, rather than nothing. `skill.md` in another case is an
     /// unconfirmed one, whose read says why it is no skill.
-    void note_own_skill(typename Fs::listing const& names, std::string const& path, std::string const& rel)
+    void note_own_skill(typename Fs::dir const& dir, typename Fs::listing const& names, std::string const& path,
+                        std::string const& rel)
     {
-        bool exact = false, variant = false;
+        bool exact = false, variant = false, regular = false;
         for (auto const& entry : names) {
-            exact = exact || entry.name == "SKILL.md";
+            if (entry.name == "SKILL.md") {
+                exact = true;
+                regular = entry.type == detail::entry_type::regular;
+            }
             variant = variant || detail::is_skill_md_variant(entry.name);
         }
-        if (exact || variant) add_candidate(detail::joined(path, "SKILL.md"), rel, path, exact);
+        if (!exact && !variant) return;
+        add_candidate(detail::joined(path, "SKILL.md"), rel, path, exact);
+        if (regular) read_early(dir, "SKILL.md");
+    }
+
+    /// When the registry asks (a first load): reads the skill just found, `name` below the
+    /// open folder `dir`, now, by that short name, and hands the text over. Read later by
+    /// its whole path, every folder on the way would be looked up again, after the walk
+    /// has moved on from them. A file the walk cannot read so is left to read_head().
+    void read_early(typename Fs::dir const& dir, std::string const& name)
+    {
+        if constexpr (requires { Fs::read_in(dir, name, std::size_t{}); })
+            if (sh->early) {
+                auto& c = out.skills.back();
+                if (read_outcome text = Fs::read_in(dir, name, src.opts_.max_file_bytes); text.text)
+                    c.early = sh->early->take(c, std::move(text));
+            }
     }
 
     /// Files layout: `root/<name>.md` is a skill; nothing below the root is.
@@ -749,6 +798,7 @@ struct directory_source::walker
         // count of 2 says nothing of symbolic links to sub-skills inside it.
         if (o.layout == layout::flat) {
             add_candidate(detail::joined(full, "SKILL.md"), child_rel, full, false);
+            if (sh->early && type == detail::entry_type::directory) read_early(dir, detail::joined(name, "SKILL.md"));
             return;
         }
         if (!child.open) {
@@ -780,10 +830,11 @@ struct directory_source::walker
 };
 
 template <class Fs>
-std::optional<discovery> directory_source::discover_with(unsigned threads) const
+std::optional<discovery> directory_source::discover_with(unsigned threads, early_reader const* early) const
 {
     walk_shared<Fs> sh;
     sh.parallel = threads > 1;
+    sh.early = early;
     sh.roots = resolve_roots(); // links may have changed since the last walk
     walker<Fs> w{*this, &sh, {}, {}};
     int error = 0;
@@ -866,16 +917,26 @@ SKILLMD_DECL directory_source::directory_source(std::string label, std::string r
 
 SKILLMD_DECL discovery directory_source::discover() const
 {
+    return discover_any(nullptr);
+}
+
+SKILLMD_DECL discovery directory_source::discover(early_reader const& e) const
+{
+    return discover_any(&e);
+}
+
+SKILLMD_DECL discovery directory_source::discover_any(early_reader const* early) const
+{
     // Subtrees of the root are walked on both cores. Should a cap be reached or a
     // directory be met twice, which thread met it first would decide the result,
     // so the walk is then done again in one thread: the result never depends on timing.
-    if (opts_.walker == directory_walker::boost_filesystem) return *discover_with<detail::boost_walk>(1);
+    if (opts_.walker == directory_walker::boost_filesystem) return *discover_with<detail::boost_walk>(1, early);
     unsigned const threads = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
     if (threads > 1) {
-        auto d = discover_with<detail::posix_walk>(threads);
+        auto d = discover_with<detail::posix_walk>(threads, early);
         if (d) return std::move(*d);
     }
-    return *discover_with<detail::posix_walk>(1);
+    return *discover_with<detail::posix_walk>(1, early);
 }
 
 SKILLMD_DECL std::shared_ptr<std::vector<std::string> const> directory_source::roots() const
