@@ -630,18 +630,27 @@ BOOST_AUTO_TEST_CASE(a_first_load_reads_plain_files_during_the_walk_and_gives_wh
     write(t / "elsewhere/SKILL.md", skill("elsewhere", "e"));
     fs::create_directories(root / "escape");
     fs::create_symlink(t / "elsewhere/SKILL.md", root / "escape/SKILL.md");
+    // The same kinds of file for the files layout, which the other two pass over.
+    write(root / "top.md", skill("top", "t"));
+    write(root / "binary-top.md", skill("binary-top", "b") + "body \xFF\n");
+    write(root / "broken-top.md", "---\nname: broken-top\ndescription: [unclosed\n---\nbody\n");
+    write(root / "huge-top.md", skill("huge-top", "h") + std::string(40000, 'y'));
+    BOOST_TEST_REQUIRE(::mkfifo((root / "pipe.md").c_str(), 0600) == 0);
+    fs::create_symlink(t / "outside/linked.md", root / "linked-top.md");
+    fs::create_symlink(t / "elsewhere/SKILL.md", root / "escape-top.md");
     directory_options o;
     o.max_file_bytes = 32 * 1024;
     o.allowed_roots = {(t / "outside").string()};
     // Nested: eleven candidates, of which the walk read the six plain files it could. Flat:
     // ten (no sub-skills), five read. The rest go to read_head(): a name in another case,
-    // a FIFO, two links, and a file over the limit.
+    // a FIFO, two links, and a file over the limit. Files: six (the FIFO is no candidate
+    // there), three read; two links and the file over the limit left.
     struct
     {
         layout l;
         int candidates, left_to_read_head;
         std::size_t skills;
-    } const cases[] = {{layout::nested, 11, 5, 5}, {layout::flat, 10, 5, 4}};
+    } const cases[] = {{layout::nested, 11, 5, 5}, {layout::flat, 10, 5, 4}, {layout::files, 6, 3, 2}};
     for (auto const& c : cases) {
         o.layout = c.l;
         early_counting_dir early_src{{directory_source("t", root.string(), o)}};
@@ -652,11 +661,11 @@ BOOST_AUTO_TEST_CASE(a_first_load_reads_plain_files_during_the_walk_and_gives_wh
         late.load();
         std::string const expected = described(*late.snapshot());
         BOOST_TEST(described(*early.snapshot()) == expected);
-        BOOST_TEST(early.snapshot()->skills().size() == c.skills); // big, good, linked, nest(, nest/child)
+        BOOST_TEST(early.snapshot()->skills().size() == c.skills); // big, good, linked, nest(, nest/child); top, linked-top
         auto const& said = early.snapshot()->diagnostics();
-        BOOST_TEST(has(said, "skill-unreadable", "outside the tier")); // escape
-        BOOST_TEST(has(said, "utf8-invalid"));                         // binary, read early
-        BOOST_TEST(has(said, "yaml-unterminated"));                    // broken, read early
+        BOOST_TEST(has(said, "skill-unreadable", "outside the tier")); // escape(-top)
+        BOOST_TEST(has(said, "utf8-invalid"));                         // binary(-top), read early
+        BOOST_TEST(has(said, "yaml-unterminated"));                    // broken(-top), read early
         BOOST_TEST(*late_src.touches == c.candidates);
         BOOST_TEST(*early_src.touches == c.left_to_read_head);
         // A refresh reads nothing early: it keeps what it has, by its stamps.

@@ -57,7 +57,7 @@ struct directory_options
     buffer to the end - and known by its parent's device and the listing's inode
     number where those are the folder's own: ext4, tmpfs and XFS, no mount point on
     the way; elsewhere by an `fstat` of its descriptor). A registry's first load calls
-    discover(early_reader), which also reads each SKILL.md listed as a regular file
+    discover(early_reader), which also reads each skill file listed as a regular file
     while its folder (flat: its parent) is open, by that short name and following no
     link; a link, or a file that read cannot take, is read by read_head() afterwards.
     Symlinked directories and symlinked SKILL.md files are followed, and every
@@ -78,9 +78,9 @@ public:
     directory_options const& options() const noexcept { return opts_; }
 
     discovery discover() const;
-    /// discover(), reading each SKILL.md the walk lists as a regular file while it has
+    /// discover(), reading each skill file the walk lists as a regular file while it has
     /// the folder open, and handing the text to `e` (on the walk's threads). The posix
-    /// walker of the nested layout does; others read nothing early.
+    /// walker does, in every layout; the portable one reads nothing early.
     discovery discover(early_reader const& e) const;
     read_outcome read_head(candidate const& c) const { return read(c, true); }
     read_outcome read_all(candidate const& c) const { return read(c, false); }

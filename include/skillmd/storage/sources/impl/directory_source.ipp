@@ -652,7 +652,7 @@ struct directory_source::walker
             if (sh->stopped) break;
             if (skipped(e.name) || e.name == "SKILL.md") continue;
             std::string full = detail::joined(path, e.name);
-            if (src.opts_.layout == layout::files) file_entry(dir, e.name, full, path, depth);
+            if (src.opts_.layout == layout::files) file_entry(dir, e, full, path, depth);
             else directory_entry(dir, e, std::move(full), rel, depth);
         }
         Fs::release(dir);
@@ -696,9 +696,10 @@ struct directory_source::walker
     }
 
     /// Files layout: `root/<name>.md` is a skill; nothing below the root is.
-    void file_entry(typename Fs::dir const& dir, std::string const& name, std::string const& full,
+    void file_entry(typename Fs::dir const& dir, detail::listed const& entry, std::string const& full,
                     std::string const& path, std::size_t depth)
     {
+        std::string const& name = entry.name;
         if (depth != 0 || name.size() <= 3 || name.compare(name.size() - 3, 3, ".md") != 0) return;
         if (!detail::printable_name(name)) { // the name becomes the command, as a folder's does
             warn(full, "the file name is not printable UTF-8; skipped");
@@ -710,6 +711,7 @@ struct directory_source::walker
             if (!f.is_dir) warn(full, "not a regular file; skipped");
         } else {
             add_candidate(full, name.substr(0, name.size() - 3), path, true);
+            if (entry.type == detail::entry_type::regular) read_early(dir, name);
         }
     }
 
