@@ -70,8 +70,8 @@ struct read_outcome
 
 /** What a registry hands a source's `discover(early_reader const&)`, if the source has one:
     a walk that holds a skill's folder open may read its file there, by one name, rather
-    than leave it to a read_head() by its whole path afterwards (directory_source does,
-    saving about a tenth of a load's system time). `take` gets the text read_head() would
+    than leave it to a read_head() by its whole path afterwards (directory_source does;
+    the gain is in benchmarks/README.md). `take` gets the text read_head() would
     give, on the walk's thread, and what it returns goes into `candidate::early`. A read
     the walk cannot make is left to read_head(), which says what is wrong.
 */
