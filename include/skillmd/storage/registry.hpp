@@ -343,12 +343,10 @@ private:
         auto const& src = std::get<I>(sources_);
         // A first load has nothing to keep: every file is read, and a walk that can
         // read them as it finds them saves looking each one up again by its path.
-        if constexpr (requires(early_reader const& e) { src.discover(e); }) {
-            if (!loaded_) d = src.discover(early_results<I>(*this));
-            else d = src.discover();
-        } else {
+        if constexpr (requires(early_reader const& e) { src.discover(e); })
+            d = loaded_ ? src.discover() : src.discover(early_results<I>(*this));
+        else
             d = src.discover();
-        }
         // Watch before reading, so a change after this point is seen by the next refresh.
         // Not on the first load: start-up stays as fast as it can be, and the first
         // refresh sets the watches up.
@@ -397,7 +395,6 @@ private:
             auto const& src = std::get<I>(reg_.sources_);
             auto r = read_candidate(reg_.parser_, reg_.opts_, src, c, std::move(text));
             candidate where = r.skill ? c : candidate{}; // the walk keeps its own for the discovery
-            where.early = nullptr;
             auto out = std::make_shared<early_result>();
             out->by = &reg_;
             out->result = reg_.result_of(I, src.label(), std::move(r), std::move(where));
