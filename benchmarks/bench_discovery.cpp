@@ -2,7 +2,8 @@
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
 //
 // Discovery and frontmatter parsing of a generated tree of 10,000 nested skills
-// (1-3 KB each), or of the user's own tree (`--tree DIR`), against the floor: a plain
+// (1-3 KB each; the paired run also of 10,000 flat ones, in one folder), or of the
+// user's own tree (`--tree DIR`), against the floor: a plain
 // loop that only reads every SKILL.md into memory, given the list of paths, and the
 // system calls a walk cannot do without (one core, nothing parsed). And
 // refresh() when nothing changed, and the memory a loaded registry holds per skill, of
@@ -56,14 +57,20 @@ struct tree
     fs::path root;
     std::vector<std::string> files;
     bool generated = true;
-    /// Every SKILL.md below `dir`; the generated tree when `dir` is empty.
-    explicit tree(std::string const& dir)
+    skillmd::layout layout = skillmd::layout::nested;
+    /// Every SKILL.md below `dir`; the generated tree when `dir` is empty. `flat`: only
+    /// `dir/<name>/SKILL.md`, as the flat layout most presets use finds them; generated,
+    /// 10,000 skill folders in one folder.
+    explicit tree(std::string const& dir, bool flat = false)
     {
+        if (flat) layout = skillmd::layout::flat;
         if (!dir.empty()) {
             generated = false;
             root = fs::absolute(dir);
             for (auto const& e : fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied))
-                if (e.is_regular_file() && e.path().filename() == "SKILL.md") files.push_back(e.path().string());
+                if (e.is_regular_file() && e.path().filename() == "SKILL.md" &&
+                    (!flat || e.path().parent_path().parent_path() == root))
+                    files.push_back(e.path().string());
             std::sort(files.begin(), files.end());
             return;
         }
@@ -75,7 +82,8 @@ struct tree
         for (int g = 0; g < 100; ++g) {
             for (int s = 0; s < 100; ++s) {
                 fs::path dir = root / ("group-" + std::to_string(g));
-                if (s > 0) dir /= "skill-" + std::to_string(s);
+                if (flat) dir = root / ("skill-" + std::to_string(g * 100 + s));
+                else if (s > 0) dir /= "skill-" + std::to_string(s);
                 fs::create_directories(dir);
                 std::string text = "---\nname: " + dir.filename().string() +
                                    "\ndescription: Generated skill " + std::to_string(g * 100 + s) +
@@ -105,6 +113,12 @@ struct tree
 tree const& the_tree()
 {
     static tree const t(user_tree());
+    return t;
+}
+
+tree const& the_flat_tree()
+{
+    static tree const t(user_tree(), true);
     return t;
 }
 
@@ -180,7 +194,9 @@ void read_every_file_floor(benchmark::State& state)
 
 std::size_t load_once(tree const& t)
 {
-    registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), nested()));
+    auto o = nested();
+    o.layout = t.layout;
+    registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), o));
     reg.load();
     return reg.snapshot()->skills().size();
 }
@@ -282,10 +298,10 @@ void walk_and_read_floor(benchmark::State& state, bool fused)
 /// machines, while the two halves of a pair see nearly the same one. Every other pair
 /// runs the load first, so neither side always inherits the other's caches. Reports
 /// the medians of each side and their ratio, and how many pairs the load won.
-void load_against_plain_loop(benchmark::State& state)
+void load_against_plain_loop(benchmark::State& state, tree const& (*which)())
 {
     using clock = std::chrono::steady_clock;
-    auto const& t = the_tree();
+    auto const& t = which();
     std::vector<double> plain, load;
     std::size_t n = 0;
     auto const timed = [](auto&& f) {
@@ -418,7 +434,8 @@ BENCHMARK(read_every_file_floor)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(full_load)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(walk_and_read_floor, read_afterwards, false)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(walk_and_read_floor, read_in_the_walk, true)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(load_against_plain_loop)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(21);
+BENCHMARK_CAPTURE(load_against_plain_loop, nested, &the_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(21);
+BENCHMARK_CAPTURE(load_against_plain_loop, flat, &the_flat_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(21);
 BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_unchanged_without_watches)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(memory_per_skill, tree, &the_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);

@@ -674,6 +674,73 @@ BOOST_AUTO_TEST_CASE(a_first_load_reads_plain_files_during_the_walk_and_gives_wh
     }
 }
 
+/// An early reader that keeps nothing and counts what it was handed, from any thread.
+struct counting_reader final : early_reader
+{
+    mutable std::atomic<int> taken{0};
+    std::shared_ptr<early_read> take(candidate const&, read_outcome&& text) const override
+    {
+        if (text.text) ++taken;
+        return nullptr;
+    }
+};
+
+BOOST_AUTO_TEST_CASE(a_wide_flat_or_files_root_is_read_on_every_core_and_found_as_one_thread_finds_it)
+{
+    // 150 entries: five batches of the root's listing, shared out among the walk's threads
+    // on a first load. Every tenth folder holds no skill; one holds a broken file.
+    temp_dir t;
+    fs::path const root = t / "root";
+    for (int i = 0; i < 150; ++i) {
+        std::string const n = "s" + std::to_string(1000 + i);
+        if (i % 10 == 3) fs::create_directories(root / n);
+        else write(root / n / "SKILL.md", i == 77 ? "---\nname: [broken\n---\nbody\n" : skill(n, "skill " + std::to_string(i)));
+        write(root / (n + ".md"), skill(n + "-file", "file " + std::to_string(i)));
+    }
+    auto const listed = [](discovery const& d) {
+        std::string out;
+        for (auto const& c : d.skills) out += c.command + " " + c.path + (c.confirmed ? "\n" : " ?\n");
+        for (auto const& g : d.diagnostics) out += to_text(g) + "\n";
+        return out;
+    };
+    struct
+    {
+        layout l;
+        bool second_path; // a link to a folder listed too: the walk is done again on one thread
+        int left_to_read_head;
+    } const cases[] = {{layout::flat, false, 15}, {layout::flat, true, 15}, {layout::files, false, 0}};
+    for (auto const& c : cases) {
+        if (c.second_path) fs::create_directory_symlink(root / "s1001", root / "zz-second");
+        directory_options o;
+        o.layout = c.l;
+        directory_source const src("t", root.string(), o);
+        // The same candidates, in the same order, and the same diagnostics, whether the
+        // walk reads the files or not; and every plain file handed over once.
+        counting_reader reader;
+        auto const read = src.discover(reader);
+        auto const plain = src.discover();
+        BOOST_TEST(listed(read) == listed(plain));
+        BOOST_TEST(read.skills.size() == 150u);
+        // Once each; twice where the walk was done again on one thread (on a machine of
+        // one core it is done on one thread only).
+        int const handed = reader.taken.load(), plain_files = 150 - c.left_to_read_head;
+        BOOST_TEST((handed == plain_files || (c.second_path && handed == 2 * plain_files)));
+        BOOST_TEST(has(plain.diagnostics, "discovery-loop") == c.second_path);
+        // Through a registry: the snapshot of a load that reads during the walk is the
+        // one of a load that reads afterwards.
+        early_counting_dir early_src{{directory_source("t", root.string(), o)}};
+        counting_dir late_src{directory_source("t", root.string(), o)};
+        basic_registry<parser, first_tier_wins, early_counting_dir> early(parser{}, lenient(), early_src);
+        basic_registry<parser, first_tier_wins, counting_dir> late(parser{}, lenient(), late_src);
+        early.load();
+        late.load();
+        BOOST_TEST(described(*early.snapshot()) == described(*late.snapshot()));
+        BOOST_TEST(early.snapshot()->skills().size() == (c.l == layout::flat ? 134u : 150u));
+        BOOST_TEST(*early_src.touches == c.left_to_read_head);
+        BOOST_TEST(*late_src.touches == 150);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(the_portable_walker_refreshes_by_comparing_stamps)
 {
     temp_dir t;

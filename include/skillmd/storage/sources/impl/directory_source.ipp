@@ -77,20 +77,26 @@ SKILLMD_DECL bool lexically_plain(std::string_view p) noexcept
 /// it is a symbolic link (Linux's openat2 with RESOLVE_NO_SYMLINKS): then the file's real
 /// path is `path` itself and a containment check needs no readlink. -1 on any failure,
 /// the kernel's lack of openat2 included; the caller then opens the usual way.
-SKILLMD_DECL int open_without_links(char const* path, int at = AT_FDCWD) noexcept
+/// `same_mount` also refuses a path that crosses a mount point (EXDEV).
+SKILLMD_DECL int open_without_links(char const* path, int at = AT_FDCWD, bool same_mount = false) noexcept
 {
 #if defined(__linux__) && defined(SYS_openat2)
     static std::atomic<bool> unavailable{false};
-    if (unavailable.load(std::memory_order_relaxed)) return -1;
+    if (unavailable.load(std::memory_order_relaxed)) {
+        errno = ENOSYS;
+        return -1;
+    }
     struct open_how how {};
     how.flags = read_flags;
-    how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | (same_mount ? RESOLVE_NO_XDEV : 0);
     long const fd = ::syscall(SYS_openat2, at, path, &how, sizeof how);
     if (fd < 0 && (errno == ENOSYS || errno == EPERM)) unavailable.store(true, std::memory_order_relaxed);
     return fd < 0 ? -1 : static_cast<int>(fd);
 #else
     (void)path;
     (void)at;
+    (void)same_mount;
+    errno = ENOSYS;
     return -1;
 #endif
 }
@@ -441,6 +447,13 @@ struct posix_walk
         out = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
         return described(fd, st, &d);
     }
+    /// The folder `e` of `d` by its listing, where that names it as `stat` would: not a
+    /// mount point, which the caller makes sure of (see walker::directory_entry).
+    static std::optional<id> listed_id(dir const& d, listed const& e) noexcept
+    {
+        if (!d.fs.inode_names || e.inode == 0 || e.type != entry_type::directory) return std::nullopt;
+        return id{d.device, e.inode};
+    }
     /// Opens a folder reached through a link (or a listing without types); what its file
     /// system may be trusted with is asked once here, and its own folders inherit it.
     static std::optional<dir> open_child(dir const& d, std::string const& name, std::string const&, std::string& error)
@@ -462,10 +475,14 @@ struct posix_walk
     /// Reads the file `name` (from a listing: no `..`) below the open folder `d` as
     /// read_head() reads a file by its path. A link on the way, a kernel without openat2,
     /// or a file that cannot be read gives no text: read_head() is left to say why.
-    static read_outcome read_in(dir const& d, std::string const& name, std::size_t max_bytes)
+    /// `same_mount` refuses a path through a mount point; `opened` is then the open's
+    /// errno (0: it opened).
+    static read_outcome read_in(dir const& d, std::string const& name, std::size_t max_bytes, bool same_mount = false,
+                                int* opened = nullptr)
     {
         read_outcome r;
-        int const fd = open_without_links(name.c_str(), d.fd);
+        int const fd = open_without_links(name.c_str(), d.fd, same_mount);
+        if (opened) *opened = fd < 0 ? errno : 0;
         if (fd < 0) return r;
         struct closer { int fd; ~closer() { ::close(fd); } } const guard{fd};
         struct stat st {};
@@ -604,10 +621,21 @@ struct directory_source::walker
         std::string path, rel;
     };
 
+    /// The root's listing in the flat and files layouts, where every skill is one of its
+    /// entries: a parallel walk leaves it here, open, and discover_with() shares its
+    /// entries out in batches, so the skills' files are read on every core.
+    struct root_listing
+    {
+        typename Fs::dir dir;
+        typename Fs::listing names;
+        std::string path;
+    };
+
     directory_source const& src;
     walk_shared<Fs>* sh;
     discovery out;
     std::vector<job> jobs;
+    std::optional<root_listing> held_root = {};
     bool depth_reported = false, count_reported = false;
     /// A listing's vector for each depth, kept for the next folder at that depth: a walk
     /// lists thousands of folders, one level at a time per thread.
@@ -648,17 +676,30 @@ struct directory_source::walker
         if (!partial.empty()) warn(path, "reading the directory failed: " + partial);
         std::sort(names.begin(), names.end());
         if (depth > 0 && src.opts_.layout == layout::nested) note_own_skill(dir, names, path, rel);
-        for (auto const& e : names) {
+        if (depth == 0 && sh->parallel && src.opts_.layout != layout::nested) {
+            out.directories.push_back(path);
+            held_root = root_listing{std::move(dir), std::move(names), std::move(path)};
+            return;
+        }
+        entries(dir, names, 0, names.size(), path, rel, depth);
+        Fs::release(dir);
+        out.directories.push_back(std::move(path));
+        if (spare_listings.size() <= depth) spare_listings.resize(depth + 1);
+        spare_listings[depth] = std::move(names);
+    }
+
+    /// The entries [first, last) of the listing `names` of the open folder `dir`.
+    void entries(typename Fs::dir const& dir, typename Fs::listing const& names, std::size_t first, std::size_t last,
+                 std::string const& path, std::string const& rel, std::size_t depth)
+    {
+        for (std::size_t i = first; i < last; ++i) {
+            auto const& e = names[i];
             if (sh->stopped) break;
             if (skipped(e.name) || e.name == "SKILL.md") continue;
             std::string full = detail::joined(path, e.name);
             if (src.opts_.layout == layout::files) file_entry(dir, e, full, path, depth);
             else directory_entry(dir, e, std::move(full), rel, depth);
         }
-        Fs::release(dir);
-        out.directories.push_back(std::move(path));
-        if (spare_listings.size() <= depth) spare_listings.resize(depth + 1);
-        spare_listings[depth] = std::move(names);
     }
 
     /// Nested layout: the folder's own listing says whether it is a skill. Any entry named
@@ -688,11 +729,15 @@ struct directory_source::walker
     void read_early(typename Fs::dir const& dir, std::string const& name)
     {
         if constexpr (requires { Fs::read_in(dir, name, std::size_t{}); })
-            if (sh->early) {
-                auto& c = out.skills.back();
+            if (sh->early)
                 if (read_outcome text = Fs::read_in(dir, name, src.opts_.max_file_bytes); text.text)
-                    c.early = sh->early->take(c, std::move(text));
-            }
+                    hand_over(std::move(text));
+    }
+    /// Gives the text of the skill just found to the registry's early reader.
+    void hand_over(read_outcome&& text)
+    {
+        auto& c = out.skills.back();
+        c.early = sh->early->take(c, std::move(text));
     }
 
     /// Files layout: `root/<name>.md` is a skill; nothing below the root is.
@@ -747,7 +792,23 @@ struct directory_source::walker
                 }
             }
         }
-        if (!child.open) {
+        // Flat, on a first load: the skill's file is read now, through its folder. An open
+        // that stayed on the parent's mount (openat2's RESOLVE_NO_XDEV) shows the folder
+        // is no mount point, so the listing's inode number is its own and no stat is needed.
+        read_outcome early_text;
+        bool known = false;
+        if constexpr (requires { Fs::listed_id(dir, entry); }) {
+            if (o.layout == layout::flat && sh->early) {
+                if (auto const listed = Fs::listed_id(dir, entry)) {
+                    int opened = 0;
+                    early_text = Fs::read_in(dir, detail::joined(name, "SKILL.md"), o.max_file_bytes, true, &opened);
+                    known = opened == 0 || opened == ENOENT || opened == ELOOP;
+                    if (known) id = *listed;
+                    else early_text = {};
+                }
+            }
+        }
+        if (!child.open && !known) {
             auto const f = Fs::follow(dir, name, full, &id);
             if (f.error != 0) {
                 if (f.error == ENOENT && type == detail::entry_type::link) warn(full, "broken symbolic link; skipped");
@@ -800,7 +861,8 @@ struct directory_source::walker
         // count of 2 says nothing of symbolic links to sub-skills inside it.
         if (o.layout == layout::flat) {
             add_candidate(detail::joined(full, "SKILL.md"), child_rel, full, false);
-            if (sh->early && type == detail::entry_type::directory) read_early(dir, detail::joined(name, "SKILL.md"));
+            if (early_text.text) hand_over(std::move(early_text));
+            else if (!known && type == detail::entry_type::directory) read_early(dir, detail::joined(name, "SKILL.md"));
             return;
         }
         if (!child.open) {
@@ -848,6 +910,19 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
     }
     sh.visited.insert(Fs::id_of(*root));
     w.walk(std::move(*root), root_, "", 0); // takes the directory; in parallel mode it leaves subtrees in w.jobs
+    // Flat and files layouts: the root's entries, in batches after the subtrees (of which
+    // these layouts have none). A batch is small enough to keep both cores busy to the end.
+    constexpr std::size_t batch = 32;
+    std::size_t const entries = w.held_root ? w.held_root->names.size() : 0;
+    std::size_t const jobs = w.jobs.size() + (entries + batch - 1) / batch;
+    struct root_closer // the held root stays open while any thread reads below it
+    {
+        walker<Fs>& w;
+        ~root_closer()
+        {
+            if (w.held_root) Fs::release(w.held_root->dir);
+        }
+    } const close_root{w};
     std::vector<walker<Fs>> walkers;
     for (unsigned t = 0; t < threads; ++t) walkers.push_back(walker<Fs>{*this, &sh, {}, {}});
     std::atomic<std::size_t> next{0};
@@ -859,17 +934,25 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
         walker<Fs>* by = nullptr;
         std::size_t first = 0, last = 0;
     };
-    std::vector<landed> spans(w.jobs.size());
+    std::vector<landed> spans(jobs);
     auto run = [&](walker<Fs>& mine) {
-        for (std::size_t k; (k = next.fetch_add(1)) < w.jobs.size();) {
-            auto& j = w.jobs[k];
+        for (std::size_t k; (k = next.fetch_add(1)) < jobs;) {
+            bool const subtree = k < w.jobs.size();
             if (sh.stopped || failed) {
-                Fs::release(j.dir);
+                if (subtree) Fs::release(w.jobs[k].dir);
                 continue;
             }
             try {
                 std::size_t const first = mine.out.skills.size();
-                mine.walk(std::move(j.dir), std::move(j.path), j.rel, 1);
+                if (subtree) {
+                    auto& j = w.jobs[k];
+                    mine.walk(std::move(j.dir), std::move(j.path), j.rel, 1);
+                } else {
+                    auto const& root_entries = *w.held_root;
+                    std::size_t const from = (k - w.jobs.size()) * batch;
+                    mine.entries(root_entries.dir, root_entries.names, from, std::min(from + batch, entries),
+                                 root_entries.path, "", 0);
+                }
                 spans[k] = {&mine, first, mine.out.skills.size()};
             } catch (...) { // out of memory on a helper thread: fail the walk, not the process
                 failed = true;
@@ -878,7 +961,7 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
         }
     };
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads && w.jobs.size() > 1; ++t) {
+    for (unsigned t = 1; t < threads && jobs > 1; ++t) {
         try {
             pool.emplace_back(run, std::ref(walkers[t]));
         } catch (...) {
