@@ -60,6 +60,9 @@ struct directory_options
     discover(early_reader), which also reads each skill file listed as a regular file
     while its folder (flat: its parent) is open, by that short name and following no
     link; a link, or a file that read cannot take, is read by read_head() afterwards.
+    A flat skill folder whose file that read opened without crossing a mount point is
+    known by its listing, with no `fstatat`. The root's subtrees (nested), or its
+    entries in batches (flat, files), are shared among up to four threads.
     Symlinked directories and symlinked SKILL.md files are followed, and every
     directory is visited at most once (a set of device and inode), so loops and
     meshes end at once. Depth, directory count and file size are bounded; names
