@@ -593,6 +593,24 @@ struct early_counting_dir : counting_dir
     discovery discover(early_reader const& e) const { return inner.discover(e); }
 };
 
+/// Two registries over the same tier, loaded: one whose walk reads the files it finds,
+/// one that reads them afterwards; each source counts its read_head() calls.
+struct loaded_both_ways
+{
+    early_counting_dir early_src;
+    counting_dir late_src;
+    basic_registry<parser, first_tier_wins, early_counting_dir> early;
+    basic_registry<parser, first_tier_wins, counting_dir> late;
+
+    loaded_both_ways(fs::path const& root, directory_options const& o)
+        : early_src{{directory_source("t", root.string(), o)}}, late_src{directory_source("t", root.string(), o)},
+          early(parser{}, lenient(), early_src), late(parser{}, lenient(), late_src)
+    {
+        early.load();
+        late.load();
+    }
+};
+
 /// Everything a snapshot holds of its skills and says, in one comparable text.
 std::string described(skillmd::snapshot const& s)
 {
@@ -653,13 +671,11 @@ BOOST_AUTO_TEST_CASE(a_first_load_reads_plain_files_during_the_walk_and_gives_wh
     } const cases[] = {{layout::nested, 11, 5, 5}, {layout::flat, 10, 5, 4}, {layout::files, 6, 3, 2}};
     for (auto const& c : cases) {
         o.layout = c.l;
-        early_counting_dir early_src{{directory_source("t", root.string(), o)}};
-        counting_dir late_src{directory_source("t", root.string(), o)};
-        basic_registry<parser, first_tier_wins, early_counting_dir> early(parser{}, lenient(), early_src);
-        basic_registry<parser, first_tier_wins, counting_dir> late(parser{}, lenient(), late_src);
-        early.load();
-        late.load();
-        std::string const expected = described(*late.snapshot());
+        loaded_both_ways both(root, o);
+        auto& early = both.early;
+        auto const& early_src = both.early_src;
+        auto const& late_src = both.late_src;
+        std::string const expected = described(*both.late.snapshot());
         BOOST_TEST(described(*early.snapshot()) == expected);
         BOOST_TEST(early.snapshot()->skills().size() == c.skills); // big, good, linked, nest(, nest/child); top, linked-top
         auto const& said = early.snapshot()->diagnostics();
@@ -728,16 +744,11 @@ BOOST_AUTO_TEST_CASE(a_wide_flat_or_files_root_is_read_on_every_core_and_found_a
         BOOST_TEST(has(plain.diagnostics, "discovery-loop") == c.second_path);
         // Through a registry: the snapshot of a load that reads during the walk is the
         // one of a load that reads afterwards.
-        early_counting_dir early_src{{directory_source("t", root.string(), o)}};
-        counting_dir late_src{directory_source("t", root.string(), o)};
-        basic_registry<parser, first_tier_wins, early_counting_dir> early(parser{}, lenient(), early_src);
-        basic_registry<parser, first_tier_wins, counting_dir> late(parser{}, lenient(), late_src);
-        early.load();
-        late.load();
-        BOOST_TEST(described(*early.snapshot()) == described(*late.snapshot()));
-        BOOST_TEST(early.snapshot()->skills().size() == (c.l == layout::flat ? 134u : 150u));
-        BOOST_TEST(*early_src.touches == c.left_to_read_head);
-        BOOST_TEST(*late_src.touches == 150);
+        loaded_both_ways const both(root, o);
+        BOOST_TEST(described(*both.early.snapshot()) == described(*both.late.snapshot()));
+        BOOST_TEST(both.early.snapshot()->skills().size() == (c.l == layout::flat ? 134u : 150u));
+        BOOST_TEST(*both.early_src.touches == c.left_to_read_head);
+        BOOST_TEST(*both.late_src.touches == 150);
     }
 }
 
