@@ -750,13 +750,23 @@ struct directory_source::walker
             warn(full, "the file name is not printable UTF-8; skipped");
             return;
         }
+        // On a first load a file listed as regular is read at once: a read that gives its
+        // text has shown it to be a regular file (read_in takes nothing else), which saves
+        // the `stat` that would say so. What that read cannot take is looked at as before,
+        // and left to read_head().
+        if constexpr (requires { Fs::read_in(dir, name, std::size_t{}); })
+            if (sh->early && entry.type == detail::entry_type::regular)
+                if (read_outcome text = Fs::read_in(dir, name, src.opts_.max_file_bytes); text.text) {
+                    add_candidate(full, name.substr(0, name.size() - 3), path, true);
+                    hand_over(std::move(text));
+                    return;
+                }
         auto const f = Fs::follow(dir, name, full, nullptr);
         if (f.error != 0) warn(full, f.message + "; skipped");
         else if (!f.is_reg) {
             if (!f.is_dir) warn(full, "not a regular file; skipped");
         } else {
             add_candidate(full, name.substr(0, name.size() - 3), path, true);
-            if (entry.type == detail::entry_type::regular) read_early(dir, name);
         }
     }
 
