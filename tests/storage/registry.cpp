@@ -694,7 +694,7 @@ BOOST_AUTO_TEST_CASE(a_first_load_reads_plain_files_during_the_walk_and_gives_wh
 struct counting_reader final : early_reader
 {
     mutable std::atomic<int> taken{0};
-    std::shared_ptr<early_read> take(candidate const&, read_outcome&& text) const override
+    std::shared_ptr<early_read> take(candidate&, read_outcome&& text) const override
     {
         if (text.text) ++taken;
         return nullptr;
@@ -707,11 +707,13 @@ BOOST_AUTO_TEST_CASE(a_wide_flat_or_files_root_is_read_on_every_core_and_found_a
     // on a first load. Every tenth folder holds no skill; one holds a broken file.
     temp_dir t;
     fs::path const root = t / "root";
+    // Appended, not `"s" + std::to_string(i)`: gcc 12 at -O3 warns wrongly of that (-Wrestrict).
+    auto const numbered = [](std::string text, int i) { return text.append(std::to_string(i)); };
     for (int i = 0; i < 150; ++i) {
-        std::string const n = "s" + std::to_string(1000 + i);
+        std::string const n = numbered("s", 1000 + i);
         if (i % 10 == 3) fs::create_directories(root / n);
-        else write(root / n / "SKILL.md", i == 77 ? "---\nname: [broken\n---\nbody\n" : skill(n, "skill " + std::to_string(i)));
-        write(root / (n + ".md"), skill(n + "-file", "file " + std::to_string(i)));
+        else write(root / n / "SKILL.md", i == 77 ? "---\nname: [broken\n---\nbody\n" : skill(n, numbered("skill ", i)));
+        write(root / (n + ".md"), skill(n + "-file", numbered("file ", i)));
     }
     auto const listed = [](discovery const& d) {
         std::string out;

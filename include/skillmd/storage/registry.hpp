@@ -390,11 +390,18 @@ private:
     {
     public:
         explicit early_results(basic_registry const& reg) : reg_(reg) {}
-        std::shared_ptr<early_read> take(candidate const& c, read_outcome&& text) const override
+        std::shared_ptr<early_read> take(candidate& c, read_outcome&& text) const override
         {
             auto const& src = std::get<I>(reg_.sources_);
             auto r = read_candidate(reg_.parser_, reg_.opts_, src, c, std::move(text));
-            candidate where = r.skill ? c : candidate{}; // the walk keeps its own for the discovery
+            // A record keeps the candidate: its strings are moved there, on this thread, and
+            // not copied and freed again after the walk. The walk keeps the command, by which
+            // it orders; a miss keeps the whole candidate, whose path the snapshot notes.
+            candidate where;
+            if (r.skill) {
+                where = std::move(c);
+                c.command = where.command;
+            }
             auto out = std::make_shared<early_result>();
             out->by = &reg_;
             out->result = reg_.result_of(I, src.label(), std::move(r), std::move(where));

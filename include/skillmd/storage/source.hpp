@@ -72,13 +72,14 @@ struct read_outcome
     a walk that holds a skill's folder open may read its file there, by one name, rather
     than leave it to a read_head() by its whole path afterwards (directory_source does;
     the gain is in benchmarks/README.md). `take` gets the text read_head() would
-    give, on the walk's thread, and what it returns goes into `candidate::early`. A read
-    the walk cannot make is left to read_head(), which says what is wrong.
+    give, on the walk's thread, and what it returns goes into `candidate::early`. It may
+    move out of `c` what it keeps, all but the command, by which the walk orders its
+    candidates. A read the walk cannot make is left to read_head(), which says what is wrong.
 */
 class early_reader
 {
 public:
-    virtual std::shared_ptr<early_read> take(candidate const& c, read_outcome&& text) const = 0;
+    virtual std::shared_ptr<early_read> take(candidate& c, read_outcome&& text) const = 0;
 
 protected:
     ~early_reader() = default;
