@@ -417,13 +417,13 @@ struct posix_walk
     {
 #if defined(__linux__) && defined(SYS_openat2)
         static std::atomic<bool> unavailable{false}; // openat2 missing or refused (seccomp)
-        if (d.fs.inode_names && e.inode != 0 && !unavailable.load(std::memory_order_relaxed)) {
+        if (auto const by_listing = listed_id(d, e); by_listing && !unavailable.load(std::memory_order_relaxed)) {
             struct open_how how {};
             how.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
             how.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
             long const fd = ::syscall(SYS_openat2, d.fd, e.name.c_str(), &how, sizeof how);
             if (fd >= 0) {
-                out = {d.device, e.inode};
+                out = *by_listing;
                 return dir{static_cast<int>(fd), d.device, d.fs};
             }
             if (errno == ENOSYS || errno == EPERM) unavailable.store(true, std::memory_order_relaxed);
@@ -448,7 +448,7 @@ struct posix_walk
         return described(fd, st, &d);
     }
     /// The folder `e` of `d` by its listing, where that names it as `stat` would: not a
-    /// mount point, which the caller makes sure of (see walker::directory_entry).
+    /// mount point, which the caller makes sure of (an open that refused to cross one).
     static std::optional<id> listed_id(dir const& d, listed const& e) noexcept
     {
         if (!d.fs.inode_names || e.inode == 0 || e.type != entry_type::directory) return std::nullopt;
@@ -505,6 +505,8 @@ struct boost_walk
         listing names; // read when the directory is opened, as openat would refuse it then
         std::string partial;
     };
+    /// Its listings give no inode numbers: a folder is known by its canonical path.
+    static std::optional<id> listed_id(dir const&, listed const&) noexcept { return std::nullopt; }
 
     static entry_type type_of(boost::filesystem::file_type t)
     {
@@ -719,19 +721,23 @@ struct directory_source::walker
         }
         if (!exact && !variant) return;
         add_candidate(detail::joined(path, "SKILL.md"), rel, path, exact);
-        if (regular) read_early(dir, "SKILL.md");
+        if (regular)
+            if (read_outcome text = read_now(dir, "SKILL.md"); text.text) hand_over(std::move(text));
     }
 
-    /// When the registry asks (a first load): reads the skill just found, `name` below the
-    /// open folder `dir`, now, by that short name, and hands the text over. Read later by
-    /// its whole path, every folder on the way would be looked up again, after the walk
-    /// has moved on from them. A file the walk cannot read so is left to read_head().
-    void read_early(typename Fs::dir const& dir, std::string const& name)
+    /// When the registry asks (a first load) and the walker can: the skill file `name`
+    /// below the open folder `dir`, read now, by that short name. Read later by its whole
+    /// path, every folder on the way would be looked up again, after the walk has moved on
+    /// from them. No text when not asked, or when the read fails: read_head() then says
+    /// why. `same_mount` and `opened`: see posix_walk::read_in (`opened` is ENOSYS when
+    /// nothing was tried).
+    read_outcome read_now(typename Fs::dir const& dir, std::string const& name, bool same_mount = false,
+                          int* opened = nullptr) const
     {
-        if constexpr (requires { Fs::read_in(dir, name, std::size_t{}); })
-            if (sh->early)
-                if (read_outcome text = Fs::read_in(dir, name, src.opts_.max_file_bytes); text.text)
-                    hand_over(std::move(text));
+        if constexpr (requires { Fs::read_in(dir, name, std::size_t{}, same_mount, opened); })
+            if (sh->early) return Fs::read_in(dir, name, src.opts_.max_file_bytes, same_mount, opened);
+        if (opened) *opened = ENOSYS;
+        return {};
     }
     /// Gives the text of the skill just found to the registry's early reader.
     void hand_over(read_outcome&& text)
@@ -754,13 +760,12 @@ struct directory_source::walker
         // text has shown it to be a regular file (read_in takes nothing else), which saves
         // the `stat` that would say so. What that read cannot take is looked at as before,
         // and left to read_head().
-        if constexpr (requires { Fs::read_in(dir, name, std::size_t{}); })
-            if (sh->early && entry.type == detail::entry_type::regular)
-                if (read_outcome text = Fs::read_in(dir, name, src.opts_.max_file_bytes); text.text) {
-                    add_candidate(full, name.substr(0, name.size() - 3), path, true);
-                    hand_over(std::move(text));
-                    return;
-                }
+        if (entry.type == detail::entry_type::regular)
+            if (read_outcome text = read_now(dir, name); text.text) {
+                add_candidate(full, name.substr(0, name.size() - 3), path, true);
+                hand_over(std::move(text));
+                return;
+            }
         auto const f = Fs::follow(dir, name, full, nullptr);
         if (f.error != 0) warn(full, f.message + "; skipped");
         else if (!f.is_reg) {
@@ -802,20 +807,19 @@ struct directory_source::walker
                 }
             }
         }
-        // Flat, on a first load: the skill's file is read now, through its folder. An open
-        // that stayed on the parent's mount (openat2's RESOLVE_NO_XDEV) shows the folder
-        // is no mount point, so the listing's inode number is its own and no stat is needed.
+        // Flat, on a first load: the skill's file is read now, through its folder, on the
+        // parent's mount only (openat2's RESOLVE_NO_XDEV; a mount point's file is left to
+        // read_head()). An open that got that far shows the folder is no mount point, so
+        // the listing's inode number is its own and no stat is needed.
         read_outcome early_text;
         bool known = false;
-        if constexpr (requires { Fs::listed_id(dir, entry); }) {
-            if (o.layout == layout::flat && sh->early) {
-                if (auto const listed = Fs::listed_id(dir, entry)) {
-                    int opened = 0;
-                    early_text = Fs::read_in(dir, detail::joined(name, "SKILL.md"), o.max_file_bytes, true, &opened);
-                    known = opened == 0 || opened == ENOENT || opened == ELOOP;
-                    if (known) id = *listed;
-                    else early_text = {};
-                }
+        if (o.layout == layout::flat && sh->early && type == detail::entry_type::directory) {
+            int opened = ENOSYS;
+            early_text = read_now(dir, detail::joined(name, "SKILL.md"), true, &opened);
+            if (auto const by_listing = Fs::listed_id(dir, entry);
+                by_listing && (opened == 0 || opened == ENOENT || opened == ELOOP)) {
+                id = *by_listing;
+                known = true;
             }
         }
         if (!child.open && !known) {
@@ -872,7 +876,6 @@ struct directory_source::walker
         if (o.layout == layout::flat) {
             add_candidate(detail::joined(full, "SKILL.md"), child_rel, full, false);
             if (early_text.text) hand_over(std::move(early_text));
-            else if (!known && type == detail::entry_type::directory) read_early(dir, detail::joined(name, "SKILL.md"));
             return;
         }
         if (!child.open) {
