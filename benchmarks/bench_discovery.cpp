@@ -52,17 +52,22 @@ std::string& corpus_dir()
     return dir;
 }
 
+/// How the generated tree lies: 100 groups of 100 nested skills (each group folder a
+/// skill with 99 sub-skills), the same under one top folder, or 10,000 skill folders in
+/// one folder (the flat layout most presets use).
+enum class shape { nested, nested_in_one_folder, flat };
+
 struct tree
 {
     fs::path root;
     std::vector<std::string> files;
     bool generated = true;
     skillmd::layout layout = skillmd::layout::nested;
-    /// Every SKILL.md below `dir`; the generated tree when `dir` is empty. `flat`: only
-    /// `dir/<name>/SKILL.md`, as the flat layout most presets use finds them; generated,
-    /// 10,000 skill folders in one folder.
-    explicit tree(std::string const& dir, bool flat = false)
+    /// Every SKILL.md below `dir`; the generated tree of `form` when `dir` is empty. Flat:
+    /// only `dir/<name>/SKILL.md`, as the flat layout finds them.
+    explicit tree(std::string const& dir, shape form = shape::nested)
     {
+        bool const flat = form == shape::flat;
         if (flat) layout = skillmd::layout::flat;
         if (!dir.empty()) {
             generated = false;
@@ -81,7 +86,7 @@ struct tree
         unsigned seed = 1;
         for (int g = 0; g < 100; ++g) {
             for (int s = 0; s < 100; ++s) {
-                fs::path dir = root / ("group-" + std::to_string(g));
+                fs::path dir = (form == shape::nested_in_one_folder ? root / "all" : root) / ("group-" + std::to_string(g));
                 if (flat) dir = root / ("skill-" + std::to_string(g * 100 + s));
                 else if (s > 0) dir /= "skill-" + std::to_string(s);
                 fs::create_directories(dir);
@@ -118,7 +123,14 @@ tree const& the_tree()
 
 tree const& the_flat_tree()
 {
-    static tree const t(user_tree(), true);
+    static tree const t(user_tree(), shape::flat);
+    return t;
+}
+
+/// The generated nested tree under one top folder (with `--tree`, the user's tree).
+tree const& the_tree_in_one_folder()
+{
+    static tree const t(user_tree(), shape::nested_in_one_folder);
     return t;
 }
 
@@ -435,6 +447,7 @@ BENCHMARK(full_load)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(walk_and_read_floor, read_afterwards, false)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(walk_and_read_floor, read_in_the_walk, true)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(load_against_plain_loop, nested, &the_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(21);
+BENCHMARK_CAPTURE(load_against_plain_loop, nested_in_one_folder, &the_tree_in_one_folder)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(21);
 BENCHMARK_CAPTURE(load_against_plain_loop, flat, &the_flat_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(21);
 BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_unchanged_without_watches)->Unit(benchmark::kMillisecond)->UseRealTime();

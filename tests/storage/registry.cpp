@@ -20,10 +20,14 @@
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -703,8 +707,8 @@ struct counting_reader final : early_reader
 
 BOOST_AUTO_TEST_CASE(a_wide_flat_or_files_root_is_read_on_every_core_and_found_as_one_thread_finds_it)
 {
-    // 150 entries: five batches of the root's listing, shared out among the walk's threads
-    // on a first load. Every tenth folder holds no skill; one holds a broken file.
+    // 150 entries of the root's listing, shared out among the walk's threads on a first
+    // load. Every tenth folder holds no skill; one holds a broken file.
     temp_dir t;
     fs::path const root = t / "root";
     // Appended, not `"s" + std::to_string(i)`: gcc 12 at -O3 warns wrongly of that (-Wrestrict).
@@ -751,6 +755,83 @@ BOOST_AUTO_TEST_CASE(a_wide_flat_or_files_root_is_read_on_every_core_and_found_a
         BOOST_TEST(both.early.snapshot()->skills().size() == (c.l == layout::flat ? 134u : 150u));
         BOOST_TEST(*both.early_src.touches == c.left_to_read_head);
         BOOST_TEST(*both.late_src.touches == 150);
+    }
+}
+
+/// An early reader that notes which threads it was handed files on. Until a second one
+/// comes, each of its first 400 calls waits 5 ms: time for an idle thread to ask for work
+/// while the first still has plenty.
+struct thread_noting_reader final : early_reader
+{
+    mutable std::mutex mutex;
+    mutable std::set<std::thread::id> threads;
+    mutable int calls = 0;
+    std::shared_ptr<early_read> take(candidate&, read_outcome&&) const override
+    {
+        bool wait = false;
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            threads.insert(std::this_thread::get_id());
+            wait = threads.size() == 1 && ++calls <= 400;
+        }
+        if (wait) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        return nullptr;
+    }
+};
+
+/// Open descriptors of this process.
+std::size_t open_descriptors()
+{
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator("/proc/self/fd"), fs::directory_iterator{}));
+}
+
+BOOST_AUTO_TEST_CASE(a_nested_tier_is_walked_on_every_core_whatever_its_shape_with_few_folders_open)
+{
+    // Two shapes of 300 skills, each with a sub-skill: everything under one top folder
+    // (which a walk sharing only the root's subtrees did on one thread), and 300 folders
+    // at the top (for which it held 300 folders open at once, and lost skills past the
+    // descriptor limit: 1,024 on many systems).
+    temp_dir t;
+    auto const numbered = [](std::string text, int i) { return text.append(std::to_string(i)); };
+    for (int i = 0; i < 300; ++i) {
+        std::string const n = numbered("s", 1000 + i);
+        for (fs::path const& top : {t / "one" / "all" / n, t / "wide" / n}) {
+            write(top / "SKILL.md", skill(n, numbered("skill ", i)));
+            write(top / "sub" / "SKILL.md", skill(n + "-sub", numbered("sub-skill ", i)));
+        }
+    }
+    for (char const* shape : {"one", "wide"}) {
+        BOOST_TEST_CONTEXT(shape)
+        {
+            fs::path const root = t / shape;
+            directory_options o;
+            o.layout = layout::nested;
+            o.max_directories = 10000;
+            // Room for the walk's threads' paths and the folders they share, not for 300.
+            struct limit
+            {
+                rlimit was{};
+                limit(rlim_t n)
+                {
+                    BOOST_TEST_REQUIRE(::getrlimit(RLIMIT_NOFILE, &was) == 0);
+                    rlimit now = was;
+                    now.rlim_cur = std::min(n, was.rlim_max);
+                    BOOST_TEST_REQUIRE(::setrlimit(RLIMIT_NOFILE, &now) == 0);
+                }
+                ~limit() { ::setrlimit(RLIMIT_NOFILE, &was); }
+            };
+            thread_noting_reader reader;
+            discovery read, plain;
+            {
+                limit const few(open_descriptors() + 48);
+                read = directory_source("t", root.string(), o).discover(reader);
+                plain = discover(root, layout::nested, o); // and the portable walker agrees
+            }
+            BOOST_TEST(plain.diagnostics.empty());
+            BOOST_TEST(plain.skills.size() == 600u);
+            BOOST_TEST(::described(read) == ::described(plain)); // the discovery, not a snapshot
+            if (std::thread::hardware_concurrency() > 1) BOOST_TEST(reader.threads.size() > 1u);
+        }
     }
 }
 

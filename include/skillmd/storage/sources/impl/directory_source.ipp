@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -612,32 +613,57 @@ struct directory_source::walk_shared
     bool parallel = false;
     std::shared_ptr<std::vector<std::string> const> roots;
     early_reader const* early = nullptr; ///< who takes the files read during the walk, if anyone
+
+    /// A folder's listing, part of which one walker gave to another: the last one done
+    /// with it closes the folder.
+    struct shared_listing
+    {
+        typename Fs::dir dir;
+        typename Fs::listing names;
+        std::string path, rel;
+        std::size_t depth = 0;
+        shared_listing(typename Fs::dir d, typename Fs::listing n, std::string p, std::string r, std::size_t level)
+            : dir(std::move(d)), names(std::move(n)), path(std::move(p)), rel(std::move(r)), depth(level)
+        {
+        }
+        shared_listing(shared_listing const&) = delete;
+        shared_listing& operator=(shared_listing const&) = delete;
+        ~shared_listing() { Fs::release(dir); }
+    };
+    /// Entries [first, last) of a shared listing, waiting for a walker.
+    struct slice
+    {
+        std::shared_ptr<shared_listing> of;
+        std::size_t first = 0, last = 0;
+    };
+    std::mutex work_mutex;
+    std::condition_variable work_ready;
+    std::vector<slice> work; ///< under work_mutex
+    unsigned busy = 0;       ///< walkers at work (under work_mutex): while any is, more may come
+    /// Walkers waiting for work: read without the lock as the walkers go, as a hint.
+    std::atomic<unsigned> idle{0};
+
+    void give(slice s)
+    {
+        {
+            std::lock_guard<std::mutex> lock(work_mutex);
+            work.push_back(std::move(s));
+        }
+        work_ready.notify_one();
+    }
 };
 
 template <class Fs>
 struct directory_source::walker
 {
-    struct job
-    {
-        typename Fs::dir dir;
-        std::string path, rel;
-    };
-
-    /// The root's listing in the flat and files layouts, where every skill is one of its
-    /// entries: a parallel walk leaves it here, open, and discover_with() shares its
-    /// entries out in batches, so the skills' files are read on every core.
-    struct root_listing
-    {
-        typename Fs::dir dir;
-        typename Fs::listing names;
-        std::string path;
-    };
+    using shared_listing = typename walk_shared<Fs>::shared_listing;
 
     directory_source const& src;
     walk_shared<Fs>* sh;
     discovery out;
-    std::vector<job> jobs;
-    std::optional<root_listing> held_root = {};
+    /// Where this walker's skills stop following one another in the walk's order: after
+    /// it gave part of a listing away, and where it took a part given to it.
+    std::vector<std::size_t> cuts = {};
     bool depth_reported = false, count_reported = false;
     /// A listing's vector for each depth, kept for the next folder at that depth: a walk
     /// lists thousands of folders, one level at a time per thread.
@@ -678,30 +704,83 @@ struct directory_source::walker
         if (!partial.empty()) warn(path, "reading the directory failed: " + partial);
         std::sort(names.begin(), names.end());
         if (depth > 0 && src.opts_.layout == layout::nested) note_own_skill(dir, names, path, rel);
-        if (depth == 0 && sh->parallel && src.opts_.layout != layout::nested) {
-            out.directories.push_back(path);
-            held_root = root_listing{std::move(dir), std::move(names), std::move(path)};
-            return;
+        std::shared_ptr<shared_listing> shared;
+        entries(dir, names, 0, names.size(), path, rel, depth, shared);
+        if (!shared) { // else the last walker done with the listing closes the folder
+            Fs::release(dir);
+            if (spare_listings.size() <= depth) spare_listings.resize(depth + 1);
+            spare_listings[depth] = std::move(names);
         }
-        entries(dir, names, 0, names.size(), path, rel, depth);
-        Fs::release(dir);
         out.directories.push_back(std::move(path));
-        if (spare_listings.size() <= depth) spare_listings.resize(depth + 1);
-        spare_listings[depth] = std::move(names);
     }
 
-    /// The entries [first, last) of the listing `names` of the open folder `dir`.
-    void entries(typename Fs::dir const& dir, typename Fs::listing const& names, std::size_t first, std::size_t last,
-                 std::string const& path, std::string const& rel, std::size_t depth)
+    /// A listing this walker is going through (one per folder on its path, outermost
+    /// first): entries [next, last) are not started yet.
+    struct frame
     {
-        for (std::size_t i = first; i < last; ++i) {
-            auto const& e = names[i];
-            if (sh->stopped) break;
+        typename Fs::dir const* dir;
+        typename Fs::listing* names; ///< the walk's own listing, until it is shared
+        std::shared_ptr<shared_listing>* shared;
+        std::string const *path, *rel;
+        std::size_t depth, next, last;
+        bool gave = false;
+    };
+    std::vector<frame> frames = {};
+
+    /// The entries [first, last) of the listing `names` of the open folder `dir`, each
+    /// walked in turn (`shared`: see share_out()).
+    void entries(typename Fs::dir const& dir, typename Fs::listing& names, std::size_t first, std::size_t last,
+                 std::string const& path, std::string const& rel, std::size_t depth,
+                 std::shared_ptr<shared_listing>& shared)
+    {
+        frames.push_back({&dir, &names, &shared, &path, &rel, depth, first, last});
+        std::size_t const level = frames.size() - 1;
+        while (!sh->stopped && frames[level].next < frames[level].last) {
+            std::size_t const i = frames[level].next++;
+            if (sh->parallel && sh->idle.load(std::memory_order_relaxed) > 0) share_out();
+            // A listing moved into `shared` keeps its entries where they were.
+            auto const& e = shared ? shared->names[i] : names[i];
             if (skipped(e.name) || e.name == "SKILL.md") continue;
             std::string full = detail::joined(path, e.name);
             if (src.opts_.layout == layout::files) file_entry(dir, e, full, path, depth);
             else directory_entry(dir, e, std::move(full), rel, depth);
         }
+        bool const gave = frames[level].gave;
+        frames.pop_back();
+        if (gave) cut(); // what follows comes after the part given away
+    }
+
+    /// A walker waits for work: give it the second half of what is left of the outermost
+    /// listing on this walker's path that has any left, the largest share there is. The
+    /// listing moves into its `shared` (unless there already), which keeps the folder open
+    /// until the last walker lets go of it. So every core has work whatever the tree's
+    /// shape (one top folder or ten thousand), and a walker holds open only the folders
+    /// on its own path and those it shares.
+    void share_out()
+    {
+        for (auto& f : frames) {
+            if (f.next >= f.last) continue;
+            std::size_t const mid = f.next + (f.last - f.next) / 2;
+            auto& shared = *f.shared;
+            if (!shared) shared = std::make_shared<shared_listing>(*f.dir, std::move(*f.names), *f.path, *f.rel, f.depth);
+            sh->give({shared, mid, f.last});
+            f.last = mid;
+            f.gave = true;
+            return;
+        }
+    }
+
+    /// Walks a part of a listing another walker gave away.
+    void take(typename walk_shared<Fs>::slice s)
+    {
+        cut();
+        auto& l = *s.of;
+        entries(l.dir, l.names, s.first, s.last, l.path, l.rel, l.depth, s.of);
+    }
+
+    void cut()
+    {
+        if (cuts.empty() ? !out.skills.empty() : cuts.back() != out.skills.size()) cuts.push_back(out.skills.size());
     }
 
     /// Nested layout: the folder's own listing says whether it is a skill. Any entry named
@@ -888,9 +967,7 @@ struct directory_source::walker
             child.d = std::move(*d);
         }
         child.open = false; // the walk below releases it
-        typename Fs::dir opened = std::move(child.d);
-        if (depth == 0 && sh->parallel) jobs.push_back({std::move(opened), std::move(full), child_rel});
-        else walk(std::move(opened), std::move(full), child_rel, depth + 1);
+        walk(std::move(child.d), std::move(full), child_rel, depth + 1);
     }
 
     void add_candidate(std::string file, std::string const& command, std::string const& directory, bool confirmed)
@@ -922,81 +999,97 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
         return std::move(w.out);
     }
     sh.visited.insert(Fs::id_of(*root));
-    w.walk(std::move(*root), root_, "", 0); // takes the directory; in parallel mode it leaves subtrees in w.jobs
-    // Flat and files layouts: the root's entries, in batches after the subtrees (of which
-    // these layouts have none). A batch is small enough to keep both cores busy to the end.
-    constexpr std::size_t batch = 32;
-    std::size_t const entries = w.held_root ? w.held_root->names.size() : 0;
-    std::size_t const jobs = w.jobs.size() + (entries + batch - 1) / batch;
-    struct root_closer // the held root stays open while any thread reads below it
-    {
-        walker<Fs>& w;
-        ~root_closer()
-        {
-            if (w.held_root) Fs::release(w.held_root->dir);
-        }
-    } const close_root{w};
-    std::vector<walker<Fs>> walkers;
-    for (unsigned t = 0; t < threads; ++t) walkers.push_back(walker<Fs>{*this, &sh, {}, {}});
-    std::atomic<std::size_t> next{0};
+    std::vector<walker<Fs>> helpers;
+    for (unsigned t = 1; t < threads; ++t) helpers.push_back(walker<Fs>{*this, &sh, {}, {}});
     std::atomic<bool> failed{false};
-    // Where each subtree's skills landed: the subtrees are in order, so their skills,
-    // taken subtree by subtree, mostly are too.
-    struct landed
-    {
-        walker<Fs>* by = nullptr;
-        std::size_t first = 0, last = 0;
-    };
-    std::vector<landed> spans(jobs);
+    // Every walker takes the parts of listings others give away, until none is left and
+    // none is at work (who could give more). The first walks the root meanwhile.
     auto run = [&](walker<Fs>& mine) {
-        for (std::size_t k; (k = next.fetch_add(1)) < jobs;) {
-            bool const subtree = k < w.jobs.size();
-            if (sh.stopped || failed) {
-                if (subtree) Fs::release(w.jobs[k].dir);
+        std::unique_lock<std::mutex> lock(sh.work_mutex);
+        for (;;) {
+            if (!sh.work.empty()) {
+                {
+                    auto part = std::move(sh.work.back());
+                    sh.work.pop_back();
+                    ++sh.busy;
+                    lock.unlock();
+                    try {
+                        if (!sh.stopped && !failed) mine.take(std::move(part));
+                    } catch (...) { // out of memory on a helper thread: fail the walk, not the process
+                        failed = true;
+                        sh.stopped = true;
+                    }
+                } // the folder may close here, outside the lock
+                lock.lock();
+                --sh.busy;
                 continue;
             }
-            try {
-                std::size_t const first = mine.out.skills.size();
-                if (subtree) {
-                    auto& j = w.jobs[k];
-                    mine.walk(std::move(j.dir), std::move(j.path), j.rel, 1);
-                } else {
-                    auto const& root_entries = *w.held_root;
-                    std::size_t const from = (k - w.jobs.size()) * batch;
-                    mine.entries(root_entries.dir, root_entries.names, from, std::min(from + batch, entries),
-                                 root_entries.path, "", 0);
-                }
-                spans[k] = {&mine, first, mine.out.skills.size()};
-            } catch (...) { // out of memory on a helper thread: fail the walk, not the process
-                failed = true;
-                sh.stopped = true;
-            }
+            if (sh.busy == 0) break;
+            ++sh.idle;
+            sh.work_ready.wait(lock);
+            --sh.idle;
         }
+        lock.unlock();
+        sh.work_ready.notify_all(); // the others see the end too
     };
+    sh.busy = 1; // the root's walk
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads && jobs > 1; ++t) {
+    for (auto& h : helpers) {
         try {
-            pool.emplace_back(run, std::ref(walkers[t]));
+            pool.emplace_back(run, std::ref(h));
         } catch (...) {
-            break; // no thread (RLIMIT_NPROC, no memory): the ones running take the remaining subtrees
+            break; // no thread (RLIMIT_NPROC, no memory): the ones running do it all
         }
     }
-    run(walkers[0]);
+    try {
+        w.walk(std::move(*root), root_, "", 0); // takes the directory
+    } catch (...) {
+        failed = true;
+        sh.stopped = true;
+    }
+    {
+        std::lock_guard<std::mutex> lock(sh.work_mutex);
+        --sh.busy;
+    }
+    run(w);
     for (auto& t : pool) t.join();
     if (failed) throw std::bad_alloc();
     if (sh.parallel && sh.timing_dependent) return std::nullopt;
-    std::size_t found = w.out.skills.size();
-    for (auto const& s : spans) found += s.last - s.first;
-    w.out.skills.reserve(found);
-    for (auto const& s : spans)
-        if (s.by)
-            w.out.skills.insert(w.out.skills.end(), std::make_move_iterator(s.by->out.skills.begin() + static_cast<std::ptrdiff_t>(s.first)),
-                                std::make_move_iterator(s.by->out.skills.begin() + static_cast<std::ptrdiff_t>(s.last)));
-    for (auto& other : walkers) {
-        w.out.diagnostics.insert(w.out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
-                                 std::make_move_iterator(other.out.diagnostics.end()));
-        w.out.directories.insert(w.out.directories.end(), std::make_move_iterator(other.out.directories.begin()),
-                                 std::make_move_iterator(other.out.directories.end()));
+    if (!helpers.empty()) {
+        // Each walker's skills come in runs that follow one another in the walk's order;
+        // the runs, ordered by their first skill, give the walk's order back.
+        struct run_of
+        {
+            std::vector<candidate>* in;
+            std::size_t first, last;
+        };
+        std::vector<run_of> runs;
+        std::size_t found = 0;
+        auto add_runs = [&](walker<Fs>& from) {
+            std::size_t at = 0;
+            from.cuts.push_back(from.out.skills.size());
+            for (std::size_t const end : from.cuts) {
+                if (end > at) runs.push_back({&from.out.skills, at, end});
+                at = end;
+            }
+            found += from.out.skills.size();
+        };
+        add_runs(w);
+        for (auto& h : helpers) add_runs(h);
+        std::sort(runs.begin(), runs.end(),
+                  [](run_of const& a, run_of const& b) { return (*a.in)[a.first].command < (*b.in)[b.first].command; });
+        std::vector<candidate> skills;
+        skills.reserve(found);
+        for (auto const& r : runs)
+            skills.insert(skills.end(), std::make_move_iterator(r.in->begin() + static_cast<std::ptrdiff_t>(r.first)),
+                          std::make_move_iterator(r.in->begin() + static_cast<std::ptrdiff_t>(r.last)));
+        w.out.skills = std::move(skills);
+        for (auto& other : helpers) {
+            w.out.diagnostics.insert(w.out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
+                                     std::make_move_iterator(other.out.diagnostics.end()));
+            w.out.directories.insert(w.out.directories.end(), std::make_move_iterator(other.out.directories.begin()),
+                                     std::make_move_iterator(other.out.directories.end()));
+        }
     }
     auto const by_command = [](candidate const& a, candidate const& b) { return a.command < b.command; };
     if (!std::is_sorted(w.out.skills.begin(), w.out.skills.end(), by_command)) // `a-b` sorts before `a/c`
