@@ -638,16 +638,22 @@ struct directory_source::walk_shared
     };
     std::mutex work_mutex;
     std::condition_variable work_ready;
-    std::vector<slice> work; ///< under work_mutex
-    unsigned busy = 0;       ///< walkers at work (under work_mutex): while any is, more may come
-    /// Walkers waiting for work: read without the lock as the walkers go, as a hint.
-    std::atomic<unsigned> idle{0};
+    // Under work_mutex:
+    std::vector<slice> work;
+    unsigned busy = 0;    ///< walkers at work: while any is, more work may come
+    unsigned waiting = 0; ///< walkers waiting for it
+    /// More walkers wait than there are parts for them: read without the lock as the
+    /// walkers go, as a hint. A part given and not yet taken counts, so a waiter that is
+    /// slow to wake is not given part after part meanwhile.
+    std::atomic<bool> hungry{false};
 
+    void note_hunger() { hungry.store(waiting > work.size(), std::memory_order_relaxed); }
     void give(slice s)
     {
         {
             std::lock_guard<std::mutex> lock(work_mutex);
             work.push_back(std::move(s));
+            note_hunger();
         }
         work_ready.notify_one();
     }
@@ -737,7 +743,7 @@ struct directory_source::walker
         std::size_t const level = frames.size() - 1;
         while (!sh->stopped && frames[level].next < frames[level].last) {
             std::size_t const i = frames[level].next++;
-            if (sh->parallel && sh->idle.load(std::memory_order_relaxed) > 0) share_out();
+            if (sh->parallel && sh->hungry.load(std::memory_order_relaxed)) share_out();
             // A listing moved into `shared` keeps its entries where they were.
             auto const& e = shared ? shared->names[i] : names[i];
             if (skipped(e.name) || e.name == "SKILL.md") continue;
@@ -1011,6 +1017,7 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
                 {
                     auto part = std::move(sh.work.back());
                     sh.work.pop_back();
+                    sh.note_hunger();
                     ++sh.busy;
                     lock.unlock();
                     try {
@@ -1025,9 +1032,11 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
                 continue;
             }
             if (sh.busy == 0) break;
-            ++sh.idle;
+            ++sh.waiting;
+            sh.note_hunger();
             sh.work_ready.wait(lock);
-            --sh.idle;
+            --sh.waiting;
+            sh.note_hunger();
         }
         lock.unlock();
         sh.work_ready.notify_all(); // the others see the end too
