@@ -833,6 +833,19 @@ BOOST_AUTO_TEST_CASE(a_nested_tier_is_walked_on_every_core_whatever_its_shape_wi
             if (std::thread::hardware_concurrency() > 1) BOOST_TEST(reader.threads.size() > 1u);
         }
     }
+    // A small tier is over before a thread would start: it is walked on the caller's
+    // thread, once, even with a second path to a folder (no walk again on one thread).
+    fs::path const small = t / "small";
+    for (int i = 0; i < 5; ++i) write(small / numbered("s", i) / "SKILL.md", skill(numbered("s", i), "small"));
+    fs::create_directory_symlink(small / "s1", small / "s0" / "again");
+    directory_options o;
+    o.layout = layout::nested;
+    thread_noting_reader reader;
+    auto const read = directory_source("t", small.string(), o).discover(reader);
+    BOOST_TEST(::described(read) == ::described(discover(small, layout::nested, o)));
+    BOOST_TEST(has(read.diagnostics, "discovery-loop"));
+    BOOST_TEST(reader.calls == 5); // each file handed over once
+    BOOST_TEST((reader.threads == std::set<std::thread::id>{std::this_thread::get_id()}));
 }
 
 BOOST_AUTO_TEST_CASE(the_portable_walker_refreshes_by_comparing_stamps)

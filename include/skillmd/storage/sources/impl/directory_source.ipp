@@ -23,12 +23,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <system_error>
 #include <thread>
+#include <utility>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -670,6 +672,9 @@ struct directory_source::walker
     /// Where this walker's skills stop following one another in the walk's order: after
     /// it gave part of a listing away, and where it took a part given to it.
     std::vector<std::size_t> cuts = {};
+    /// The first walker's: starts the others, once the walk has shown it is worth it.
+    std::function<void()> start_helpers = {};
+    std::size_t entries_seen = 0;
     bool depth_reported = false, count_reported = false;
     /// A listing's vector for each depth, kept for the next folder at that depth: a walk
     /// lists thousands of folders, one level at a time per thread.
@@ -743,6 +748,8 @@ struct directory_source::walker
         std::size_t const level = frames.size() - 1;
         while (!sh->stopped && frames[level].next < frames[level].last) {
             std::size_t const i = frames[level].next++;
+            // A thread takes some 30 us to start: a tier of a few entries is walked by then.
+            if (start_helpers && ++entries_seen == 32) std::exchange(start_helpers, {})();
             if (sh->parallel && sh->hungry.load(std::memory_order_relaxed)) share_out();
             // A listing moved into `shared` keeps its entries where they were.
             auto const& e = shared ? shared->names[i] : names[i];
@@ -1043,13 +1050,16 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
     };
     sh.busy = 1; // the root's walk
     std::vector<std::thread> pool;
-    for (auto& h : helpers) {
-        try {
-            pool.emplace_back(run, std::ref(h));
-        } catch (...) {
-            break; // no thread (RLIMIT_NPROC, no memory): the ones running do it all
-        }
-    }
+    if (!helpers.empty())
+        w.start_helpers = [&] {
+            for (auto& h : helpers) {
+                try {
+                    pool.emplace_back(run, std::ref(h));
+                } catch (...) {
+                    break; // no thread (RLIMIT_NPROC, no memory): the ones running do it all
+                }
+            }
+        };
     try {
         w.walk(std::move(*root), root_, "", 0); // takes the directory
     } catch (...) {
@@ -1063,8 +1073,11 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
     run(w);
     for (auto& t : pool) t.join();
     if (failed) throw std::bad_alloc();
-    if (sh.parallel && sh.timing_dependent) return std::nullopt;
-    if (!helpers.empty()) {
+    // No helper started (a small tier): one thread walked, as a one-thread walk does,
+    // whatever it met. With helpers, a cap or a second path made the result depend on
+    // which thread got there first: the caller walks again on one.
+    if (!pool.empty()) {
+        if (sh.timing_dependent) return std::nullopt;
         // Each walker's skills come in runs that follow one another in the walk's order;
         // the runs, ordered by their first skill, give the walk's order back.
         struct run_of
