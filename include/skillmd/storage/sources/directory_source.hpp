@@ -61,10 +61,11 @@ struct directory_options
     while its folder (flat: its parent) is open, by that short name and following no
     link; a link, or a file that read cannot take, is read by read_head() afterwards.
     A flat skill folder whose file that read opened without crossing a mount point is
-    known by its listing, with no `fstatat`. Up to four threads walk: one that runs
-    out of work is given half of what is left of the outermost listing another is
-    going through, at any depth, so any tree's shape keeps them busy; a thread holds
-    open only the folders on its own path and those whose listings it shares.
+    known by its listing, with no `fstatat`. Up to four threads walk (the others
+    join once the walk has met 32 entries): one that runs out of work is given half
+    of what is left of the outermost listing another is going through, at any depth,
+    so any tree's shape keeps them busy; a thread holds open only the folders on its
+    own path and those whose listings it shares.
     Symlinked directories and symlinked SKILL.md files are followed, and every
     directory is visited at most once (a set of device and inode), so loops and
     meshes end at once. Depth, directory count and file size are bounded; names
