@@ -91,6 +91,30 @@ BOOST_AUTO_TEST_CASE(manifests_stay_inside_and_within_limits)
     write(t / "big/blob", std::string(17 * 1024 * 1024, 'x'));
     BOOST_TEST(!mcp::manifest_of((t / "big").string()).complete()); // over 16 MiB
     BOOST_TEST(!mcp::manifest_of((t / "none").string()).complete());
+
+    // Links back up the skill are not followed (three to `.` listed it 3^16 times); a
+    // second path to a folder still lists its files under both.
+    write(t / "looped/SKILL.md", "---\nname: looped\n---\n");
+    write(t / "looped/loop/x.txt", "x\n");
+    for (char const* l : {"a", "b", "c"}) fs::create_directory_symlink(".", t / "looped/loop" / l);
+    fs::create_directory_symlink("..", t / "looped/loop/up");
+    fs::create_directory_symlink("loop", t / "looped/again");
+    auto const looped = mcp::manifest_of((t / "looped").string());
+    BOOST_TEST_REQUIRE(looped.complete(), looped.error);
+    paths.clear();
+    for (auto const& f : looped.files) paths.push_back(f.path);
+    BOOST_TEST(paths == (std::vector<std::string>{"SKILL.md", "again/x.txt", "loop/x.txt"}), boost::test_tools::per_element());
+    // Folders with two links each to the next: 2^16 paths and no file; the folder limit ends it.
+    write(t / "paths/SKILL.md", "---\nname: paths\n---\n");
+    for (int i = 0; i < 20; ++i) {
+        fs::path const d = t / "paths" / ("d" + std::to_string(i));
+        fs::create_directories(d);
+        fs::create_directory_symlink("../d" + std::to_string(i + 1), d / "x");
+        fs::create_directory_symlink("../d" + std::to_string(i + 1), d / "y");
+    }
+    auto const many_paths = mcp::manifest_of((t / "paths").string());
+    BOOST_TEST(!many_paths.complete());
+    BOOST_TEST(many_paths.error.find("folders") != std::string::npos, many_paths.error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

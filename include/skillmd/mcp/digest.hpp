@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <dirent.h>
@@ -154,11 +155,28 @@ inline std::optional<std::string> read_inside(std::string const& path, std::stri
     return out;
 }
 
-/// The regular files below `dir` (relative paths), links followed only where they stay
-/// inside `root_real`; stops with an error past `max_skill_files`.
-inline bool list_files(std::string const& dir, std::string const& prefix, std::string const& root_real, std::size_t depth,
-                       std::vector<std::string>& out, std::string& error)
+/// A folder's device and inode.
+using folder_id = std::pair<std::uint64_t, std::uint64_t>;
+
+/// Where list_files() is: the folders on the way down (`above`) and how many it listed.
+struct listing_walk
 {
+    std::vector<folder_id> above;
+    std::size_t folders = 0;
+};
+
+/// The regular files below `dir` (relative paths), links followed only where they stay
+/// inside `root_real` (a file reached by two paths is listed under both); stops with an
+/// error past `max_skill_files` files or folders. A link back to a folder on the way down
+/// (`loop -> .`) is not followed: three of them listed the skill again at every level,
+/// 3^16 times, with no file to reach the limit.
+inline bool list_files(std::string const& dir, std::string const& prefix, std::string const& root_real, std::size_t depth,
+                       listing_walk& walk, std::vector<std::string>& out, std::string& error)
+{
+    if (++walk.folders > max_skill_files) {
+        error = "more than " + std::to_string(max_skill_files) + " folders";
+        return false;
+    }
     DIR* d = ::opendir(dir.c_str());
     if (d == nullptr) return true;
     std::vector<std::string> names;
@@ -182,7 +200,12 @@ inline bool list_files(std::string const& dir, std::string const& prefix, std::s
             }
             out.push_back(prefix + n);
         } else if (S_ISDIR(st.st_mode) && depth < 16 && n != ".git") {
-            if (!list_files(full, prefix + n + "/", root_real, depth + 1, out, error)) return false;
+            folder_id const id{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+            if (std::find(walk.above.begin(), walk.above.end(), id) != walk.above.end()) continue;
+            walk.above.push_back(id);
+            bool const listed = list_files(full, prefix + n + "/", root_real, depth + 1, walk, out, error);
+            walk.above.pop_back();
+            if (!listed) return false;
         }
     }
     return true;
@@ -192,8 +215,9 @@ inline bool list_files(std::string const& dir, std::string const& prefix, std::s
 
 /** The manifest of the skill in folder `dir`: every regular file below it (nested skills'
     files too, as the extension asks), digested from the bytes read now. Links that leave
-    the folder are not followed. Over 512 files or 16 MiB, or with a file that cannot be
-    read, the manifest says so in `error`.
+    the folder are not followed, nor links back to a folder above them. Over 512 files,
+    512 folders listed or 16 MiB, or with a file that cannot be read, the manifest says
+    so in `error`.
 */
 inline skill_manifest manifest_of(std::string const& dir)
 {
@@ -204,7 +228,10 @@ inline skill_manifest manifest_of(std::string const& dir)
         return m;
     }
     std::vector<std::string> paths;
-    if (!detail::list_files(root, "", root, 0, paths, m.error)) return m;
+    detail::listing_walk walk;
+    if (struct stat st {}; ::stat(root.c_str(), &st) == 0)
+        walk.above.push_back({static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)});
+    if (!detail::list_files(root, "", root, 0, walk, paths, m.error)) return m;
     std::uint64_t total = 0;
     for (auto const& p : paths) {
         std::string error;
