@@ -157,6 +157,10 @@ inline std::optional<std::string> read_inside(std::string const& path, std::stri
 
 /// A folder's device and inode.
 using folder_id = std::pair<std::uint64_t, std::uint64_t>;
+inline folder_id folder_of(struct stat const& st)
+{
+    return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+}
 
 /// Where list_files() is: the folders on the way down (`above`) and how many it listed.
 struct listing_walk
@@ -200,7 +204,7 @@ inline bool list_files(std::string const& dir, std::string const& prefix, std::s
             }
             out.push_back(prefix + n);
         } else if (S_ISDIR(st.st_mode) && depth < 16 && n != ".git") {
-            folder_id const id{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+            folder_id const id = folder_of(st);
             if (std::find(walk.above.begin(), walk.above.end(), id) != walk.above.end()) continue;
             walk.above.push_back(id);
             bool const listed = list_files(full, prefix + n + "/", root_real, depth + 1, walk, out, error);
@@ -230,7 +234,7 @@ inline skill_manifest manifest_of(std::string const& dir)
     std::vector<std::string> paths;
     detail::listing_walk walk;
     if (struct stat st {}; ::stat(root.c_str(), &st) == 0)
-        walk.above.push_back({static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)});
+        walk.above.push_back(detail::folder_of(st));
     if (!detail::list_files(root, "", root, 0, walk, paths, m.error)) return m;
     std::uint64_t total = 0;
     for (auto const& p : paths) {

@@ -612,7 +612,6 @@ struct directory_source::walk_shared
     boost::unordered_flat_set<typename Fs::id> visited;
     std::atomic<std::size_t> directories{0};
     std::atomic<bool> stopped{false}, timing_dependent{false};
-    bool parallel = false;
     std::shared_ptr<std::vector<std::string> const> roots;
     early_reader const* early = nullptr; ///< who takes the files read during the walk, if anyone
 
@@ -750,7 +749,7 @@ struct directory_source::walker
             std::size_t const i = frames[level].next++;
             // A thread takes some 30 us to start: a tier of a few entries is walked by then.
             if (start_helpers && ++entries_seen == 32) std::exchange(start_helpers, {})();
-            if (sh->parallel && sh->hungry.load(std::memory_order_relaxed)) share_out();
+            if (sh->hungry.load(std::memory_order_relaxed)) share_out(); // only where helpers wait
             // A listing moved into `shared` keeps its entries where they were.
             auto const& e = shared ? shared->names[i] : names[i];
             if (skipped(e.name) || e.name == "SKILL.md") continue;
@@ -1000,7 +999,6 @@ template <class Fs>
 std::optional<discovery> directory_source::discover_with(unsigned threads, early_reader const* early) const
 {
     walk_shared<Fs> sh;
-    sh.parallel = threads > 1;
     sh.early = early;
     sh.roots = resolve_roots(); // links may have changed since the last walk
     walker<Fs> w{*this, &sh, {}, {}};
