@@ -54,8 +54,10 @@ std::string& corpus_dir()
 
 /// How the generated tree lies: 100 groups of 100 nested skills (each group folder a
 /// skill with 99 sub-skills), the same under one top folder, or 10,000 skill folders in
-/// one folder (the flat layout most presets use).
-enum class shape { nested, nested_in_one_folder, flat };
+/// one folder (the flat layout most presets use); or the nested tree with the longer
+/// frontmatter the performance issue measured memory with (a description of about 180
+/// characters, three tools, two metadata entries: about 330 bytes against 150).
+enum class shape { nested, nested_in_one_folder, flat, nested_longer };
 
 struct tree
 {
@@ -94,6 +96,15 @@ struct tree
                                    "\ndescription: Generated skill " + std::to_string(g * 100 + s) +
                                    " for the discovery benchmark; use it when measuring.\n"
                                    "allowed-tools: Read Grep\nmetadata:\n  group: \"" + std::to_string(g) + "\"\n---\n# Steps\n\n";
+                if (form == shape::nested_longer) {
+                    std::string const description = "Generated skill " + std::to_string(g * 100 + s) +
+                                                    " for the memory benchmark; it reviews a change set, runs the checks"
+                                                    " the repository defines and reports what failed. Use it when the"
+                                                    " user asks for a review of a branch.";
+                    text = "---\nname: " + dir.filename().string() + "\ndescription: " + description +
+                           "\nallowed-tools: Read Grep Bash(git diff:*)\nmetadata:\n  group: \"" + std::to_string(g) +
+                           "\"\n  owner: developer-experience@example.com\n---\n# Steps\n\n";
+                }
                 seed = seed * 1103515245u + 12345u;
                 std::size_t const size = 1024 + (seed >> 8) % 2048;
                 while (text.size() < size) text += filler;
@@ -131,6 +142,13 @@ tree const& the_flat_tree()
 tree const& the_tree_in_one_folder()
 {
     static tree const t(user_tree(), shape::nested_in_one_folder);
+    return t;
+}
+
+/// The nested tree with longer frontmatter (memory only; with `--tree`, the user's tree).
+tree const& the_longer_tree()
+{
+    static tree const t(user_tree(), shape::nested_longer);
     return t;
 }
 
@@ -452,6 +470,7 @@ BENCHMARK_CAPTURE(load_against_plain_loop, flat, &the_flat_tree)->Unit(benchmark
 BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_unchanged_without_watches)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(memory_per_skill, tree, &the_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK_CAPTURE(memory_per_skill, longer_frontmatter, &the_longer_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK_CAPTURE(memory_per_skill, real_skills, &real_skills)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 int main(int argc, char** argv)

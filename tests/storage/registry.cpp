@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <mutex>
 #include <set>
@@ -542,6 +543,10 @@ BOOST_AUTO_TEST_CASE(a_refresh_reports_what_unchanged_reads_said)
     db.inner.set("warned", skill("warned", "has a list in its metadata", "metadata:\n  tags: [a, b]\n"));
     db.inner.set("broken", "---\nname: broken\ndescription: never closed\n");
     db.inner.set("clean", skill("clean", "first"));
+    // Skills with and without diagnostics and reads that made none, interleaved in the
+    // cache's order (the cache keeps a range only for the records that have one).
+    db.inner.set("also-warned", skill("also-warned", "a map in its metadata", "metadata:\n  owner: {team: a}\n"));
+    db.inner.set("zz-broken", "---\nname: [unclosed\ndescription: x\n---\n");
     basic_registry<parser, first_tier_wins, counting_db> reg(parser{}, lenient(), db);
     reg.load();
     auto const said = [&] {
@@ -558,11 +563,13 @@ BOOST_AUTO_TEST_CASE(a_refresh_reports_what_unchanged_reads_said)
     BOOST_TEST(has(first, "frontmatter-unclosed"));
     BOOST_TEST(reg.snapshot()->find("warned") != nullptr);
     BOOST_TEST(reg.snapshot()->find("broken") == nullptr);
-    BOOST_TEST(*db.reads == 3);
+    BOOST_TEST(reg.snapshot()->find("zz-broken") == nullptr);
+    BOOST_TEST(reg.snapshot()->find("also-warned") != nullptr);
+    BOOST_TEST(*db.reads == 5);
     for (int round = 0; round < 3; ++round) {
         db.inner.set("clean", skill("clean", "edited " + std::to_string(round)));
         reg.refresh();
-        BOOST_TEST(*db.reads == 4 + round); // only the changed skill is read again
+        BOOST_TEST(*db.reads == 6 + round); // only the changed skill is read again
         BOOST_TEST(said() == first, boost::test_tools::per_element());
         BOOST_TEST(reg.snapshot()->find("clean")->meta.description == "edited " + std::to_string(round));
         BOOST_TEST(reg.snapshot()->find("warned") != nullptr);
@@ -1034,7 +1041,8 @@ record_draft full_draft(std::string directory)
     d.tier = "project";
     d.tier_index = 3;
     d.hidden = true;
-    d.overridden = std::make_shared<override_decision const>(override_decision{});
+    d.overridden = override_decision{override_mode::user_invocable_only, "project settings", "/srv/.claude/settings.json",
+                                     std::string(40, 'p')}; // longer than a string keeps in place
     d.where.command = "plan/review";
     d.where.directory = std::move(directory);
     d.where.path = "/srv/skills/plan/review/SKILL.md";
@@ -1081,7 +1089,13 @@ void expect_same(record_draft const& a, record_draft const& b)
     BOOST_TEST(a.tier == b.tier);
     BOOST_TEST(a.tier_index == b.tier_index);
     BOOST_TEST(a.hidden == b.hidden);
-    BOOST_TEST((a.overridden == b.overridden));
+    BOOST_TEST(a.overridden.has_value() == b.overridden.has_value());
+    if (a.overridden && b.overridden) {
+        BOOST_TEST((a.overridden->mode == b.overridden->mode));
+        BOOST_TEST(a.overridden->layer == b.overridden->layer);
+        BOOST_TEST(a.overridden->origin == b.overridden->origin);
+        BOOST_TEST(a.overridden->pattern == b.overridden->pattern);
+    }
     BOOST_TEST(a.where.command == b.where.command);
     BOOST_TEST(a.where.path == b.where.path);
     BOOST_TEST(a.where.directory == b.where.directory);
@@ -1144,9 +1158,45 @@ void expect_inside(skill_record const& r, std::size_t text_bytes)
     BOOST_TEST(inside(r.meta.unknown.front().json));
     BOOST_TEST(inside(r.children.back()));
     BOOST_TEST(inside(r.shadowed_by));
+    // An override is an object among those bytes (its strings own their own, when long).
+    auto const* ov = reinterpret_cast<char const*>(r.overridden);
+    BOOST_TEST((r.overridden == nullptr || (ov > lo && ov + sizeof(override_decision) <= hi)));
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_CASE(a_records_optional_members_each_reach_their_own_bytes_whichever_are_present)
+{
+    // Optional strings and lists are a byte each, numbering entries of the table that starts
+    // the record's bytes, and an override is an object among those bytes: any mix of present
+    // and absent members must give each its own value, and free all (the sanitizer builds).
+    // The first list present may be large (5,000 items): the table stays right after the record.
+    std::vector<std::function<void(record_draft&)>> const drop = {
+        [](record_draft& d) { d.meta.label.reset(); },        [](record_draft& d) { d.meta.when_to_use.reset(); },
+        [](record_draft& d) { d.meta.argument_hint.reset(); }, [](record_draft& d) { d.meta.license.reset(); },
+        [](record_draft& d) { d.meta.compatibility.reset(); }, [](record_draft& d) { d.meta.metadata.clear(); },
+        [](record_draft& d) { d.meta.version.reset(); },       [](record_draft& d) { d.meta.author.reset(); },
+        [](record_draft& d) { d.meta.tags.clear(); },          [](record_draft& d) { d.meta.allowed_tools.clear(); },
+        [](record_draft& d) { d.meta.agent.reset(); },         [](record_draft& d) { d.meta.model.reset(); },
+        [](record_draft& d) { d.meta.arguments.clear(); },     [](record_draft& d) { d.meta.triggers.clear(); },
+        [](record_draft& d) { d.meta.knowledge.clear(); },     [](record_draft& d) { d.meta.requires_bins.clear(); },
+        [](record_draft& d) { d.meta.requires_env.clear(); },  [](record_draft& d) { d.meta.unknown.clear(); },
+        [](record_draft& d) { d.children.clear(); },          [](record_draft& d) { d.overridden.reset(); },
+    };
+    std::uint32_t bits = 0x9e3779b9u;
+    for (int round = 0; round < 600; ++round) {
+        record_draft d = full_draft("/srv/skills/plan/review");
+        if (round % 3 == 0)
+            for (int i = 0; i < 5000; ++i) d.meta.metadata.push_back({std::to_string(i), std::string(i % 40, 'v')});
+        bits = bits * 1664525u + 1013904223u; // a different subset each round; round 0 drops none, round 1 all
+        for (std::size_t f = 0; f < drop.size(); ++f)
+            if (round == 1 || (round > 1 && ((bits >> (f % 32)) & 1u))) drop[f](d);
+        auto const r = make_record(d);
+        expect_same(r->draft(), d);
+        BOOST_TEST(r->meta.metadata.empty() == d.meta.metadata.empty());
+        BOOST_TEST(r->meta.unknown.size() == d.meta.unknown.size());
+    }
+}
 
 BOOST_AUTO_TEST_CASE(records_pack_every_member_and_give_it_back)
 {

@@ -4,13 +4,15 @@
 #define SKILLMD_STORAGE_PACKED_HPP
 
 // The field types of a snapshot's records. A record and every string it holds are one
-// allocation: each field says where its text lies in the bytes after the record, as an
-// offset from the field itself, so a field needs no pointer, no allocation and no null
-// check. A string is 8 bytes (offset and length: it may lie inside another string); an
-// optional string or a list, mostly absent or empty, is 4 (the offset; its length or
-// count is written before its bytes). Such fields are never copied or moved (an offset
-// from a new address would point elsewhere); records are built once, in place, by an
-// arena_writer. They read as std::string_view, std::optional and a read-only vector do.
+// allocation: each field says where its text lies in the bytes after the record, so a
+// field needs no pointer, no allocation and no null check. A string is 8 bytes (an offset
+// from the field itself, and a length: it may lie inside another string). An optional
+// string or a list, which most skills leave empty, is one byte: 0 when absent, otherwise
+// the place of its entry in a table of 4-byte offsets that starts the bytes after the
+// record, one entry per member present; the entry says where the length or count lies,
+// and the bytes follow it. Such fields are never copied or moved (an offset from a new
+// address would point elsewhere); records are built once, in place, by an arena_writer.
+// They read as std::string_view, std::optional and a read-only vector do.
 
 #include <algorithm>
 #include <cstddef>
@@ -65,6 +67,59 @@ protected:
         return n;
     }
     std::int32_t off_ = 0; // 0: nothing (no text, no value, no items)
+};
+
+/** Base of the one-byte fields (optional strings, lists). The byte `v_` is 0 when the
+    member is absent; otherwise its entry in the record's table lies `v_` four-byte steps
+    past the field's address rounded down to four. The table starts right after the
+    record, so a step count of one byte reaches it from any field of a record up to about
+    1 KB (record.hpp asserts that). The entry holds the offset from itself to the count
+    (a string's length or a list's items), which the bytes follow.
+*/
+class packed_slot
+{
+public:
+    packed_slot() = default;
+    packed_slot(packed_slot const&) = delete;
+    packed_slot& operator=(packed_slot const&) = delete;
+
+    /// How far past a field's address its table entry may lie.
+    static constexpr std::size_t reach = 255 * 4;
+
+protected:
+    friend class arena_writer;
+    bool present() const noexcept { return v_ != 0; }
+    /// The count's address; only when present.
+    char const* at() const noexcept
+    {
+        char const* const e = entry();
+        std::int32_t off;
+        std::memcpy(&off, e, sizeof off);
+        return e + off;
+    }
+    std::uint32_t count() const noexcept
+    {
+        std::uint32_t n;
+        std::memcpy(&n, at(), sizeof n);
+        return n;
+    }
+    /// Makes `entry` (4-aligned, in the table after the record) this field's, pointing at `data`.
+    void point_to(char* entry, char const* data)
+    {
+        auto const base = reinterpret_cast<std::uintptr_t>(this) & ~std::uintptr_t{3};
+        auto const e = reinterpret_cast<std::uintptr_t>(entry);
+        if (e % 4 != 0 || e <= base || (e - base) / 4 > 255) throw std::logic_error("packed field out of its table's reach");
+        v_ = static_cast<std::uint8_t>((e - base) / 4);
+        std::int32_t const off = static_cast<std::int32_t>(data - entry);
+        std::memcpy(entry, &off, sizeof off);
+    }
+
+private:
+    char const* entry() const noexcept
+    {
+        return reinterpret_cast<char const*>((reinterpret_cast<std::uintptr_t>(this) & ~std::uintptr_t{3}) + 4u * v_);
+    }
+    std::uint8_t v_ = 0;
 };
 } // namespace detail
 
@@ -121,7 +176,7 @@ public:
 };
 
 /// A record's optional text: reads as a std::optional whose value is a std::string_view.
-class packed_optional_string : public detail::packed_ref
+class packed_optional_string : public detail::packed_slot
 {
 public:
     struct arrow
@@ -130,7 +185,7 @@ public:
         std::string_view const* operator->() const noexcept { return &v; }
     };
 
-    bool has_value() const noexcept { return off_ != 0; }
+    bool has_value() const noexcept { return present(); }
     explicit operator bool() const noexcept { return has_value(); }
     std::string_view operator*() const noexcept { return std::string_view(at() + sizeof(std::uint32_t), count()); }
     arrow operator->() const noexcept { return {**this}; }
@@ -180,7 +235,7 @@ struct packed_unknown
 
 /// A record's list: reads as a read-only vector.
 template <class T>
-class packed_list : public detail::packed_ref
+class packed_list : public detail::packed_slot
 {
 public:
     using value_type = T;
@@ -188,11 +243,12 @@ public:
     using iterator = T const*;
 
     static_assert(alignof(T) <= sizeof(std::uint32_t), "items follow their 4-byte count");
+    static_assert(!std::is_base_of_v<detail::packed_slot, T>, "one-byte fields reach only a table right after them");
 
-    T const* begin() const noexcept { return off_ ? reinterpret_cast<T const*>(at() + sizeof(std::uint32_t)) : nullptr; }
+    T const* begin() const noexcept { return present() ? reinterpret_cast<T const*>(at() + sizeof(std::uint32_t)) : nullptr; }
     T const* end() const noexcept { return begin() + size(); }
-    std::size_t size() const noexcept { return off_ ? count() : 0; }
-    bool empty() const noexcept { return off_ == 0; }
+    std::size_t size() const noexcept { return present() ? count() : 0; }
+    bool empty() const noexcept { return !present(); }
     T const& operator[](std::size_t i) const noexcept { return begin()[i]; }
     T const& front() const noexcept { return *begin(); }
     T const& back() const noexcept { return begin()[size() - 1]; }
@@ -229,16 +285,21 @@ inline std::ostream& operator<<(std::ostream& os, packed_list<packed_string> con
 namespace detail {
 
 /** Lays out a record's strings and lists in the bytes after it. Run twice over the same
-    inputs: first without bytes, to count how many are needed (nothing is written), then
-    into the block allocated for them. Both runs must take the same decisions, so every
-    decision depends on the inputs only.
+    inputs: first without bytes, to count how many are needed and how many one-byte fields
+    are present (nothing is written), then into the block allocated for them, told that
+    number, so that their table comes first. Both runs must take the same decisions, so
+    every decision depends on the inputs only.
 */
 class arena_writer
 {
 public:
-    explicit arena_writer(char* bytes = nullptr) noexcept : base_(bytes) {}
+    arena_writer() = default;
+    /// The writing run: `bytes` as `used()` counted them (8-aligned), `entries` as `entries()` did.
+    arena_writer(char* bytes, std::size_t entries) noexcept : base_(bytes), cursor_(table_size(entries)), entries_(entries) {}
     bool writing() const noexcept { return base_ != nullptr; }
-    std::size_t used() const noexcept { return cursor_; }
+    std::size_t used() const noexcept { return cursor_ + (writing() ? 0 : table_size(taken_)); }
+    /// One-byte fields present, each an entry of the table.
+    std::size_t entries() const noexcept { return taken_; }
 
     void text(packed_string& to, std::string_view s)
     {
@@ -265,6 +326,17 @@ public:
         std::size_t const at = counted(to, s->size(), s->size());
         if (writing()) std::char_traits<char>::copy(base_ + at, s->data(), s->size());
     }
+    /// A copy of `value` among the bytes (aligned as T wants, up to 8); `to` points at it.
+    /// The record that holds `to` destroys it.
+    template <class T>
+    void object(T const*& to, T const& value)
+    {
+        static_assert(alignof(T) <= 8, "the bytes start 8-aligned");
+        cursor_ = (cursor_ + alignof(T) - 1) / alignof(T) * alignof(T);
+        std::size_t const at = cursor_;
+        cursor_ += sizeof(T);
+        if (writing()) to = ::new (static_cast<void*>(base_ + at)) T(value);
+    }
     template <class T, class Range, class Each>
     void list(packed_list<T>& to, Range const& items, Each&& each)
     {
@@ -280,58 +352,35 @@ public:
     }
 
 private:
+    /// The table's bytes, rounded up to 8 so that both runs align their data alike.
+    static std::size_t table_size(std::size_t entries) noexcept { return (entries * sizeof(std::int32_t) + 7) / 8 * 8; }
     void point(packed_string& to, char const* p, std::size_t n)
     {
         to.point_to(p);
         to.n_ = packed_size(n);
     }
-    /// Room for a 4-byte count and `bytes` after it, 4-aligned; where the bytes go.
-    std::size_t counted(packed_ref& to, std::size_t n, std::size_t bytes)
+    /// The next table entry for `to`, and room for a 4-byte count and `bytes` after it,
+    /// 4-aligned; where the bytes go.
+    std::size_t counted(packed_slot& to, std::size_t n, std::size_t bytes)
     {
         cursor_ = (cursor_ + 3) / 4 * 4;
         std::size_t const at = cursor_;
         cursor_ += sizeof(std::uint32_t) + bytes;
+        std::size_t const entry = taken_++;
         if (writing()) {
+            if (entry >= entries_ || reinterpret_cast<std::uintptr_t>(base_) % 8 != 0)
+                throw std::logic_error("arena_writer: the runs disagree");
             std::uint32_t const c = packed_size(n);
             std::memcpy(base_ + at, &c, sizeof c);
-            to.point_to(base_ + at);
+            to.point_to(base_ + entry * sizeof(std::int32_t), base_ + at);
         }
         return at + sizeof(std::uint32_t);
     }
 
-    char* base_;
+    char* base_ = nullptr;
     std::size_t cursor_ = 0;
-};
-
-/// Allocates a shared object and `extra` bytes after it in one block; tells where they start.
-template <class T>
-struct tail_allocator
-{
-    using value_type = T;
-    std::size_t extra = 0;
-    char** tail = nullptr; // set by allocate(); read once, by the caller of allocate_shared
-
-    tail_allocator(std::size_t e, char** t) noexcept : extra(e), tail(t) {}
-    template <class U>
-    tail_allocator(tail_allocator<U> const& o) noexcept : extra(o.extra), tail(o.tail) {}
-
-    T* allocate(std::size_t n)
-    {
-        void* p = ::operator new(n * sizeof(T) + extra);
-        if (tail) *tail = static_cast<char*>(p) + n * sizeof(T);
-        return static_cast<T*>(p);
-    }
-    void deallocate(T* p, std::size_t n) noexcept
-    {
-#ifdef __cpp_sized_deallocation // clang enables it only when asked
-        ::operator delete(static_cast<void*>(p), n * sizeof(T) + extra);
-#else
-        (void)n;
-        ::operator delete(static_cast<void*>(p));
-#endif
-    }
-    template <class U>
-    friend bool operator==(tail_allocator const& a, tail_allocator<U> const& b) noexcept { return a.extra == b.extra; }
+    std::size_t entries_ = 0; // writing: the table's size
+    std::size_t taken_ = 0;   // entries handed out so far
 };
 
 } // namespace detail

@@ -14,6 +14,9 @@
 #include <skillmd/frontmatter/parse_result.hpp>
 #include <skillmd/detail/prefetch.hpp>
 
+#include <boost/smart_ptr/intrusive_ptr.hpp>
+
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -47,8 +50,8 @@ struct packed_metadata
     // What an index lists comes first: building a snapshot's listing rows reads these of
     // every skill, and near each other they share cache lines.
     packed_string name;
-    packed_optional_string label;
     packed_string description;
+    packed_optional_string label; // one byte each, like every optional string and list
     packed_optional_string when_to_use;
     packed_optional_string argument_hint;
     bool name_given = false;
@@ -148,7 +151,7 @@ struct record_draft
     std::string tier;
     std::size_t tier_index = 0;
     bool hidden = false;
-    std::shared_ptr<override_decision const> overridden = {};
+    std::optional<override_decision> overridden = {};
     candidate where;
     skill_metadata meta;
     std::vector<std::string> children = {};
@@ -156,24 +159,46 @@ struct record_draft
     std::string shadowed_by = {};
 };
 
+struct skill_record;
+inline void intrusive_ptr_add_ref(skill_record const* r) noexcept;
+inline void intrusive_ptr_release(skill_record const* r) noexcept;
+
+namespace detail {
+/// A record's reference count (see record_ptr): 4 bytes at its start, where a
+/// std::shared_ptr would put a 16-byte control block before it.
+class record_count
+{
+    friend void skillmd::intrusive_ptr_add_ref(skill_record const* r) noexcept;
+    friend void skillmd::intrusive_ptr_release(skill_record const* r) noexcept;
+    mutable std::atomic<std::uint32_t> refs_{0};
+};
+} // namespace detail
+
 /** One skill of a snapshot. Immutable and shared: snapshots share the records of unchanged
     files. It is one allocation, its strings and lists included (storage/packed.hpp), so
     it cannot be copied; `draft()` gives an owned copy to change and make_record() again.
 */
-struct skill_record
+struct skill_record : detail::record_count
 {
     // The members a snapshot's listing rows copy of every skill come first.
     packed_string command;     ///< the lookup key (qualified `name@tier` under keep_all)
     packed_string tier;        ///< the tier's label
-    std::uint32_t tier_index = 0;
+    std::uint16_t tier_index = 0; ///< the tier's source in the registry (16 bits: sources are template arguments)
     bool hidden = false;       ///< requirements unmet (sven): loaded but not listed
-    /// An operator's override and the layer it came from; null when none applies.
-    std::shared_ptr<override_decision const> overridden;
+    packed_list<packed_string> children; ///< commands of the direct sub-skills (sven)
+    /// An operator's override and the layer it came from, kept among the record's own
+    /// bytes; null when none applies.
+    override_decision const* overridden = nullptr;
     packed_candidate where;    ///< path, base directory, stamp
     packed_metadata meta;
-    packed_list<packed_string> children; ///< commands of the direct sub-skills (sven)
-    std::uint32_t body_offset = 0;       ///< 32 bits, beside children: frontmatter is bounded far below
+    std::uint32_t body_offset = 0; ///< 32 bits: frontmatter is bounded far below
     packed_string shadowed_by; ///< on a shadowed skill: the winner as `name@tier`
+
+    skill_record() = default;
+    ~skill_record()
+    {
+        if (overridden) std::destroy_at(overridden);
+    }
 
     std::string qualified() const { return command + "@" + tier; }
     override_mode override_in_force() const noexcept { return overridden ? overridden->mode : override_mode::on; }
@@ -192,27 +217,45 @@ struct skill_record
 
     record_draft draft() const
     {
-        return {command.str(), tier.str(), tier_index, hidden, overridden, where.owned(), meta.owned(),
-                to_owned(children), body_offset, shadowed_by.str()};
+        return {command.str(), tier.str(), tier_index, hidden, overridden ? std::optional(*overridden) : std::nullopt,
+                where.owned(), meta.owned(), to_owned(children), body_offset, shadowed_by.str()};
     }
 };
 
-using record_ptr = std::shared_ptr<skill_record const>;
+// A record's one-byte fields reach the table right after it (packed_slot).
+static_assert(sizeof(skill_record) + 64 * sizeof(std::int32_t) < detail::packed_slot::reach,
+              "a record's optional strings and lists must reach their table");
+
+/** A shared record. The count is the record's own (an intrusive pointer, 8 bytes), so a
+    record has no control block, and a snapshot's list and the refresh cache hold 8 bytes
+    a skill each instead of 16. The last pointer to let go destroys the record and frees
+    its block.
+*/
+using record_ptr = boost::intrusive_ptr<skill_record const>;
+
+inline void intrusive_ptr_add_ref(skill_record const* r) noexcept { r->refs_.fetch_add(1, std::memory_order_relaxed); }
+inline void intrusive_ptr_release(skill_record const* r) noexcept
+{
+    if (r->refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        r->~skill_record();
+        ::operator delete(const_cast<void*>(static_cast<void const*>(r)));
+    }
+}
 
 namespace detail {
 
-/** Asks for the memory a pass over a snapshot's records reads of `r`: the block's header
-    (the reference counts, just before the record), the record's members, and the path
-    after them, which holds the command. A refresh's records were made on other cores;
-    a serial pass over 10,000 of them otherwise waits on one miss after another.
+/** Asks for the memory a pass over a snapshot's records reads of `r`: the record's
+    members (its reference count first), and the path after them, which holds the
+    command. A refresh's records were made on other cores; a serial pass over 10,000 of
+    them otherwise waits on one miss after another.
 */
 inline void prefetch_record(skill_record const* r) noexcept
 {
     if (r == nullptr) return;
-    // Addresses as integers: the block's header lies outside the record object.
+    // Addresses as integers: the path lies past the record object.
     auto const at = reinterpret_cast<std::uintptr_t>(r);
     for (std::uintptr_t off = 0; off < sizeof(skill_record) + 128; off += 64)
-        detail::prefetch(reinterpret_cast<void const*>(at + off - 16));
+        detail::prefetch(reinterpret_cast<void const*>(at + off));
 }
 
 /// `prefetch_record` for the item `detail::prefetch_distance` places after `i` in `list`
@@ -235,9 +278,10 @@ void pack_record(arena_writer& w, skill_record& r, record_draft const& d, Childr
     w.text(r.where.path, d.where.path);
     w.text_within(r.command, d.command, r.where.path, d.where.path);
     w.text(r.tier, d.tier);
-    r.tier_index = detail::packed_size(d.tier_index);
+    if (d.tier_index > 0xffffu) throw std::length_error("a registry has at most 65,536 tiers");
+    r.tier_index = static_cast<std::uint16_t>(d.tier_index);
     r.hidden = d.hidden;
-    r.overridden = d.overridden;
+    if (d.overridden) w.object(r.overridden, *d.overridden);
     w.text_within(r.where.directory, d.where.directory, r.where.path, d.where.path);
     w.text_within(r.where.directory_name, d.where.directory_name, r.where.path, d.where.path);
     w.text_within(r.where.command, d.where.command, r.command, d.command);
@@ -290,11 +334,15 @@ record_ptr make_record(record_draft const& d, Children const& children)
     pack_record(count, scratch, d, children);
     // Offsets are 32-bit (sources bound a file far below this).
     if (count.used() > 0x7fff0000u) throw std::length_error("skill record too large");
-    char* tail = nullptr;
-    auto r = std::allocate_shared<skill_record>(tail_allocator<skill_record>(count.used(), &tail));
-    arena_writer write(tail);
+    // One block: the record, then its table and bytes (operator new aligns for both; the
+    // bytes start 8-aligned since the record's size is a multiple of its 8-byte alignment).
+    static_assert(sizeof(skill_record) % 8 == 0);
+    void* const block = ::operator new(sizeof(skill_record) + count.used());
+    auto* const r = ::new (block) skill_record;
+    record_ptr const owner(r); // from here on, a throw frees the block
+    arena_writer write(static_cast<char*>(block) + sizeof(skill_record), count.entries());
     pack_record(write, *r, d, children);
-    return r;
+    return owner;
 }
 
 } // namespace detail

@@ -130,9 +130,11 @@ private:
     std::vector<std::pair<std::string_view, std::size_t>> names_;
 
     // What refresh() may reuse: every candidate read, by tier and path, with its stamp.
-    // A read that made a skill is its record (tier, path and stamp are the record's); one
-    // that made none is a `miss`. A read's diagnostics are a range of diagnostics_, which
-    // holds them anyway, not a copy of their own.
+    // A read that made a skill is its record (tier, path and stamp are the record's), 8
+    // bytes; one that made none is a `miss`. Each list is sorted by tier and path, and a
+    // path is in one of them only. A read's diagnostics are a range of diagnostics_, which
+    // holds them anyway: a miss keeps its range, and a record's range is in `said_`, by the
+    // record's place in cache_, only when it has one.
     struct span_of_diagnostics
     {
         std::uint32_t first = 0, count = 0; // 32 bits: four billion diagnostics would not fit in memory first
@@ -144,36 +146,38 @@ private:
         file_stamp stamp;
         span_of_diagnostics said;
     };
-    struct cache_entry
-    {
-        record_ptr record;
-        span_of_diagnostics said; ///< without a record: `first` is its index in misses_, which holds its span
-    };
-    // Sorted by tier and path, one entry each: a vector, not a map (a node and a
-    // rebalancing per skill, at every refresh).
-    std::vector<cache_entry> cache_;
+    // Vectors, not maps (a node and a rebalancing per skill, at every refresh).
+    std::vector<record_ptr> cache_;
+    std::vector<std::pair<std::uint32_t, span_of_diagnostics>> said_;
     std::vector<miss> misses_;
 
-    /// An entry without a record: the miss it stands for.
-    miss const& miss_of(cache_entry const& e) const noexcept { return misses_[e.said.first]; }
-    file_stamp const& stamp_of(cache_entry const& e) const noexcept { return e.record ? e.record->where.stamp : miss_of(e).stamp; }
-    std::span<diagnostic const> diagnostics_of(cache_entry const& e) const noexcept
+    using read_key = std::pair<std::size_t, std::string_view>;
+    static read_key key_of(record_ptr const& r) noexcept { return {r->tier_index, r->where.path}; }
+    static read_key key_of(miss const& m) noexcept { return {m.tier, m.path}; }
+    std::span<diagnostic const> diagnostics_in(span_of_diagnostics s) const noexcept
     {
-        auto const s = e.record ? e.said : miss_of(e).said;
         return std::span<diagnostic const>(diagnostics_).subspan(s.first, s.count);
     }
-    /// What the cache is sorted and searched by.
-    std::pair<std::size_t, std::string_view> key_of(cache_entry const& e) const noexcept
+
+    /// What the cache kept of one read.
+    struct cached_read
     {
-        if (e.record) return {e.record->tier_index, e.record->where.path};
-        return {miss_of(e).tier, miss_of(e).path};
-    }
-    cache_entry const* cached(std::size_t tier, std::string_view path) const
+        record_ptr const* record = nullptr; ///< null: the read made no skill
+        file_stamp stamp;
+        std::span<diagnostic const> said;
+    };
+    std::optional<cached_read> cached(std::size_t tier, std::string_view path) const
     {
-        std::pair<std::size_t, std::string_view> const key(tier, path);
-        auto const it = std::lower_bound(cache_.begin(), cache_.end(), key,
-                                         [this](cache_entry const& e, auto const& k) { return key_of(e) < k; });
-        return it != cache_.end() && key_of(*it) == key ? &*it : nullptr;
+        read_key const key(tier, path);
+        auto const less = [](auto const& e, read_key const& k) { return key_of(e) < k; };
+        if (auto const r = std::lower_bound(cache_.begin(), cache_.end(), key, less); r != cache_.end() && key_of(*r) == key) {
+            auto const at = static_cast<std::uint32_t>(r - cache_.begin());
+            auto const s = std::lower_bound(said_.begin(), said_.end(), at, [](auto const& e, std::uint32_t i) { return e.first < i; });
+            return cached_read{&*r, (*r)->where.stamp, s != said_.end() && s->first == at ? diagnostics_in(s->second) : std::span<diagnostic const>()};
+        }
+        if (auto const m = std::lower_bound(misses_.begin(), misses_.end(), key, less); m != misses_.end() && key_of(*m) == key)
+            return cached_read{nullptr, m->stamp, diagnostics_in(m->said)};
+        return std::nullopt;
     }
 };
 

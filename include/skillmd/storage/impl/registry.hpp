@@ -147,17 +147,17 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
             w.where->early.reset();
             return;
         }
-        if (auto const* before = previous.cached(w.tier, w.where->path)) {
+        if (auto const before = previous.cached(w.tier, w.where->path)) {
             // Unchanged size, time and inode: keep what was read before.
             std::optional<file_stamp> now;
             visit_source(w.tier, [&](auto const& src) {
                 if constexpr (requires { src.stamp(*w.where); }) now = src.stamp(*w.where);
                 else now = w.where->stamp;
             });
-            if (now && *now == previous.stamp_of(*before) && now->mtime_ns != 0) {
-                w.result.record = before->record;
+            if (now && *now == before->stamp && now->mtime_ns != 0) {
+                if (before->record) w.result.record = *before->record;
                 w.result.stamp = *now;
-                w.result.kept = previous.diagnostics_of(*before);
+                w.result.kept = before->said;
                 return;
             }
         }
@@ -285,15 +285,28 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
 {
     command_groups kept;
     kept.reserve(items.size());
-    next.cache_.reserve(items.size()); // kept as long as the snapshot: no spare capacity
+    // Every read, in the order of the items, before it goes to the snapshot's cache: its
+    // record, or (none) its place in misses_; and its diagnostics.
+    using span_of_diagnostics = typename skillmd::snapshot::span_of_diagnostics;
+    struct read_entry
+    {
+        record_ptr record;
+        span_of_diagnostics said;
+        std::size_t miss = 0;
+    };
+    std::vector<read_entry> reads;
+    reads.reserve(items.size());
     requirement_checker gate;
     // Discovery lists most trees in command order, each path once: whether this one does
     // is seen on the way, each item against the one before it (still in the CPU's cache).
     bool kept_in_order = true, cache_in_order = true;
-    auto const key_less = [&next](auto const& a, auto const& b) { return next.key_of(a) < next.key_of(b); };
-    auto const push_cached = [&](typename skillmd::snapshot::cache_entry e) {
-        if (!next.cache_.empty() && cache_in_order) cache_in_order = key_less(next.cache_.back(), e);
-        next.cache_.push_back(std::move(e));
+    auto const key_of = [&next](read_entry const& e) {
+        return e.record ? skillmd::snapshot::key_of(e.record) : skillmd::snapshot::key_of(next.misses_[e.miss]);
+    };
+    auto const key_less = [&](read_entry const& a, read_entry const& b) { return key_of(a) < key_of(b); };
+    auto const push_cached = [&](read_entry e) {
+        if (!reads.empty() && cache_in_order) cache_in_order = key_less(reads.back(), e);
+        reads.push_back(std::move(e));
     };
     for (std::size_t i = 0; i < items.size(); ++i) {
         detail::prefetch_ahead(items, i, [](work const& w) { return w.result.record.get(); });
@@ -302,11 +315,10 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
         auto const first = next.diagnostics_.size();
         next.diagnostics_.insert(next.diagnostics_.end(), std::make_move_iterator(fresh.begin()), std::make_move_iterator(fresh.end()));
         next.diagnostics_.insert(next.diagnostics_.end(), w.result.kept.begin(), w.result.kept.end());
-        typename skillmd::snapshot::span_of_diagnostics const said{static_cast<std::uint32_t>(first),
-                                                                   static_cast<std::uint32_t>(next.diagnostics_.size() - first)};
+        span_of_diagnostics const said{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(next.diagnostics_.size() - first)};
         if (!w.result.record) {
             next.misses_.push_back({w.tier, w.where->path, w.result.stamp, said});
-            push_cached({nullptr, {static_cast<std::uint32_t>(next.misses_.size() - 1), 0}});
+            push_cached({nullptr, {}, next.misses_.size() - 1});
             continue;
         }
         record_ptr rec = w.result.record;
@@ -322,7 +334,7 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
             auto d = opts_.overrides.decide(rec->command, rec->meta.name, rec->where.database ? std::string_view() : std::string_view(rec->where.path));
             if (!d.layer.empty()) {
                 detail::edit(rec, [&](record_draft& e) {
-                    e.overridden = std::make_shared<override_decision const>(std::move(d));
+                    e.overridden = std::move(d);
                     if (e.overridden->mode == override_mode::user_invocable_only) e.meta.user_invocable = true;
                 });
                 if (rec->overridden->mode == override_mode::off) {
@@ -343,12 +355,27 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
     if (!kept_in_order && !std::is_sorted(kept.begin(), kept.end(), detail::command_before))
         std::stable_sort(kept.begin(), kept.end(), detail::command_before);
     // Sorted for lookups; should a source list one path twice, its last read stands.
-    auto& cache = next.cache_;
     if (!cache_in_order) {
-        if (!std::is_sorted(cache.begin(), cache.end(), key_less)) std::stable_sort(cache.begin(), cache.end(), key_less);
-        auto const last_of_each = std::unique(cache.rbegin(), cache.rend(), [&next](auto const& a, auto const& b) { return next.key_of(a) == next.key_of(b); });
-        cache.erase(cache.begin(), last_of_each.base());
+        if (!std::is_sorted(reads.begin(), reads.end(), key_less)) std::stable_sort(reads.begin(), reads.end(), key_less);
+        auto const last_of_each = std::unique(reads.rbegin(), reads.rend(), [&](auto const& a, auto const& b) { return key_of(a) == key_of(b); });
+        reads.erase(reads.begin(), last_of_each.base());
     }
+    // Then split: the records (8 bytes each, kept as long as the snapshot: no spare
+    // capacity), the ranges of those with diagnostics, and the misses in the same order.
+    std::size_t const records = static_cast<std::size_t>(std::count_if(reads.begin(), reads.end(), [](read_entry const& e) { return e.record != nullptr; }));
+    next.cache_.reserve(records);
+    std::vector<typename skillmd::snapshot::miss> misses;
+    misses.reserve(reads.size() - records);
+    for (auto& e : reads) {
+        if (!e.record) {
+            misses.push_back(std::move(next.misses_[e.miss]));
+            continue;
+        }
+        if (e.said.count != 0) next.said_.emplace_back(static_cast<std::uint32_t>(next.cache_.size()), e.said);
+        next.cache_.push_back(std::move(e.record));
+    }
+    next.said_.shrink_to_fit();
+    next.misses_ = std::move(misses);
     return kept;
 }
 
