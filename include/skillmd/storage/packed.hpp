@@ -41,7 +41,7 @@ inline std::uint32_t packed_size(std::size_t n)
     return static_cast<std::uint32_t>(n);
 }
 
-/// Base of the packed fields: where the bytes are, relative to the field.
+/// Base of a string field: where its bytes are, as an offset from the field (0: none).
 class packed_ref
 {
 public:
@@ -59,14 +59,7 @@ protected:
     {
         off_ = static_cast<std::int32_t>(reinterpret_cast<std::intptr_t>(p) - reinterpret_cast<std::intptr_t>(this));
     }
-    /// The length or count written before the bytes (optional strings, lists).
-    std::uint32_t count() const noexcept
-    {
-        std::uint32_t n;
-        std::memcpy(&n, at(), sizeof n);
-        return n;
-    }
-    std::int32_t off_ = 0; // 0: nothing (no text, no value, no items)
+    std::int32_t off_ = 0; // 0: no text
 };
 
 /** Base of the one-byte fields (optional strings, lists). The byte `v_` is 0 when the
