@@ -92,19 +92,16 @@ struct tree
                 if (flat) dir = root / ("skill-" + std::to_string(g * 100 + s));
                 else if (s > 0) dir /= "skill-" + std::to_string(s);
                 fs::create_directories(dir);
-                std::string text = "---\nname: " + dir.filename().string() +
-                                   "\ndescription: Generated skill " + std::to_string(g * 100 + s) +
-                                   " for the discovery benchmark; use it when measuring.\n"
-                                   "allowed-tools: Read Grep\nmetadata:\n  group: \"" + std::to_string(g) + "\"\n---\n# Steps\n\n";
-                if (form == shape::nested_longer) {
-                    std::string const description = "Generated skill " + std::to_string(g * 100 + s) +
-                                                    " for the memory benchmark; it reviews a change set, runs the checks"
-                                                    " the repository defines and reports what failed. Use it when the"
-                                                    " user asks for a review of a branch.";
-                    text = "---\nname: " + dir.filename().string() + "\ndescription: " + description +
-                           "\nallowed-tools: Read Grep Bash(git diff:*)\nmetadata:\n  group: \"" + std::to_string(g) +
-                           "\"\n  owner: developer-experience@example.com\n---\n# Steps\n\n";
-                }
+                bool const longer = form == shape::nested_longer;
+                std::string text = "---\nname: " + dir.filename().string() + "\ndescription: Generated skill " +
+                                   std::to_string(g * 100 + s) +
+                                   (longer ? " for the memory benchmark; it reviews a change set, runs the checks the"
+                                             " repository defines and reports what failed. Use it when the user asks"
+                                             " for a review of a branch."
+                                           : " for the discovery benchmark; use it when measuring.") +
+                                   "\nallowed-tools: Read Grep" + (longer ? " Bash(git diff:*)" : "") +
+                                   "\nmetadata:\n  group: \"" + std::to_string(g) + "\"\n" +
+                                   (longer ? "  owner: developer-experience@example.com\n" : "") + "---\n# Steps\n\n";
                 seed = seed * 1103515245u + 12345u;
                 std::size_t const size = 1024 + (seed >> 8) % 2048;
                 while (text.size() < size) text += filler;

@@ -325,7 +325,7 @@ public:
     void object(T const*& to, T const& value)
     {
         static_assert(alignof(T) <= 8, "the bytes start 8-aligned");
-        cursor_ = (cursor_ + alignof(T) - 1) / alignof(T) * alignof(T);
+        cursor_ = aligned(cursor_, alignof(T));
         std::size_t const at = cursor_;
         cursor_ += sizeof(T);
         if (writing()) to = ::new (static_cast<void*>(base_ + at)) T(value);
@@ -345,8 +345,9 @@ public:
     }
 
 private:
+    static constexpr std::size_t aligned(std::size_t n, std::size_t to) noexcept { return (n + to - 1) / to * to; }
     /// The table's bytes, rounded up to 8 so that both runs align their data alike.
-    static std::size_t table_size(std::size_t entries) noexcept { return (entries * sizeof(std::int32_t) + 7) / 8 * 8; }
+    static std::size_t table_size(std::size_t entries) noexcept { return aligned(entries * sizeof(std::int32_t), 8); }
     void point(packed_string& to, char const* p, std::size_t n)
     {
         to.point_to(p);
@@ -356,7 +357,7 @@ private:
     /// 4-aligned; where the bytes go.
     std::size_t counted(packed_slot& to, std::size_t n, std::size_t bytes)
     {
-        cursor_ = (cursor_ + 3) / 4 * 4;
+        cursor_ = aligned(cursor_, sizeof(std::uint32_t));
         std::size_t const at = cursor_;
         cursor_ += sizeof(std::uint32_t) + bytes;
         std::size_t const entry = taken_++;

@@ -194,7 +194,6 @@ struct skill_record : detail::record_count
     std::uint32_t body_offset = 0; ///< 32 bits: frontmatter is bounded far below
     packed_string shadowed_by; ///< on a shadowed skill: the winner as `name@tier`
 
-    skill_record() = default;
     ~skill_record()
     {
         if (overridden) std::destroy_at(overridden);
