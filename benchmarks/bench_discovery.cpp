@@ -248,6 +248,26 @@ void full_load(benchmark::State& state)
     state.counters["cpu_ms"] = (process_cpu_ms() - cpu0) / static_cast<double>(state.iterations());
 }
 
+/// A first load's walk alone: the tree's source on its threads, each SKILL.md read while
+/// its folder is open, as a load reads it, and the text dropped: nothing parsed, no
+/// record made. What a full load spends beyond this is parsing, checking and building.
+void walk_with_reads_only(benchmark::State& state)
+{
+    struct drop final : skillmd::early_reader
+    {
+        std::shared_ptr<skillmd::early_read> take(skillmd::candidate&, skillmd::read_outcome&&) const override { return {}; }
+    };
+    auto const& t = the_tree();
+    auto o = nested();
+    o.layout = t.layout;
+    drop const reader;
+    std::size_t n = 0;
+    double const cpu0 = process_cpu_ms();
+    for (auto _ : state) n = skillmd::directory_source("bench", t.root.string(), o).discover(reader).skills.size();
+    state.counters["skills"] = static_cast<double>(n);
+    state.counters["cpu_ms"] = (process_cpu_ms() - cpu0) / static_cast<double>(state.iterations());
+}
+
 /// The system calls a walk cannot do without, on one core, with no parsing and nothing
 /// kept: open every folder below the root relative to its parent, list it, and read
 /// the SKILL.md it lists (open, fstat for the stamp, one read, close). `fused` reads the
@@ -459,6 +479,7 @@ void memory_per_skill(benchmark::State& state, tree const& (*which)())
 BENCHMARK(read_every_file_into_memory)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(read_every_file_floor)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(full_load)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(walk_with_reads_only)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(walk_and_read_floor, read_afterwards, false)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(walk_and_read_floor, read_in_the_walk, true)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(load_against_plain_loop, nested, &the_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(21);
