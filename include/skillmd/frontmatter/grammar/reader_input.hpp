@@ -49,29 +49,33 @@ inline void reader::check_characters()
         }
         return n;
     };
+    std::size_t const n = s.size();
     std::size_t i = 0;
-    while (i < s.size()) {
-        if (i + block_size <= s.size()) {
+    while (i < n) {
+        // Whole blocks while they are plain; a block's first odd byte is looked at below.
 #if defined(__SSE2__)
-            // Only the bytes that are not printable ASCII are looked at, one character
-            // each; the scan goes on in blocks right after it.
+        while (n - i >= block_size) {
             unsigned const odd = odd_bytes(s.data() + i);
-            if (odd == 0) {
-                i += block_size;
-                continue;
+            if (odd != 0) {
+                i += static_cast<std::size_t>(std::countr_zero(odd));
+                break;
             }
-            i += static_cast<std::size_t>(std::countr_zero(odd));
-#else
-            if (plain_ascii_block(s.data() + i)) {
-                i += block_size;
-                continue;
-            }
-#endif
+            i += block_size;
         }
-        // Text in other scripts is runs of multi-byte characters: the run is read
-        // character by character before the block scan resumes.
+        if (n - i < block_size && n >= block_size && i < n) {
+            // The last bytes: the text's last block, less the bytes already seen.
+            unsigned const odd = odd_bytes(e_ - block_size) >> (block_size - (n - i));
+            if (odd == 0) break;
+            i += static_cast<std::size_t>(std::countr_zero(odd));
+        }
+#else
+        while (n - i >= block_size && plain_ascii_block(s.data() + i)) i += block_size;
+#endif
+        if (i >= n) break;
+        // One character (a tab or CR passes); text in other scripts is runs of multi-byte
+        // characters, read character by character before the block scan resumes.
         do i += one(i);
-        while (i < s.size() && static_cast<unsigned char>(s[i]) >= 0x80);
+        while (i < n && static_cast<unsigned char>(s[i]) >= 0x80);
     }
 }
 
