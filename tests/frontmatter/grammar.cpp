@@ -203,6 +203,47 @@ BOOST_AUTO_TEST_CASE(fast_quoted_runs_match_their_x3_definition)
     }
 }
 
+BOOST_AUTO_TEST_CASE(every_character_is_checked_wherever_it_falls)
+{
+    // The character check reads sixteen bytes at a time and a text's last bytes as one
+    // block overlapping the one before: what it refuses or lets through, and where it
+    // says so, must not depend on where a byte falls. Values of 1 to 70 characters, a
+    // byte put at each place in turn.
+    for (std::size_t length = 1; length <= 70; ++length) {
+        std::string const value(length, 'a');
+        std::string const plain = "k: " + value + "\n";
+        for (std::size_t at = 0; at < length; ++at) {
+            for (std::string_view const bad : {std::string_view("\x01"), std::string_view("\x7f"),
+                                               std::string_view("\xc2\x80"), std::string_view("\x1b")}) {
+                std::string text = plain;
+                text.replace(3 + at, 1, bad);
+                BOOST_TEST_CONTEXT("length " << length << ", byte " << at) {
+                    auto const r = skillmd::test::parse(text);
+                    BOOST_TEST(!r.ok());
+                    BOOST_TEST_REQUIRE(r.diagnostics.size() == 1u);
+                    BOOST_TEST(r.diagnostics[0].code == "yaml-control-character");
+                    BOOST_TEST(r.diagnostics[0].line == 1u);
+                    BOOST_TEST(r.diagnostics[0].column == 4 + at);
+                }
+            }
+            std::string text = plain;
+            text.replace(3 + at, 1, "\xc3\xa9"); // é: looked at closer, and let through
+            BOOST_TEST_CONTEXT("length " << length << ", e-acute at " << at) {
+                auto const r = skillmd::test::parse(text);
+                BOOST_TEST_REQUIRE(r.ok());
+                auto const k = r.doc->root().find("k");
+                BOOST_TEST_REQUIRE(k.has_value());
+                BOOST_TEST(k->value() == text.substr(3, length + 1));
+            }
+        }
+        // A tab after the colon and CRLF line ends pass, wherever they fall.
+        BOOST_TEST_CONTEXT("length " << length) {
+            BOOST_TEST(skillmd::test::json(skillmd::test::parse("k:\t" + value + "\r\n")) ==
+                       skillmd::test::json(skillmd::test::parse(plain)));
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(positions_refer_to_the_file)
 {
     auto const r = skillmd::test::parse("name: x\nlist:\n  - caf\xC3\xA9: \"v\"\n", {}, 2);
