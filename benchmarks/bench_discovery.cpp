@@ -15,11 +15,11 @@
 #include <skillmd/storage/sources/directory_source.hpp>
 
 #include "folder_option.hpp"
+#include "paired.hpp"
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -340,47 +340,27 @@ void walk_and_read_floor(benchmark::State& state, bool fused)
     state.counters["skills"] = static_cast<double>(t.files.size());
 }
 
-/// The load against the plain loop in pairs, one right after the other: on a shared
-/// machine whose speed drifts over seconds, two benchmarks run apart see different
-/// machines, while the two halves of a pair see nearly the same one. Every other pair
-/// runs the load first, so neither side always inherits the other's caches. Reports
-/// the medians of each side and their ratio, and how many pairs the load won.
+/// The load against the plain loop in pairs (paired.hpp), the plain loop first in every
+/// other pair. Reports the medians of each side and their ratio, and how many pairs the
+/// load won.
 void load_against_plain_loop(benchmark::State& state, tree const& (*which)())
 {
-    using clock = std::chrono::steady_clock;
     auto const& t = which();
-    std::vector<double> plain, load;
+    skillmd::bench::pairs timings; // a: the plain loop, b: a load
     std::size_t n = 0;
-    auto const timed = [](auto&& f) {
-        auto const a = clock::now();
-        f();
-        return std::chrono::duration<double, std::milli>(clock::now() - a).count();
-    };
     auto const plain_loop = [&] {
         auto const contents = read_into_memory(t);
         benchmark::DoNotOptimize(contents.data());
     };
     auto const a_load = [&] { n = load_once(t); };
-    for (auto _ : state) {
-        bool const load_first = plain.size() % 2 == 1;
-        if (load_first) load.push_back(timed(a_load));
-        plain.push_back(timed(plain_loop));
-        if (!load_first) load.push_back(timed(a_load));
-    }
-    std::size_t won = 0;
-    for (std::size_t i = 0; i < plain.size(); ++i) won += load[i] <= plain[i];
-    auto const median = [](std::vector<double> v) {
-        if (v.empty()) return 0.0;
-        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-        return v[v.size() / 2];
-    };
-    double const p = median(plain), l = median(load);
+    for (auto _ : state) timings.run(plain_loop, a_load);
+    double const p = skillmd::bench::median(timings.a), l = skillmd::bench::median(timings.b);
     state.counters["skills"] = static_cast<double>(n);
     state.counters["plain_loop_ms"] = p;
     state.counters["load_ms"] = l;
     state.counters["load_per_plain_loop"] = p > 0 ? l / p : 0;
-    state.counters["pairs_load_not_slower"] = static_cast<double>(won);
-    state.counters["pairs"] = static_cast<double>(plain.size());
+    state.counters["pairs_load_not_slower"] = static_cast<double>(timings.b_not_slower());
+    state.counters["pairs"] = static_cast<double>(timings.a.size());
 }
 
 /// refresh() with nothing changed, once the change watches are set (the first two

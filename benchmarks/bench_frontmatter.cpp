@@ -11,13 +11,13 @@
 #include <skillmd/frontmatter/x3_parser.hpp>
 
 #include "folder_option.hpp"
+#include "paired.hpp"
 
 #include <benchmark/benchmark.h>
 #include <libfyaml.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -115,40 +115,22 @@ void yaml_cpp(benchmark::State& state)
     report(state, ok);
 }
 
-/// The grammar against yaml-cpp in pairs, one side right after the other (every other
-/// pair yaml-cpp first): on a machine whose speed drifts over seconds, the two
-/// benchmarks above, run apart, can see different machines. Each side makes an untimed
-/// pass before its timed one, as the benchmarks above run warm: a grammar pass of under a
-/// millisecond right after 50 ms of yaml-cpp would otherwise be timed with the caches
-/// yaml-cpp left. Reports each side's median pass and their ratio, the speedup the
+/// The grammar against yaml-cpp in pairs (paired.hpp), the grammar first in every other
+/// pair: the two benchmarks above, run apart, can see different machines. Each side makes
+/// an untimed pass before its timed one, as the benchmarks above run warm: a grammar pass
+/// of under a millisecond right after 50 ms of yaml-cpp would otherwise be timed with the
+/// caches yaml-cpp left. Reports each side's median pass and their ratio, the speedup the
 /// performance target is stated in.
 void x3_against_yaml_cpp(benchmark::State& state)
 {
-    using clock = std::chrono::steady_clock;
     skillmd::frontmatter::x3_parser const parser;
-    std::vector<double> x3, yaml;
-    auto const timed = [](auto&& f) {
-        f(); // warm
-        auto const a = clock::now();
-        f();
-        return std::chrono::duration<double, std::milli>(clock::now() - a).count();
-    };
-    for (auto _ : state) {
-        bool const yaml_first = x3.size() % 2 == 1;
-        if (yaml_first) yaml.push_back(timed(yaml_cpp_pass));
-        x3.push_back(timed([&] { x3_pass(parser); }));
-        if (!yaml_first) yaml.push_back(timed(yaml_cpp_pass));
-    }
-    auto const median = [](std::vector<double> v) {
-        if (v.empty()) return 0.0;
-        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-        return v[v.size() / 2];
-    };
-    double const a = median(x3), b = median(yaml);
+    skillmd::bench::pairs timings; // a: the grammar, b: yaml-cpp
+    for (auto _ : state) timings.run([&] { x3_pass(parser); }, yaml_cpp_pass, true);
+    double const a = skillmd::bench::median(timings.a), b = skillmd::bench::median(timings.b);
     state.counters["x3_ms"] = a;
     state.counters["yaml_cpp_ms"] = b;
     state.counters["speedup"] = a > 0 ? b / a : 0;
-    state.counters["pairs"] = static_cast<double>(x3.size());
+    state.counters["pairs"] = static_cast<double>(timings.a.size());
 }
 
 void libfyaml(benchmark::State& state)
