@@ -28,6 +28,7 @@
 #include <functional>
 #include <iterator>
 #include <mutex>
+#include <random>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -415,6 +416,36 @@ BOOST_AUTO_TEST_CASE(plugin_source_prefixes_names)
     BOOST_TEST_REQUIRE(d.skills.size() == 1u);
     BOOST_TEST(d.skills[0].command == "acme:deploy");
     BOOST_TEST(p.read_all(d.skills[0]).text.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_large_listing_is_put_in_the_order_a_string_sort_gives)
+{
+    // sort_listing orders by each name's first sixteen bytes as integers, and by the rest
+    // only where they tie: names that share 8, 15, 16 or 17 bytes, that are a prefix of
+    // another, that are longer than sixteen bytes or hold bytes above 0x7F (which sort
+    // after ASCII, as unsigned bytes do) must come out as std::sort puts them.
+    std::mt19937 random(7);
+    std::string const alphabet = std::string("aAz09-._~ ") + "\x7F\x80\xC3\xA9\xFF";
+    std::string const stems[] = {"", "skill-", "skill-12", "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq"};
+    for (std::size_t size : {0u, 1u, 63u, 64u, 65u, 300u, 2000u}) {
+        std::set<std::string> distinct; // names in one folder differ
+        while (distinct.size() < size) {
+            std::string n = stems[random() % std::size(stems)];
+            for (std::size_t k = random() % 20; k > 0; --k) n += alphabet[random() % alphabet.size()];
+            if (!n.empty()) distinct.insert(n);
+        }
+        std::vector<detail::listed> names;
+        for (auto const& n : distinct) names.push_back({n, detail::entry_type::directory, names.size() + 1});
+        std::shuffle(names.begin(), names.end(), random);
+        auto expected = names;
+        std::sort(expected.begin(), expected.end());
+        detail::sort_listing(names);
+        BOOST_TEST_REQUIRE(names.size() == expected.size());
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            BOOST_TEST(names[i].name == expected[i].name, "size " << size << ", place " << i);
+            BOOST_TEST(names[i].inode == expected[i].inode); // each entry moved whole
+        }
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -12,6 +12,7 @@
 #include <skillmd/model/read_skill.hpp>
 #include <skillmd/storage/requirements.hpp>
 #include <skillmd/model/names.hpp>
+#include <skillmd/detail/prefetch.hpp>
 #include <skillmd/detail/prompt_text.hpp>
 #include <skillmd/detail/read_file.hpp>
 #include <skillmd/detail/unicode.hpp>
@@ -140,7 +141,7 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
     std::atomic<bool> failed{false};
     // Items are taken a few at a time: a counter that both cores bump for every read of a
     // few microseconds is one cache line passed back and forth 10,000 times.
-    constexpr std::size_t step = 4;
+    constexpr std::size_t step = 16;
     auto const read_or_keep = [&](work& w) {
         if (auto* early = dynamic_cast<early_result*>(w.where->early.get()); early && early->by == this) {
             w.result = std::move(early->result); // read during the discovery (a first load)
@@ -165,8 +166,16 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
     };
     auto worker = [&] {
         try {
-            for (std::size_t first; (first = next.fetch_add(step)) < items.size() && !failed;)
-                for (std::size_t k = first; k < std::min(first + step, items.size()); ++k) read_or_keep(items[k]);
+            for (std::size_t first; (first = next.fetch_add(step)) < items.size() && !failed;) {
+                std::size_t const end = std::min(first + step, items.size());
+                for (std::size_t k = first; k < end; ++k) {
+                    // A first load's reads were made on the walk's threads, and each one's
+                    // result lies in another core's cache: the next few are fetched meanwhile.
+                    if (k + detail::prefetch_distance < end)
+                        detail::prefetch(items[k + detail::prefetch_distance].where->early.get());
+                    read_or_keep(items[k]);
+                }
+            }
         } catch (...) {
             failed = true; // out of memory in a worker: the whole refresh fails, never the process
         }
