@@ -20,10 +20,13 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -454,7 +457,41 @@ void memory_per_skill(benchmark::State& state, tree const& (*which)())
     state.counters["heap_per_frontmatter"] = heap / std::max(1.0, static_cast<double>(frontmatter));
 }
 
+/// Allocations made through `operator new`, on every thread, while `counting` is set: what
+/// allocations_per_skill counts. Unset, the replaced `operator new` below adds one relaxed
+/// load to each allocation of the other benchmarks.
+std::atomic<bool> counting{false};
+std::atomic<std::uint64_t> allocations{0};
+
+/// How many allocations a first load makes per skill (its registry's end included). A count
+/// does not drift with the machine's speed as times do, so a change that removes
+/// allocations shows here in one run.
+void allocations_per_skill(benchmark::State& state, tree const& (*which)())
+{
+    auto const& t = which();
+    std::uint64_t made = 0;
+    std::size_t n = 0;
+    for (auto _ : state) {
+        allocations = 0;
+        counting = true;
+        n = load_once(t);
+        counting = false;
+        made = allocations.load();
+    }
+    state.counters["skills"] = static_cast<double>(n);
+    state.counters["allocations_per_skill"] = static_cast<double>(made) / static_cast<double>(std::max<std::size_t>(n, 1));
+}
+
 } // namespace
+
+// The global allocation function, replaced for the count above. The other forms (arrays,
+// nothrow) call this one; the deallocation functions it pairs with free what malloc gave.
+void* operator new(std::size_t size)
+{
+    if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(size ? size : 1)) return p;
+    throw std::bad_alloc();
+}
 
 BENCHMARK(read_every_file_into_memory)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(read_every_file_floor)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -470,6 +507,8 @@ BENCHMARK(refresh_unchanged_without_watches)->Unit(benchmark::kMillisecond)->Use
 BENCHMARK_CAPTURE(memory_per_skill, tree, &the_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK_CAPTURE(memory_per_skill, longer_frontmatter, &the_longer_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK_CAPTURE(memory_per_skill, real_skills, &real_skills)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK_CAPTURE(allocations_per_skill, nested, &the_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK_CAPTURE(allocations_per_skill, flat, &the_flat_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 int main(int argc, char** argv)
 {
