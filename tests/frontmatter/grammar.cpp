@@ -8,7 +8,11 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <memory>
 #include <ostream>
+#include <string>
+#include <thread>
+#include <vector>
 
 namespace fm = skillmd::frontmatter;
 
@@ -410,6 +414,57 @@ BOOST_AUTO_TEST_CASE(whole_file_reading_splits_then_parses)
     BOOST_TEST(f.diagnostics[0].file == "s/SKILL.md");
     BOOST_TEST(f.diagnostics[0].line == 3u);
     BOOST_TEST(f.body_offset == 23u);
+}
+
+BOOST_AUTO_TEST_CASE(a_document_built_in_the_room_of_one_gone_before_holds_only_its_own)
+{
+    // A document that dies leaves its buffers (text, nodes, decoded scalars) to the next
+    // one built on its thread. Each text must read, in any order after any other, as it
+    // reads parsed alone on a fresh thread: its tree, every node's line and column, its
+    // refusal; and so must a document kept while others come and go, and one destroyed on
+    // another thread.
+    std::string big = "description: \"" + std::string(3000, 'x') + "\\t\\u00e9 \\\"q\\\"\"\nlist:\n";
+    for (int i = 0; i < 200; ++i) big.append("  - item ").append(std::to_string(i)).append("\n");
+    std::vector<std::string> const texts = {
+        big,
+        "a: >\n  folded\n  text\nb: |\n  kept\n\n",
+        "name: [broken\n",
+        "k: v\n",
+        "q: 'it''s'\nd: \"caf\\u00e9\\n\"\n",
+        "",
+        "# only a comment\n",
+        "x: 1\nx: 2\n",
+    };
+    auto const describe = [](skillmd::frontmatter::parse_result const& r) {
+        std::string out = skillmd::test::json(r);
+        for (auto const& d : r.diagnostics)
+            out.append(" ").append(d.code).append(":").append(std::to_string(d.line)).append(":").append(std::to_string(d.column));
+        if (r.doc) out.append(" nodes ").append(std::to_string(r.doc->node_count())).append(" text ").append(r.doc->text());
+        if (r.doc && !r.doc->empty()) {
+            std::vector<skillmd::frontmatter::document::node_ref> todo{r.doc->root()};
+            while (!todo.empty()) {
+                auto const n = todo.back();
+                todo.pop_back();
+                out.append(" @").append(std::to_string(n.line())).append(":").append(std::to_string(n.column()));
+                for (auto c : n) todo.push_back(c);
+            }
+        }
+        return out;
+    };
+    std::vector<std::string> alone(texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        std::thread([&, i] { alone[i] = describe(skillmd::test::parse(texts[i])); }).join();
+    BOOST_TEST(alone[2].find("yaml-") != std::string::npos); // the refusal is a refusal
+    for (int round = 0; round < 3; ++round) {
+        for (std::size_t i = 0; i < texts.size(); ++i) BOOST_TEST(describe(skillmd::test::parse(texts[i])) == alone[i], i);
+        for (std::size_t i = texts.size(); i-- > 0;) BOOST_TEST(describe(skillmd::test::parse(texts[i])) == alone[i], i);
+    }
+    auto const kept = skillmd::test::parse(texts[0]);
+    for (std::size_t i = 1; i < texts.size(); ++i) BOOST_TEST(describe(skillmd::test::parse(texts[i])) == alone[i], i);
+    BOOST_TEST(describe(kept) == alone[0]);
+    auto elsewhere = std::make_unique<skillmd::frontmatter::parse_result>(skillmd::test::parse(texts[0]));
+    std::thread([&] { elsewhere.reset(); }).join();
+    for (std::size_t i = 0; i < texts.size(); ++i) BOOST_TEST(describe(skillmd::test::parse(texts[i])) == alone[i], i);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

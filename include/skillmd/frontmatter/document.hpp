@@ -191,6 +191,13 @@ public:
         entry_iterator b_, e_;
     };
 
+    document() = default;
+    document(document const&) = default;
+    document(document&&) noexcept = default;
+    document& operator=(document const&) = default;
+    document& operator=(document&&) noexcept = default;
+    ~document() { give_back(); }
+
     /// True when the frontmatter holds no node (empty, or only comments).
     bool empty() const noexcept { return root_ == none; }
     node_ref root() const { return {this, root_}; }
@@ -204,6 +211,52 @@ private:
     skillmd::detail::line_index::position position(std::uint32_t offset) const noexcept
     {
         return skillmd::detail::position_cursor(text_, first_line_).at(offset);
+    }
+
+    /** The buffers of documents that died on this thread, for the next one built on it. A
+        load parses thousands of frontmatters one after another on each thread, and each
+        document took two or three allocations (its text, its nodes, its decoded scalars)
+        to give them back a moment later. One set a thread, none larger than `limit`
+        bytes; a document that dies while its thread ends, after the set, frees its own.
+    */
+    struct spare_buffers
+    {
+        static constexpr std::size_t limit = 64 * 1024;
+        std::string text, decoded;
+        std::vector<node> nodes;
+
+        ~spare_buffers() { gone() = true; }
+        /// Trivially destructible, so it can be read until the thread's very end.
+        static bool& gone() noexcept
+        {
+            thread_local bool g = false;
+            return g;
+        }
+        /// This thread's set; none once it has been destroyed.
+        static spare_buffers* mine() noexcept
+        {
+            if (gone()) return nullptr;
+            thread_local spare_buffers s;
+            return &s;
+        }
+        /// Keeps `b`'s room when it is larger than what is kept and not too large.
+        template <class Buffer>
+        static void keep(Buffer& kept, Buffer& b) noexcept
+        {
+            if (b.capacity() > kept.capacity() && b.capacity() * sizeof(typename Buffer::value_type) <= limit) {
+                b.clear();
+                kept.swap(b);
+            }
+        }
+    };
+    void give_back() noexcept
+    {
+        if (nodes_.capacity() == 0) return; // moved from, or never built
+        if (auto* s = spare_buffers::mine()) {
+            spare_buffers::keep(s->text, text_);
+            spare_buffers::keep(s->decoded, decoded_);
+            spare_buffers::keep(s->nodes, nodes_);
+        }
     }
 
     std::uint32_t first_line_ = 1;
@@ -268,6 +321,11 @@ public:
 
     explicit document_builder(std::string_view text, std::uint32_t first_line = 1)
     {
+        if (auto* s = document::spare_buffers::mine()) { // the room of a document gone before
+            doc_.text_.swap(s->text);
+            doc_.decoded_.swap(s->decoded);
+            doc_.nodes_.swap(s->nodes);
+        }
         doc_.first_line_ = first_line;
         doc_.text_.assign(text.data(), text.size());
         // A node per 24 bytes, and at least 16 (512 bytes): one allocation for most
@@ -287,7 +345,11 @@ public:
     /// A scalar whose decoded value differs from the source.
     index decoded_scalar(scalar_style st, std::size_t at, std::string_view value)
     {
-        if (doc_.decoded_.capacity() == 0) doc_.decoded_.reserve(doc_.text_.size() + 16); // one allocation, usually
+        // Decoded scalars are no longer than their source, but for a block scalar's final
+        // line break: room for the whole text is one allocation (none with a spare
+        // buffer), where appending would grow it step by step.
+        if (doc_.decoded_.empty() && doc_.decoded_.capacity() < doc_.text_.size() + 16)
+            doc_.decoded_.reserve(doc_.text_.size() + 16);
         auto const off = doc_.decoded_.size();
         doc_.decoded_.append(value);
         return add({node_kind::scalar, st, true, false, static_cast<std::uint32_t>(at),
