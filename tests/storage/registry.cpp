@@ -448,6 +448,68 @@ BOOST_AUTO_TEST_CASE(a_large_listing_is_put_in_the_order_a_string_sort_gives)
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_helper_opens_a_shared_folder_again_only_where_it_is_still_the_one_listed)
+{
+    // A walker given part of another's listing opens the folder again by its path below
+    // the root: a folder renamed away and replaced, or swapped for a link to another
+    // folder, since it was listed is not the one listed, and is refused.
+    temp_dir t;
+    fs::create_directories(t / "a" / "b");
+    fs::create_directories(t / "elsewhere");
+    using walk = detail::posix_walk;
+    int error = 0;
+    std::string message;
+    auto root = walk::open_root(t.path.string(), error, message);
+    BOOST_TEST_REQUIRE(root.has_value());
+    walk::dir const anchor = walk::anchor_of(*root);
+    BOOST_TEST_REQUIRE(anchor.fd >= 0);
+    auto const id_of = [](fs::path const& p) {
+        struct stat st {};
+        BOOST_TEST_REQUIRE(::stat(p.c_str(), &st) == 0);
+        return walk::id{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+    };
+    walk::id const b = id_of(t / "a" / "b");
+    for (auto [rel, id] : {std::pair{std::string("a/b"), b}, {std::string(), id_of(t.path)}}) {
+        auto d = walk::reopen(anchor, *root, rel, id);
+        BOOST_TEST_REQUIRE(d.has_value(), rel);
+        BOOST_TEST((walk::id_of(*d) == id));
+        walk::release(*d);
+    }
+    fs::rename(t / "a" / "b", t / "a" / "old");
+    fs::create_directory(t / "a" / "b");
+    BOOST_TEST(!walk::reopen(anchor, *root, "a/b", b).has_value()); // a new folder by that name
+    fs::remove(t / "a" / "b");
+    fs::create_directory_symlink(t / "elsewhere", t / "a" / "b");
+    BOOST_TEST(!walk::reopen(anchor, *root, "a/b", b).has_value()); // a link to another
+    BOOST_TEST(!walk::reopen(anchor, *root, "a/gone", b).has_value());
+    walk::dir spare = anchor;
+    walk::release(spare);
+    walk::release(*root);
+}
+
+BOOST_AUTO_TEST_CASE(the_path_of_an_open_file_is_the_calling_threads_own)
+{
+    // A helper of the walk keeps a table of descriptors of its own: the same number may
+    // name another file there than in the main thread. The path a containment check
+    // reads for a descriptor must be the one of the thread that opened it.
+    temp_dir t;
+    write(t / "main.md", "main");
+    write(t / "helper.md", "helper");
+    int const fd = ::open((t / "main.md").c_str(), O_RDONLY | O_CLOEXEC);
+    BOOST_TEST_REQUIRE(fd >= 0);
+    std::string seen;
+    std::thread([&] {
+        detail::posix_walk::own_table();
+        int const other = ::open((t / "helper.md").c_str(), O_RDONLY | O_CLOEXEC);
+        if (other < 0 || ::dup3(other, fd, O_CLOEXEC) != fd) return; // `fd` is the helper file here only
+        ::close(other);
+        seen = detail::opened_path(fd, "");
+    }).join();
+    BOOST_TEST(seen == fs::canonical(t / "helper.md").string());
+    BOOST_TEST(detail::opened_path(fd, "") == fs::canonical(t / "main.md").string());
+    ::close(fd);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 //------------------------------------------------------------------------------
@@ -804,11 +866,13 @@ struct thread_noting_reader final : early_reader
     mutable std::mutex mutex;
     mutable std::set<std::thread::id> threads;
     mutable int calls = 0;
+    mutable int taken = 0; ///< every file handed over
     std::shared_ptr<early_read> take(candidate&, read_outcome&&) const override
     {
         bool wait = false;
         {
             std::lock_guard<std::mutex> lock(mutex);
+            ++taken;
             threads.insert(std::this_thread::get_id());
             wait = threads.size() == 1 && ++calls <= 400;
         }
@@ -869,6 +933,9 @@ BOOST_AUTO_TEST_CASE(a_nested_tier_is_walked_on_every_core_whatever_its_shape_wi
             BOOST_TEST(plain.skills.size() == 600u);
             BOOST_TEST(::described(read) == ::described(plain)); // the discovery, not a snapshot
             if (std::thread::hardware_concurrency() > 1) BOOST_TEST(reader.threads.size() > 1u);
+            // Each file once: helpers opened the folders they were given parts of, and
+            // no walk had to be done again on one thread.
+            BOOST_TEST(reader.taken == 600);
         }
     }
     // A small tier is over before a thread would start: it is walked on the caller's
