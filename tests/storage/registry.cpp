@@ -938,6 +938,22 @@ BOOST_AUTO_TEST_CASE(a_nested_tier_is_walked_on_every_core_whatever_its_shape_wi
             BOOST_TEST(reader.taken == 600);
         }
     }
+    // A second path, at the end of the wide root's listing, to its first folder: one
+    // walker walks the folder, the walker given the listing's second half meets the link,
+    // and each keeps its own set of folders. The walk is done again on one thread, and
+    // finds what one thread finds: the folder once, and the link skipped.
+    {
+        fs::path const root = t / "wide";
+        fs::create_directory_symlink(root / "s1000", root / "zz-second");
+        directory_options o;
+        o.layout = layout::nested;
+        thread_noting_reader reader;
+        auto const read = directory_source("t", root.string(), o).discover(reader);
+        auto const plain = discover(root, layout::nested, o);
+        BOOST_TEST(read.skills.size() == 600u);
+        BOOST_TEST(::described(read) == ::described(plain));
+        BOOST_TEST(has(read.diagnostics, "discovery-loop"));
+    }
     // A small tier is over before a thread would start: it is walked on the caller's
     // thread, once, even with a second path to a folder (no walk again on one thread).
     fs::path const small = t / "small";

@@ -688,9 +688,6 @@ struct directory_source::roots_state
 template <class Fs>
 struct directory_source::walk_shared
 {
-    std::mutex mutex;
-    /// Folders met so far (open addressing: a walk inserts one per folder, under the mutex).
-    boost::unordered_flat_set<typename Fs::id> visited;
     std::atomic<std::size_t> directories{0};
     std::atomic<bool> stopped{false}, timing_dependent{false};
     std::shared_ptr<std::vector<std::string> const> roots;
@@ -765,11 +762,15 @@ struct directory_source::walker
     /// A listing's vector for each depth, kept for the next folder at that depth: a walk
     /// lists thousands of folders, one level at a time per thread.
     std::vector<typename Fs::listing> spare_listings = {};
+    /// The folders this walker met (open addressing, one insert per folder). Each walker
+    /// keeps its own, with no lock between them: a folder two walkers met is found when
+    /// the walk ends (discover_with), and either way the walk is then done again on one
+    /// thread. A walker meets a folder at most once, so a loop across walkers ends too.
+    boost::unordered_flat_set<typename Fs::id> visited = {};
 
     bool first_visit(typename Fs::id const& id)
     {
-        std::lock_guard<std::mutex> lock(sh->mutex);
-        bool const fresh = sh->visited.insert(id).second;
+        bool const fresh = visited.insert(id).second;
         if (!fresh) sh->timing_dependent = true;
         return fresh;
     }
@@ -1110,9 +1111,12 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
         return std::move(w.out);
     }
     auto const root_id = Fs::id_of(*root);
-    sh.visited.insert(root_id);
+    w.visited.insert(root_id);
     std::vector<walker<Fs>> helpers;
-    for (unsigned t = 1; t < threads; ++t) helpers.push_back(walker<Fs>{*this, &sh, {}, {}});
+    for (unsigned t = 1; t < threads; ++t) {
+        helpers.push_back(walker<Fs>{*this, &sh, {}, {}});
+        helpers.back().visited.insert(root_id);
+    }
     struct anchor_holder // open until every helper is done
     {
         std::optional<typename Fs::dir> d;
@@ -1191,6 +1195,17 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
     // whatever it met. With helpers, a cap or a second path made the result depend on
     // which thread got there first: the caller walks again on one.
     if (!pool.empty()) {
+        // A folder in two walkers' sets was reached by a second path (or a loop), which
+        // one walker alone would have skipped.
+        for (std::size_t i = 0; i < helpers.size() && !sh.timing_dependent; ++i)
+            for (auto const& id : helpers[i].visited) {
+                bool met = id != root_id && w.visited.contains(id);
+                for (std::size_t j = 0; j < i && !met; ++j) met = id != root_id && helpers[j].visited.contains(id);
+                if (met) {
+                    sh.timing_dependent = true;
+                    break;
+                }
+            }
         if (sh.timing_dependent) return std::nullopt;
         // Each walker's skills come in runs that follow one another in the walk's order;
         // the runs, ordered by their first skill, give the walk's order back.
