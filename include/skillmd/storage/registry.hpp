@@ -323,9 +323,10 @@ private:
     using discoveries = std::array<discovery, sizeof...(Sources)>;
 
     template <std::size_t... I>
-    void discover_all(discoveries& found, std::vector<work>& items, skillmd::snapshot& next, std::index_sequence<I...>)
+    void discover_all(discoveries& found, std::vector<work>& items, std::size_t& read_early, skillmd::snapshot& next,
+                      std::index_sequence<I...>)
     {
-        (discover_one<I>(found[I], items, next), ...);
+        (discover_one<I>(found[I], items, read_early, next), ...);
     }
     template <std::size_t... I>
     bool all_unchanged(std::index_sequence<I...>) const
@@ -342,7 +343,7 @@ private:
     bool gating_unchanged(skillmd::snapshot const& s) const;
 
     template <std::size_t I>
-    void discover_one(discovery& d, std::vector<work>& items, skillmd::snapshot& next)
+    void discover_one(discovery& d, std::vector<work>& items, std::size_t& read_early, skillmd::snapshot& next)
     {
         auto const& src = std::get<I>(sources_);
         // A first load has nothing to keep: every file is read, and a walk that can
@@ -359,7 +360,10 @@ private:
         next.diagnostics_.insert(next.diagnostics_.end(), std::make_move_iterator(d.diagnostics.begin()),
                                  std::make_move_iterator(d.diagnostics.end()));
         items.reserve(items.size() + d.skills.size());
-        for (auto& c : d.skills) items.push_back({I, src.label(), &c, {}});
+        for (auto& c : d.skills) {
+            items.push_back({I, src.label(), &c, {}});
+            read_early += c.early != nullptr;
+        }
     }
 
     template <class F>
@@ -373,7 +377,9 @@ private:
         ((tier == I ? (f(std::get<I>(sources_)), 0) : 0), ...);
     }
 
-    void read_changed(std::vector<work>& items, skillmd::snapshot const& previous);
+    /// `read_early` of the items were read during the discovery: what is left to do for
+    /// them is to take the result, which a second thread would only slow down.
+    void read_changed(std::vector<work>& items, std::size_t read_early, skillmd::snapshot const& previous);
 
     /// Reads `w`; a candidate that makes a record is moved into it (a miss keeps its path).
     read_result read_one(work& w) const;

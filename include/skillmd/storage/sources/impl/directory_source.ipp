@@ -762,6 +762,9 @@ struct directory_source::walker
     /// A listing's vector for each depth, kept for the next folder at that depth: a walk
     /// lists thousands of folders, one level at a time per thread.
     std::vector<typename Fs::listing> spare_listings = {};
+    /// No skill came before the one ahead of it in its run by command (see add_candidate):
+    /// checked as each is found, while the last one is still in the cache.
+    bool in_order = true;
     /// The folders this walker met (open addressing, one insert per folder). Each walker
     /// keeps its own, with no lock between them: a folder two walkers met is found when
     /// the walk ends (discover_with), and either way the walk is then done again on one
@@ -1092,6 +1095,8 @@ struct directory_source::walker
         auto const slash = directory.find_last_of('/');
         c.directory_name = src.opts_.layout == layout::files ? command : directory.substr(slash + 1);
         c.confirmed = confirmed;
+        bool const same_run = !out.skills.empty() && (cuts.empty() || cuts.back() != out.skills.size());
+        if (same_run && c.command < out.skills.back().command) in_order = false;
         out.skills.push_back(std::move(c));
     }
 };
@@ -1226,9 +1231,14 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
             found += from.out.skills.size();
         };
         add_runs(w);
-        for (auto& h : helpers) add_runs(h);
+        for (auto& h : helpers) {
+            add_runs(h);
+            w.in_order = w.in_order && h.in_order;
+        }
         std::sort(runs.begin(), runs.end(),
                   [](run_of const& a, run_of const& b) { return (*a.in)[a.first].command < (*b.in)[b.first].command; });
+        for (std::size_t i = 1; i < runs.size() && w.in_order; ++i) // each run is in order: are they, end to start?
+            w.in_order = !((*runs[i].in)[runs[i].first].command < (*runs[i - 1].in)[runs[i - 1].last - 1].command);
         std::vector<candidate> skills;
         skills.reserve(found);
         for (auto const& r : runs)
@@ -1242,9 +1252,9 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
                                      std::make_move_iterator(other.out.directories.end()));
         }
     }
-    auto const by_command = [](candidate const& a, candidate const& b) { return a.command < b.command; };
-    if (!std::is_sorted(w.out.skills.begin(), w.out.skills.end(), by_command)) // `a-b` sorts before `a/c`
-        std::sort(w.out.skills.begin(), w.out.skills.end(), by_command);
+    if (!w.in_order) // `a-b` sorts before `a/c`, though a listing puts `a` first
+        std::sort(w.out.skills.begin(), w.out.skills.end(),
+                  [](candidate const& a, candidate const& b) { return a.command < b.command; });
     std::stable_sort(w.out.diagnostics.begin(), w.out.diagnostics.end(),
                      [](diagnostic const& a, diagnostic const& b) { return a.file < b.file; });
     return std::move(w.out);
