@@ -448,6 +448,39 @@ BOOST_AUTO_TEST_CASE(a_large_listing_is_put_in_the_order_a_string_sort_gives)
     }
 }
 
+BOOST_AUTO_TEST_CASE(the_walkers_runs_join_in_order_and_say_where_they_do_not_meet_in_order)
+{
+    // Runs, each in command order, ordered by their first skill. `a/sub` ends the run of
+    // `a` and `a-` begins another: by command `a-` comes first, so the joined list is not
+    // in order although each run is.
+    auto const of = [](std::initializer_list<char const*> commands) {
+        std::vector<candidate> out;
+        for (char const* c : commands) {
+            out.emplace_back();
+            out.back().command = c;
+        }
+        return out;
+    };
+    auto const commands = [](std::vector<candidate> const& list) {
+        std::string out;
+        for (auto const& c : list) out += c.command + " ";
+        return out;
+    };
+    auto one = of({"b", "b/sub", "c"}), two = of({"a", "a/sub"}), three = of({"a-", "a-/x"});
+    bool in_order = true;
+    auto joined = detail::join_runs({{&one, 0, 3}, {&two, 0, 2}, {&three, 0, 2}}, 7, in_order);
+    BOOST_TEST(commands(joined) == "a a/sub a- a-/x b b/sub c ");
+    BOOST_TEST(!in_order);
+    auto four = of({"a", "a/sub", "b"}), five = of({"c", "d"});
+    in_order = true;
+    joined = detail::join_runs({{&five, 0, 2}, {&four, 1, 3}, {&four, 0, 1}}, 5, in_order);
+    BOOST_TEST(commands(joined) == "a a/sub b c d ");
+    BOOST_TEST(in_order);
+    in_order = false; // a run out of order inside stays so
+    joined = detail::join_runs({{&five, 0, 2}}, 2, in_order);
+    BOOST_TEST(!in_order);
+}
+
 BOOST_AUTO_TEST_CASE(a_helper_opens_a_shared_folder_again_only_where_it_is_still_the_one_listed)
 {
     // A walker given part of another's listing opens the folder again by its path below
@@ -967,6 +1000,32 @@ BOOST_AUTO_TEST_CASE(a_nested_tier_is_walked_on_every_core_whatever_its_shape_wi
     BOOST_TEST(has(read.diagnostics, "discovery-loop"));
     BOOST_TEST(reader.calls == 5); // each file handed over once
     BOOST_TEST((reader.threads == std::set<std::thread::id>{std::this_thread::get_id()}));
+}
+
+BOOST_AUTO_TEST_CASE(skills_come_in_command_order_where_the_walk_meets_them_in_another)
+{
+    // A listing puts `s` before `s-`, so a walk meets `s/sub` before `s-`; by command (`-`
+    // before `/`) it comes after. Here each folder's name is the one before it and a `-`:
+    // wherever the walk's threads split the listing, the part before the split ends after
+    // the part after it begins. A walk notes such skills as it finds them and where its
+    // threads' parts meet, and sorts what it found.
+    for (std::size_t folders : {3u, 200u}) {
+        temp_dir t;
+        for (std::size_t i = 0; i < folders; ++i) {
+            std::string const n = "s" + std::string(i, '-');
+            write(t / n / "SKILL.md", skill("chain", "a skill"));
+            write(t / n / "sub" / "SKILL.md", skill("sub", "its sub-skill"));
+        }
+        directory_options o;
+        o.layout = layout::nested;
+        thread_noting_reader reader;
+        auto const read = directory_source("t", t.path.string(), o).discover(reader);
+        BOOST_TEST(read.skills.size() == 2 * folders);
+        BOOST_TEST(std::is_sorted(read.skills.begin(), read.skills.end(),
+                                  [](candidate const& a, candidate const& b) { return a.command < b.command; }));
+        BOOST_TEST(::described(read) == ::described(discover(t.path, layout::nested, o)));
+        if (folders > 3 && std::thread::hardware_concurrency() > 1) BOOST_TEST(reader.threads.size() > 1u);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(the_portable_walker_refreshes_by_comparing_stamps)

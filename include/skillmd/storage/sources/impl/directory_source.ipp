@@ -663,6 +663,35 @@ struct boost_walk
 
 } // namespace detail
 
+namespace detail {
+
+/// Part of one walker's skills that follow one another in the walk's order.
+struct candidate_run
+{
+    std::vector<candidate>* in;
+    std::size_t first, last;
+};
+
+/// The walkers' runs, ordered by their first skill, moved into one list: the walk's order
+/// back. `in_order` says each run's skills are in command order; it stays true only if
+/// the runs also meet in order, the last of each before the first of the next.
+SKILLMD_DECL std::vector<candidate> join_runs(std::vector<candidate_run> runs, std::size_t total, bool& in_order)
+{
+    std::sort(runs.begin(), runs.end(), [](candidate_run const& a, candidate_run const& b) {
+        return (*a.in)[a.first].command < (*b.in)[b.first].command;
+    });
+    for (std::size_t i = 1; i < runs.size() && in_order; ++i)
+        in_order = !((*runs[i].in)[runs[i].first].command < (*runs[i - 1].in)[runs[i - 1].last - 1].command);
+    std::vector<candidate> out;
+    out.reserve(total);
+    for (auto const& r : runs)
+        out.insert(out.end(), std::make_move_iterator(r.in->begin() + static_cast<std::ptrdiff_t>(r.first)),
+                   std::make_move_iterator(r.in->begin() + static_cast<std::ptrdiff_t>(r.last)));
+    return out;
+}
+
+} // namespace detail
+
 struct directory_source::watch_state
 {
     std::mutex mutex;
@@ -1212,14 +1241,7 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
                 }
             }
         if (sh.timing_dependent) return std::nullopt;
-        // Each walker's skills come in runs that follow one another in the walk's order;
-        // the runs, ordered by their first skill, give the walk's order back.
-        struct run_of
-        {
-            std::vector<candidate>* in;
-            std::size_t first, last;
-        };
-        std::vector<run_of> runs;
+        std::vector<detail::candidate_run> runs;
         std::size_t found = 0;
         auto add_runs = [&](walker<Fs>& from) {
             std::size_t at = 0;
@@ -1229,21 +1251,11 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
                 at = end;
             }
             found += from.out.skills.size();
+            w.in_order = w.in_order && from.in_order;
         };
         add_runs(w);
-        for (auto& h : helpers) {
-            add_runs(h);
-            w.in_order = w.in_order && h.in_order;
-        }
-        std::sort(runs.begin(), runs.end(),
-                  [](run_of const& a, run_of const& b) { return (*a.in)[a.first].command < (*b.in)[b.first].command; });
-        for (std::size_t i = 1; i < runs.size() && w.in_order; ++i) // each run is in order: are they, end to start?
-            w.in_order = !((*runs[i].in)[runs[i].first].command < (*runs[i - 1].in)[runs[i - 1].last - 1].command);
-        std::vector<candidate> skills;
-        skills.reserve(found);
-        for (auto const& r : runs)
-            skills.insert(skills.end(), std::make_move_iterator(r.in->begin() + static_cast<std::ptrdiff_t>(r.first)),
-                          std::make_move_iterator(r.in->begin() + static_cast<std::ptrdiff_t>(r.last)));
+        for (auto& h : helpers) add_runs(h);
+        auto skills = detail::join_runs(std::move(runs), found, w.in_order);
         w.out.skills = std::move(skills);
         for (auto& other : helpers) {
             w.out.diagnostics.insert(w.out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
