@@ -34,10 +34,10 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -524,9 +524,9 @@ struct posix_walk
     /// descriptors of its own (a copy of the process's), so its opens and closes no longer
     /// take turns with the other walkers' at the table's lock, and it uses its descriptors
     /// without counting references. With two walkers that saves a tenth of the walk's CPU.
-    /// The copy holds the process's other files open until the thread ends, which is when
-    /// the walk ends. Where the kernel refuses (seccomp), the table stays shared; the walk
-    /// is the same either way, as no descriptor passes from one walker to another.
+    /// The copy holds the process's other files open until the thread exits, just after
+    /// the walk. Where the kernel refuses (seccomp), the table stays shared; the walk is
+    /// the same either way, as no descriptor passes from one walker to another.
     static void own_table() noexcept
     {
 #if defined(__linux__) && defined(CLONE_FILES)
@@ -660,10 +660,6 @@ struct boost_walk
     }
     static void release(dir&) {}
 };
-
-} // namespace detail
-
-namespace detail {
 
 /// Part of one walker's skills that follow one another in the walk's order.
 struct candidate_run
