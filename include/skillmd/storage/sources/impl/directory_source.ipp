@@ -45,6 +45,14 @@
 #include <linux/openat2.h>
 #endif
 
+#if defined(__SANITIZE_THREAD__)
+#define SKILLMD_THREAD_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SKILLMD_THREAD_SANITIZER 1
+#endif
+#endif
+
 namespace skillmd {
 
 namespace detail {
@@ -527,9 +535,11 @@ struct posix_walk
     /// The copy holds the process's other files open until the thread exits, just after
     /// the walk. Where the kernel refuses (seccomp), the table stays shared; the walk is
     /// the same either way, as no descriptor passes from one walker to another.
+    /// Not under ThreadSanitizer, which knows a descriptor by its number in one table for
+    /// the whole process: two tables' descriptor 7 would look like one raced over.
     static void own_table() noexcept
     {
-#if defined(__linux__) && defined(CLONE_FILES)
+#if defined(__linux__) && defined(CLONE_FILES) && !defined(SKILLMD_THREAD_SANITIZER)
         (void)::unshare(CLONE_FILES);
 #endif
     }
