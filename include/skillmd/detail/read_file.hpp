@@ -44,7 +44,9 @@ inline bool within(std::string_view real, std::vector<std::string> const& roots)
     A load reads thousands of files of a few KB and lets each go once it is parsed; a
     new string of that size each time is a trip through malloc's large bins. Text taken
     here and handed to `give_back_text` when done is one allocation per thread. Nothing
-    is shared between threads, and a buffer above 64 KB is not kept.
+    is shared between threads, and a buffer above 64 KB is not kept. The string taken
+    still holds the last text (its size too): a reader writes over those bytes, and
+    growing it zero-fills only what the last text did not reach.
 */
 inline std::string& spare_text() noexcept
 {
@@ -53,9 +55,7 @@ inline std::string& spare_text() noexcept
 }
 inline std::string take_text() noexcept
 {
-    std::string s = std::move(spare_text());
-    s.clear();
-    return s;
+    return std::move(spare_text());
 }
 inline void give_back_text(std::string&& s) noexcept
 {

@@ -22,10 +22,12 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace skillmd {
@@ -159,6 +161,23 @@ struct record_draft
     std::string shadowed_by = {};
 };
 
+/// A first read's parts of a record, by reference: make_record() packs them straight into
+/// the record, with nothing moved into a draft first and freed after. A new record is
+/// neither hidden, overridden, shadowed nor anyone's parent yet.
+struct record_parts
+{
+    std::string_view command;
+    std::string_view tier;
+    std::size_t tier_index = 0;
+    candidate const& where;
+    file_stamp stamp; ///< the read's, which the record keeps in place of the candidate's
+    skill_metadata const& meta;
+    std::size_t body_offset = 0;
+    static constexpr bool hidden = false;
+    static constexpr override_decision const* overridden = nullptr;
+    static constexpr std::string_view shadowed_by = {};
+};
+
 struct skill_record;
 inline void intrusive_ptr_add_ref(skill_record const* r) noexcept;
 inline void intrusive_ptr_release(skill_record const* r) noexcept;
@@ -266,11 +285,15 @@ void prefetch_ahead(List const& list, std::size_t i,
     if (i + prefetch_distance < list.size()) prefetch_record(record_of(list[i + prefetch_distance]));
 }
 
-/// Writes `d` into `r` and the bytes after it (see arena_writer: run once to count, once
-/// to write), with `children` as the record's sub-skills (`d.children`, or views of the
-/// commands the snapshot links, which need no owned copies).
-template <class Children>
-void pack_record(arena_writer& w, skill_record& r, record_draft const& d, Children const& children)
+inline file_stamp const& stamp_of(record_draft const& d) noexcept { return d.where.stamp; }
+inline file_stamp const& stamp_of(record_parts const& d) noexcept { return d.stamp; }
+
+/// Writes `d` (a record_draft or record_parts) into `r` and the bytes after it (see
+/// arena_writer: run once to count, once to write), with `children` as the record's
+/// sub-skills (`d.children`, or views of the commands the snapshot links, which need no
+/// owned copies).
+template <class Draft, class Children>
+void pack_record(arena_writer& w, skill_record& r, Draft const& d, Children const& children)
 {
     // A file system skill's command is its folder's path below the tier, its folder is its
     // file's, and the folder's name ends it: one copy, the path's.
@@ -284,7 +307,7 @@ void pack_record(arena_writer& w, skill_record& r, record_draft const& d, Childr
     w.text_within(r.where.directory, d.where.directory, r.where.path, d.where.path);
     w.text_within(r.where.directory_name, d.where.directory_name, r.where.path, d.where.path);
     w.text_within(r.where.command, d.where.command, r.command, d.command);
-    r.where.stamp = d.where.stamp;
+    r.where.stamp = stamp_of(d);
     r.where.database = d.where.database;
     r.where.confirmed = d.where.confirmed;
     auto const strings = [](arena_writer& a, packed_string& to, std::string_view s) { a.text(to, s); };
@@ -325,8 +348,8 @@ void pack_record(arena_writer& w, skill_record& r, record_draft const& d, Childr
 namespace detail {
 
 /// make_record with `children` in place of `d.children`.
-template <class Children>
-record_ptr make_record(record_draft const& d, Children const& children)
+template <class Draft, class Children>
+record_ptr make_record(Draft const& d, Children const& children)
 {
     skill_record scratch;
     arena_writer count;
@@ -350,6 +373,10 @@ record_ptr make_record(record_draft const& d, Children const& children)
 inline record_ptr make_record(record_draft const& d)
 {
     return detail::make_record(d, d.children);
+}
+inline record_ptr make_record(record_parts const& d)
+{
+    return detail::make_record(d, std::span<std::string const>{});
 }
 
 /// A read-only sequence of records. Snapshots share unchanged records, so a refresh

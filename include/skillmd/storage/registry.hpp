@@ -381,11 +381,11 @@ private:
     /// them is to take the result, which a second thread would only slow down.
     void read_changed(std::vector<work>& items, std::size_t read_early, skillmd::snapshot const& previous);
 
-    /// Reads `w`; a candidate that makes a record is moved into it (a miss keeps its path).
+    /// Reads `w`.
     read_result read_one(work& w) const;
     /// What a read `r` of `where` (in tier `tier`) gives a refresh: a record made of the
-    /// skill, with `where` moved into it, or the read's stamp and diagnostics alone.
-    read_result result_of(std::size_t tier, std::string_view tier_label, candidate_result&& r, candidate&& where) const;
+    /// skill and `where`, or the read's stamp and diagnostics alone.
+    read_result result_of(std::size_t tier, std::string_view tier_label, candidate_result&& r, candidate const& where) const;
 
     /// A read made during tier I's discovery, as this registry took it (early_results).
     struct early_result final : early_read
@@ -404,17 +404,17 @@ private:
         {
             auto const& src = std::get<I>(reg_.sources_);
             auto r = read_candidate(reg_.parser_, reg_.opts_, src, c, std::move(text));
-            // A record keeps the candidate: its strings are moved there, on this thread, and
-            // not copied and freed again after the walk. The walk keeps the command, by which
-            // it orders; a miss keeps the whole candidate, whose path the snapshot notes.
-            candidate where;
-            if (r.skill) {
-                where = std::move(c);
-                c.command = where.command;
-            }
             auto out = std::make_shared<early_result>();
             out->by = &reg_;
-            out->result = reg_.result_of(I, src.label(), std::move(r), std::move(where));
+            out->result = reg_.result_of(I, src.label(), std::move(r), c);
+            if (out->result.record) {
+                // The record holds the candidate's strings now: they are freed here, on the
+                // walk's thread, not after the walk on one. The walk keeps the command, by
+                // which it orders; a miss keeps the whole candidate, whose path the snapshot notes.
+                std::string().swap(c.path);
+                std::string().swap(c.directory);
+                std::string().swap(c.directory_name);
+            }
             return out;
         }
 

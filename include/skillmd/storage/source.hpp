@@ -55,7 +55,9 @@ struct discovery
 {
     std::vector<candidate> skills;
     std::vector<diagnostic> diagnostics;
-    std::vector<std::string> directories; ///< every directory the walk looked at (for change watches)
+    /// Every directory the walk looked at, for change watches; empty from a walk that
+    /// read its files early (`discover(early_reader const&)`: a first load, which watches nothing).
+    std::vector<std::string> directories;
 };
 
 /// Text read from a source: the whole file, or at least its frontmatter (`complete` false).

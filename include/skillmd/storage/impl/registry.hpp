@@ -205,33 +205,34 @@ typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<P
 {
     candidate_result r;
     visit_source(w.tier, [&](auto const& src) { r = read_candidate(parser_, opts_, src, *w.where); });
-    return result_of(w.tier, w.tier_label, std::move(r), std::move(*w.where));
+    return result_of(w.tier, w.tier_label, std::move(r), *w.where);
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 typename basic_registry<Parser, Dedup, Sources...>::read_result
 basic_registry<Parser, Dedup, Sources...>::result_of(std::size_t tier, std::string_view tier_label, candidate_result&& r,
-                                                     candidate&& where) const
+                                                     candidate const& where) const
 {
     read_result out;
     if (r.skill) {
-        std::string command = where.command;
+        std::string_view command = where.command;
+        std::string named;
         if (opts_.dialect.command_from_name && r.skill->name_given && valid_command_name(r.skill->name) &&
             r.skill->name.find('/') == std::string::npos) {
             // mycode keys skills by `name`; a plugin's `prefix:` stays in front.
             auto const colon = command.find(':');
-            command = (colon == std::string::npos ? std::string() : command.substr(0, colon + 1)) + r.skill->name;
+            named = std::string(colon == std::string_view::npos ? std::string_view() : command.substr(0, colon + 1)) + r.skill->name;
+            command = named;
         }
-        // Made with its parts moved in: a skill's metadata is some 650 bytes, and a draft
-        // made empty and assigned would build and move them twice.
-        record_draft rec{.command = std::move(command),
-                         .tier = std::string(tier_label),
-                         .tier_index = tier,
-                         .where = std::move(where), // packed into the record; only a miss needs its path later
-                         .meta = std::move(*r.skill),
-                         .body_offset = r.body_offset};
-        rec.where.stamp = r.stamp;
-        out.record = make_record(rec);
+        // Packed from the read's parts where they lie: a skill's metadata is some 650
+        // bytes, which a draft would take by moves and then free.
+        out.record = make_record(record_parts{.command = command,
+                                              .tier = tier_label,
+                                              .tier_index = tier,
+                                              .where = where,
+                                              .stamp = r.stamp,
+                                              .meta = *r.skill,
+                                              .body_offset = r.body_offset});
     }
     out.stamp = r.stamp;
     out.diagnostics = std::move(r.diagnostics);

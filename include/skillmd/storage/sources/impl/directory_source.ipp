@@ -198,36 +198,36 @@ SKILLMD_DECL void read_text(int fd, std::size_t size, std::size_t max_bytes, boo
     }
     // The size is known: one read does for a small file. A head read stops at 4 KB and
     // goes on only while the frontmatter block is still open.
+    // The first `got` bytes of `text` are the file's; the rest is room (the last text's
+    // bytes, read over rather than zeroed first: a memset of every file's size).
     std::string text = take_text();
-    std::size_t want = head ? std::min<std::size_t>(size, 4096) : size;
+    std::size_t want = head ? std::min<std::size_t>(size, 4096) : size, got = 0;
     for (;;) {
-        std::size_t const old = text.size();
-        text.resize(std::max(want, old + 1));
-        ssize_t const n = ::read(fd, text.data() + old, text.size() - old);
+        std::size_t const room = std::max(want, got + 1);
+        if (text.size() < room) text.resize(room);
+        ssize_t const n = ::read(fd, text.data() + got, room - got);
         if (n < 0) {
-            if (errno == EINTR) {
-                text.resize(old);
-                continue;
-            }
+            if (errno == EINTR) continue;
             r.error = std::strerror(errno);
             return;
         }
-        text.resize(old + static_cast<std::size_t>(n));
-        if (n == 0 || text.size() >= size) {
+        got += static_cast<std::size_t>(n);
+        if (n == 0 || got >= size) {
             r.complete = true; // end of file, or all `size` bytes read
             break;
         }
-        if (text.size() > max_bytes) {
+        if (got > max_bytes) {
             r.error = "larger than the limit of " + std::to_string(max_bytes) + " bytes";
             return;
         }
-        if (head && text.size() >= want) {
-            auto const s = frontmatter::split(text, {});
+        if (head && got >= want) {
+            auto const s = frontmatter::split(std::string_view(text.data(), got), {});
             bool const unclosed = !s.diagnostics.empty() && s.diagnostics[0].code == codes::frontmatter_unclosed;
             if (s.has_frontmatter || !unclosed) break;
             want = std::min(size, want * 2);
         }
     }
+    text.resize(got);
     r.text = std::move(text);
 }
 
@@ -847,7 +847,8 @@ struct directory_source::walker
             if (spare_listings.size() <= depth) spare_listings.resize(depth + 1);
             spare_listings[depth] = std::move(names);
         }
-        out.directories.push_back(std::move(path));
+        // A first load (an early reader) sets no watches: the walk keeps no list for them.
+        if (!sh->early) out.directories.push_back(std::move(path));
     }
 
     /// A listing this walker is going through (one per folder on its path, outermost
