@@ -493,10 +493,11 @@ BOOST_AUTO_TEST_CASE(the_walkers_runs_join_in_order_and_say_where_they_do_not_me
     // `a` and `a-` begins another: by command `a-` comes first, so the joined list is not
     // in order although each run is.
     auto const of = [](std::initializer_list<char const*> commands) {
-        std::vector<candidate> out;
+        detail::block_list<candidate> out;
         for (char const* c : commands) {
-            out.emplace_back();
-            out.back().command = c;
+            candidate one;
+            one.command = c;
+            out.push_back(std::move(one));
         }
         return out;
     };

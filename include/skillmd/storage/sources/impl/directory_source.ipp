@@ -7,6 +7,7 @@
 // contained reads, bundled files and inotify watches.
 
 #include <skillmd/storage/sources/directory_source.hpp>
+#include <skillmd/detail/block_list.hpp>
 #include <skillmd/detail/read_file.hpp>
 #include <skillmd/detail/utf8.hpp>
 #include <skillmd/frontmatter/split.hpp>
@@ -674,7 +675,7 @@ struct boost_walk
 /// Part of one walker's skills that follow one another in the walk's order.
 struct candidate_run
 {
-    std::vector<candidate>* in;
+    block_list<candidate>* in;
     std::size_t first, last;
 };
 
@@ -691,8 +692,7 @@ SKILLMD_DECL std::vector<candidate> join_runs(std::vector<candidate_run> runs, s
     std::vector<candidate> out;
     out.reserve(total);
     for (auto const& r : runs)
-        out.insert(out.end(), std::make_move_iterator(r.in->begin() + static_cast<std::ptrdiff_t>(r.first)),
-                   std::make_move_iterator(r.in->begin() + static_cast<std::ptrdiff_t>(r.last)));
+        for (std::size_t i = r.first; i < r.last; ++i) out.push_back(std::move((*r.in)[i]));
     return out;
 }
 
@@ -786,7 +786,8 @@ struct directory_source::walker
 
     directory_source const& src;
     walk_shared<Fs>* sh;
-    discovery out;
+    discovery out; ///< all but the skills, which are joined from every walker's `skills`
+    detail::block_list<candidate> skills = {};
     /// Where this walker's skills stop following one another in the walk's order: after
     /// it gave part of a listing away, and where it took a part given to it.
     std::vector<std::size_t> cuts = {};
@@ -932,7 +933,7 @@ struct directory_source::walker
 
     void cut()
     {
-        if (cuts.empty() ? !out.skills.empty() : cuts.back() != out.skills.size()) cuts.push_back(out.skills.size());
+        if (cuts.empty() ? !skills.empty() : cuts.back() != skills.size()) cuts.push_back(skills.size());
     }
 
     /// Nested layout: the folder's own listing says whether it is a skill. Any entry named
@@ -973,7 +974,7 @@ struct directory_source::walker
     /// Gives the text of the skill just found to the registry's early reader.
     void hand_over(read_outcome&& text)
     {
-        auto& c = out.skills.back();
+        auto& c = skills.back();
         c.early = sh->early->take(c, std::move(text));
     }
 
@@ -1131,9 +1132,9 @@ struct directory_source::walker
         auto const slash = directory.find_last_of('/');
         c.directory_name = src.opts_.layout == layout::files ? command : directory.substr(slash + 1);
         c.confirmed = confirmed;
-        bool const same_run = !out.skills.empty() && (cuts.empty() || cuts.back() != out.skills.size());
-        if (same_run && c.command < out.skills.back().command) in_order = false;
-        out.skills.push_back(std::move(c));
+        bool const same_run = !skills.empty() && (cuts.empty() || cuts.back() != skills.size());
+        if (same_run && c.command < skills.back().command) in_order = false;
+        skills.push_back(std::move(c));
     }
 };
 
@@ -1248,28 +1249,27 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
                 }
             }
         if (sh.timing_dependent) return std::nullopt;
-        std::vector<detail::candidate_run> runs;
-        std::size_t found = 0;
-        auto add_runs = [&](walker<Fs>& from) {
-            std::size_t at = 0;
-            from.cuts.push_back(from.out.skills.size());
-            for (std::size_t const end : from.cuts) {
-                if (end > at) runs.push_back({&from.out.skills, at, end});
-                at = end;
-            }
-            found += from.out.skills.size();
-            w.in_order = w.in_order && from.in_order;
-        };
-        add_runs(w);
-        for (auto& h : helpers) add_runs(h);
-        auto skills = detail::join_runs(std::move(runs), found, w.in_order);
-        w.out.skills = std::move(skills);
-        for (auto& other : helpers) {
-            w.out.diagnostics.insert(w.out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
-                                     std::make_move_iterator(other.out.diagnostics.end()));
-            w.out.directories.insert(w.out.directories.end(), std::make_move_iterator(other.out.directories.begin()),
-                                     std::make_move_iterator(other.out.directories.end()));
+    }
+    std::vector<detail::candidate_run> runs;
+    std::size_t found = 0;
+    auto add_runs = [&](walker<Fs>& from) {
+        std::size_t at = 0;
+        from.cuts.push_back(from.skills.size());
+        for (std::size_t const end : from.cuts) {
+            if (end > at) runs.push_back({&from.skills, at, end});
+            at = end;
         }
+        found += from.skills.size();
+        w.in_order = w.in_order && from.in_order;
+    };
+    add_runs(w);
+    for (auto& h : helpers) add_runs(h);
+    w.out.skills = detail::join_runs(std::move(runs), found, w.in_order);
+    for (auto& other : helpers) {
+        w.out.diagnostics.insert(w.out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
+                                 std::make_move_iterator(other.out.diagnostics.end()));
+        w.out.directories.insert(w.out.directories.end(), std::make_move_iterator(other.out.directories.begin()),
+                                 std::make_move_iterator(other.out.directories.end()));
     }
     if (!w.in_order) // `a-b` sorts before `a/c`, though a listing puts `a` first
         std::sort(w.out.skills.begin(), w.out.skills.end(),
