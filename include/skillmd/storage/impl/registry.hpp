@@ -79,9 +79,10 @@ void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
     auto next = std::make_shared<skillmd::snapshot>();
     discoveries found;
     std::vector<work> items;
+    std::vector<read_result> fresh;
     std::size_t read_early = 0;
     discover_all(found, items, read_early, *next, std::index_sequence_for<Sources...>{});
-    read_changed(items, read_early, *previous);
+    read_changed(items, read_early, *previous, fresh);
     assemble(items, *next);
     loaded_ = true;
     std::shared_ptr<skillmd::snapshot const> published(std::move(next));
@@ -135,13 +136,20 @@ bool basic_registry<Parser, Dedup, Sources...>::gating_unchanged(skillmd::snapsh
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& items, std::size_t read_early,
-                                                          skillmd::snapshot const& previous)
+                                                          skillmd::snapshot const& previous, std::vector<read_result>& fresh)
 {
-    unsigned n = opts_.threads ? opts_.threads : std::max(1u, std::thread::hardware_concurrency());
-    // Not worth a thread below 64 files to stat or read. Taking 10,000 early results takes
-    // half a millisecond on one thread, and three times that on two: each frees blocks
-    // that the walk's threads allocated, and two threads take turns at their heaps' locks.
     std::size_t const to_read = items.size() - std::min(read_early, items.size());
+    if (to_read == 0) return; // a first load: every file was read during the discovery
+    fresh.resize(to_read);
+    std::vector<work*> todo;
+    todo.reserve(to_read);
+    for (auto& w : items)
+        if (!w.result) {
+            w.result = &fresh[todo.size()];
+            todo.push_back(&w);
+        }
+    unsigned n = opts_.threads ? opts_.threads : std::max(1u, std::thread::hardware_concurrency());
+    // Not worth a thread below 64 files to stat or read.
     n = static_cast<unsigned>(std::min<std::size_t>(n, (to_read + 63) / 64));
     n = std::max(n, 1u);
     std::atomic<std::size_t> next{0};
@@ -150,11 +158,6 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
     // few microseconds is one cache line passed back and forth 10,000 times.
     constexpr std::size_t step = 16;
     auto const read_or_keep = [&](work& w) {
-        if (auto* early = dynamic_cast<early_result*>(w.where->early.get()); early && early->by == this) {
-            w.result = std::move(early->result); // read during the discovery (a first load)
-            w.where->early.reset();
-            return;
-        }
         if (auto const before = previous.cached(w.tier, w.where->path)) {
             // Unchanged size, time and inode: keep what was read before.
             std::optional<file_stamp> now;
@@ -163,25 +166,19 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
                 else now = w.where->stamp;
             });
             if (now && *now == before->stamp && now->mtime_ns != 0) {
-                if (before->record) w.result.record = *before->record;
-                w.result.stamp = *now;
-                w.result.kept = before->said;
+                if (before->record) w.result->record = *before->record;
+                w.result->stamp = *now;
+                w.result->kept = before->said;
                 return;
             }
         }
-        w.result = read_one(w);
+        *w.result = read_one(w);
     };
     auto worker = [&] {
         try {
-            for (std::size_t first; (first = next.fetch_add(step)) < items.size() && !failed;) {
-                std::size_t const end = std::min(first + step, items.size());
-                for (std::size_t k = first; k < end; ++k) {
-                    // A first load's reads were made on the walk's threads, and each one's
-                    // result lies in another core's cache: the next few are fetched meanwhile.
-                    if (k + detail::prefetch_distance < end)
-                        detail::prefetch(items[k + detail::prefetch_distance].where->early.get());
-                    read_or_keep(items[k]);
-                }
+            for (std::size_t first; (first = next.fetch_add(step)) < todo.size() && !failed;) {
+                std::size_t const end = std::min(first + step, todo.size());
+                for (std::size_t k = first; k < end; ++k) read_or_keep(*todo[k]);
             }
         } catch (...) {
             failed = true; // out of memory in a worker: the whole refresh fails, never the process
@@ -201,11 +198,13 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<Parser, Dedup, Sources...>::read_one(work& w) const
+typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<Parser, Dedup, Sources...>::read_one(work const& w) const
 {
-    candidate_result r;
-    visit_source(w.tier, [&](auto const& src) { r = read_candidate(parser_, opts_, src, *w.where); });
-    return result_of(w.tier, w.tier_label, std::move(r), *w.where);
+    read_result out;
+    visit_source(w.tier, [&](auto const& src) {
+        out = result_of(w.tier, src.label(), read_candidate(parser_, opts_, src, *w.where), *w.where);
+    });
+    return out;
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
@@ -326,20 +325,24 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
         reads.push_back(std::move(e));
     };
     for (std::size_t i = 0; i < items.size(); ++i) {
-        detail::prefetch_ahead(items, i, [](work const& w) { return w.result.record.get(); });
+        // Each item's read lies where a walk's thread made it: it and its record are
+        // fetched a few items ahead.
+        if (i + 2 * detail::prefetch_distance < items.size()) detail::prefetch(items[i + 2 * detail::prefetch_distance].result);
+        detail::prefetch_ahead(items, i, [](work const& w) { return w.result->record.get(); });
         auto& w = items[i];
-        auto& fresh = w.result.diagnostics;
+        auto& result = *w.result;
+        auto& fresh = result.diagnostics;
         auto const first = next.diagnostics_.size();
         next.diagnostics_.insert(next.diagnostics_.end(), std::make_move_iterator(fresh.begin()), std::make_move_iterator(fresh.end()));
-        next.diagnostics_.insert(next.diagnostics_.end(), w.result.kept.begin(), w.result.kept.end());
+        next.diagnostics_.insert(next.diagnostics_.end(), result.kept.begin(), result.kept.end());
         span_of_diagnostics const said{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(next.diagnostics_.size() - first)};
-        if (!w.result.record) {
-            next.misses_.push_back({w.tier, w.where->path, w.result.stamp, said});
+        if (!result.record) {
+            next.misses_.push_back({w.tier, w.where->path, result.stamp, said});
             push_cached({nullptr, {}, next.misses_.size() - 1});
             continue;
         }
-        record_ptr rec = w.result.record;
-        push_cached({std::move(w.result.record), said});
+        record_ptr rec = result.record;
+        push_cached({std::move(result.record), said});
         if (opts_.gate_requirements && (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty())) {
             if (auto why = gate.unmet(rec->meta)) {
                 detail::edit(rec, [](record_draft& d) { d.hidden = true; });
