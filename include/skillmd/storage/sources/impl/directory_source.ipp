@@ -29,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -696,6 +697,39 @@ SKILLMD_DECL std::vector<candidate> join_runs(std::vector<candidate_run> runs, s
     return out;
 }
 
+/// A folder the walk holds open, released on every way out unless handed on (`release()`).
+template <class Fs>
+class dir_guard
+{
+public:
+    dir_guard() = default;
+    explicit dir_guard(std::optional<typename Fs::dir> d) noexcept : d_(std::move(d)) {}
+    dir_guard(dir_guard const&) = delete;
+    dir_guard& operator=(dir_guard const&) = delete;
+    ~dir_guard()
+    {
+        if (d_) Fs::release(*d_);
+    }
+    /// Holds `d` (and releases what it held).
+    void hold(typename Fs::dir d)
+    {
+        if (d_) Fs::release(*d_);
+        d_ = std::move(d);
+    }
+    explicit operator bool() const noexcept { return d_.has_value(); }
+    typename Fs::dir& operator*() noexcept { return *d_; }
+    /// The folder, no longer released here: whoever takes it releases it.
+    typename Fs::dir release() noexcept
+    {
+        typename Fs::dir out = std::move(*d_);
+        d_.reset();
+        return out;
+    }
+
+private:
+    std::optional<typename Fs::dir> d_;
+};
+
 } // namespace detail
 
 struct directory_source::watch_state
@@ -938,13 +972,12 @@ struct directory_source::walker
         cut();
         auto& l = *s.of;
         if constexpr (requires { Fs::reopen(*sh->anchor, l.dir, l.rel, l.id); }) {
-            auto d = Fs::reopen(*sh->anchor, l.dir, l.rel, l.id);
+            detail::dir_guard<Fs> d(Fs::reopen(*sh->anchor, l.dir, l.rel, l.id));
             if (!d) { // moved or replaced since it was listed: the walk is done again on one thread
                 sh->timing_dependent = true;
                 sh->stopped = true;
                 return;
             }
-            struct closer { typename Fs::dir& d; ~closer() { Fs::release(d); } } const guard{*d};
             entries(*d, l.names, s.first, s.last, l.path, l.rel, l.id, l.depth, s.of);
         } else {
             entries(l.dir, l.names, s.first, s.last, l.path, l.rel, l.id, l.depth, s.of);
@@ -1037,21 +1070,12 @@ struct directory_source::walker
         auto type = entry.type;
         if (type == detail::entry_type::regular || type == detail::entry_type::special) return;
         typename Fs::id id{};
-        struct held // a folder opened early is closed on every way out but the walk into it
-        {
-            typename Fs::dir d{};
-            bool open = false;
-            ~held()
-            {
-                if (open) Fs::release(d);
-            }
-        } child;
+        detail::dir_guard<Fs> child; // a folder opened early is closed on every way out but the walk into it
         if constexpr (Fs::opens_listed_folders) {
             if (o.layout == layout::nested && type == detail::entry_type::directory) {
                 int error = 0;
                 if (auto d = Fs::open_listed(dir, entry, id, error)) {
-                    child.d = std::move(*d);
-                    child.open = true;
+                    child.hold(std::move(*d));
                 } else if (error == ENOENT) {
                     return; // gone since the listing
                 } else {
@@ -1074,7 +1098,7 @@ struct directory_source::walker
                 known = true;
             }
         }
-        if (!child.open && !known) {
+        if (!child && !known) {
             auto const f = Fs::follow(dir, name, full, &id);
             if (f.error != 0) {
                 if (f.error == ENOENT && type == detail::entry_type::link) warn(full, "broken symbolic link; skipped");
@@ -1130,17 +1154,16 @@ struct directory_source::walker
             if (early_text.text) hand_over(std::move(early_text));
             return;
         }
-        if (!child.open) {
+        if (!child) {
             std::string error;
             auto d = Fs::open_child(dir, name, full, error);
             if (!d) {
                 warn(full, "cannot open the directory: " + error + "; skipped");
                 return;
             }
-            child.d = std::move(*d);
+            child.hold(std::move(*d));
         }
-        child.open = false; // the walk below releases it
-        walk(std::move(child.d), std::move(full), child_rel, id, depth + 1);
+        walk(child.release(), std::move(full), child_rel, id, depth + 1); // the walk below releases it
     }
 
     void add_candidate(std::string file, std::string const& command, std::string const& directory, bool confirmed)
@@ -1179,18 +1202,11 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
         helpers.push_back(walker<Fs>{*this, &sh, {}, {}});
         helpers.back().visited.insert(root_id);
     }
-    struct anchor_holder // open until every helper is done
-    {
-        std::optional<typename Fs::dir> d;
-        ~anchor_holder()
-        {
-            if (d) Fs::release(*d);
-        }
-    } anchor;
+    detail::dir_guard<Fs> anchor; // open until every helper is done
     if constexpr (requires { Fs::anchor_of(*root); })
         if (!helpers.empty()) {
-            anchor.d = Fs::anchor_of(*root);
-            sh.anchor = &*anchor.d;
+            anchor.hold(Fs::anchor_of(*root));
+            sh.anchor = &*anchor;
         }
     std::atomic<bool> failed{false};
     // Every walker takes the parts of listings others give away, until none is left and
@@ -1261,8 +1277,9 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
         // one walker alone would have skipped.
         for (std::size_t i = 0; i < helpers.size() && !sh.timing_dependent; ++i)
             for (auto const& id : helpers[i].visited) {
-                bool met = id != root_id && w.visited.contains(id);
-                for (std::size_t j = 0; j < i && !met; ++j) met = id != root_id && helpers[j].visited.contains(id);
+                if (id == root_id) continue; // in every walker's set from the start
+                bool met = w.visited.contains(id);
+                for (std::size_t j = 0; j < i && !met; ++j) met = helpers[j].visited.contains(id);
                 if (met) {
                     sh.timing_dependent = true;
                     break;
