@@ -33,7 +33,6 @@
 #include <string_view>
 #include <system_error>
 #include <tuple>
-#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -365,10 +364,8 @@ private:
         for (auto& c : d.skills) {
             // A read made during the walk (a first load) is used where it lies: the
             // candidate's early result lives as long as the refresh.
-            // early_result is final: its exact type tells, for less than a dynamic_cast.
             read_result* r = nullptr;
-            if (c.early && typeid(*c.early) == typeid(early_result))
-                if (auto* early = static_cast<early_result*>(c.early.get()); early->by == this) r = &early->result;
+            if (auto* early = dynamic_cast<early_result*>(c.early.get()); early && early->by == this) r = &early->result;
             items.push_back({I, &c, r});
             read_early += r != nullptr;
         }
