@@ -324,10 +324,9 @@ private:
     using discoveries = std::array<discovery, sizeof...(Sources)>;
 
     template <std::size_t... I>
-    void discover_all(discoveries& found, std::vector<work>& items, std::size_t& read_early, skillmd::snapshot& next,
-                      std::index_sequence<I...>)
+    void discover_all(discoveries& found, std::vector<work>& items, skillmd::snapshot& next, std::index_sequence<I...>)
     {
-        (discover_one<I>(found[I], items, read_early, next), ...);
+        (discover_one<I>(found[I], items, next), ...);
     }
     template <std::size_t... I>
     bool all_unchanged(std::index_sequence<I...>) const
@@ -344,7 +343,7 @@ private:
     bool gating_unchanged(skillmd::snapshot const& s) const;
 
     template <std::size_t I>
-    void discover_one(discovery& d, std::vector<work>& items, std::size_t& read_early, skillmd::snapshot& next)
+    void discover_one(discovery& d, std::vector<work>& items, skillmd::snapshot& next)
     {
         auto const& src = std::get<I>(sources_);
         // A first load has nothing to keep: every file is read, and a walk that can
@@ -367,7 +366,6 @@ private:
             read_result* r = nullptr;
             if (auto* early = dynamic_cast<early_result*>(c.early.get()); early && early->by == this) r = &early->result;
             items.push_back({I, &c, r});
-            read_early += r != nullptr;
         }
     }
 
@@ -382,10 +380,9 @@ private:
         ((tier == I ? (f(std::get<I>(sources_)), 0) : 0), ...);
     }
 
-    /// Reads the items not read during the discovery (all but `read_early`), or keeps what
-    /// `previous` read of an unchanged file; their results go into `fresh`.
-    void read_changed(std::vector<work>& items, std::size_t read_early, skillmd::snapshot const& previous,
-                      std::vector<read_result>& fresh);
+    /// Reads the items not read during the discovery (those without a result), or keeps
+    /// what `previous` read of an unchanged file; their results go into `fresh`.
+    void read_changed(std::vector<work>& items, skillmd::snapshot const& previous, std::vector<read_result>& fresh);
 
     /// Reads `w`.
     read_result read_one(work const& w) const;

@@ -80,9 +80,8 @@ void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
     discoveries found;
     std::vector<work> items;
     std::vector<read_result> fresh;
-    std::size_t read_early = 0;
-    discover_all(found, items, read_early, *next, std::index_sequence_for<Sources...>{});
-    read_changed(items, read_early, *previous, fresh);
+    discover_all(found, items, *next, std::index_sequence_for<Sources...>{});
+    read_changed(items, *previous, fresh);
     assemble(items, *next);
     loaded_ = true;
     std::shared_ptr<skillmd::snapshot const> published(std::move(next));
@@ -135,23 +134,18 @@ bool basic_registry<Parser, Dedup, Sources...>::gating_unchanged(skillmd::snapsh
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& items, std::size_t read_early,
-                                                          skillmd::snapshot const& previous, std::vector<read_result>& fresh)
+void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& items, skillmd::snapshot const& previous,
+                                                          std::vector<read_result>& fresh)
 {
-    std::size_t const to_read = items.size() - std::min(read_early, items.size());
-    if (to_read == 0) return; // a first load: every file was read during the discovery
-    fresh.resize(to_read);
     std::vector<work*> todo;
-    todo.reserve(to_read);
     for (auto& w : items)
-        if (!w.result) {
-            w.result = &fresh[todo.size()];
-            todo.push_back(&w);
-        }
+        if (!w.result) todo.push_back(&w);
+    if (todo.empty()) return; // a first load: every file was read during the discovery
+    fresh.resize(todo.size());
+    for (std::size_t k = 0; k < todo.size(); ++k) todo[k]->result = &fresh[k];
     unsigned n = opts_.threads ? opts_.threads : std::max(1u, std::thread::hardware_concurrency());
     // Not worth a thread below 64 files to stat or read.
-    n = static_cast<unsigned>(std::min<std::size_t>(n, (to_read + 63) / 64));
-    n = std::max(n, 1u);
+    n = static_cast<unsigned>(std::min<std::size_t>(n, (todo.size() + 63) / 64));
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
     // Items are taken a few at a time: a counter that both cores bump for every read of a
