@@ -44,7 +44,7 @@ namespace fs = std::filesystem;
 constexpr int exit_ok = 0, exit_errors = 1, exit_usage = 2;
 
 char const usage_text[] =
-    "usage: skillmd parse [--format json|text] [--parser x3|line] [--lenient] [--require-frontmatter] FILE...\n"
+    "usage: skillmd parse [--format json|text] [--parser x3|line] [--lenient] [--require-frontmatter] [--max-bytes N] FILE...\n"
     "       skillmd lint [--dialect NAME] [--strict] [--format text|json] [--parser x3|line] PATH...\n"
     "       skillmd lint --portability [--format text|json] PATH...\n"
     "       skillmd fmt [--check|--fix] PATH...\n"
@@ -55,6 +55,7 @@ char const usage_text[] =
     "          --parser line uses Claude Code's line parser instead of the X3 grammar\n"
     "          --lenient takes `key: a: b` values as the rest of the line (with a warning)\n"
     "          --require-frontmatter makes a file without frontmatter an error\n"
+    "          --max-bytes N reads files up to N bytes (default: the loader's 262144)\n"
     "  lint    check SKILL.md files (directories are searched) and print\n"
     "          file:line:column: severity: [code] message, sorted; a summary goes to stderr\n"
     "          --dialect agent-skills (default), pegasus, claude-code, mycode, koshi, sven,\n"
@@ -174,6 +175,7 @@ struct options
     bool fix = false;                    ///< fmt --fix
     std::vector<std::pair<std::string, std::string>> settings; ///< (layer, file) in precedence order
     std::string events;                  ///< --events FILE
+    std::size_t max_bytes = skillmd::directory_options{}.max_file_bytes; ///< parse --max-bytes: the loader's bound
 };
 
 bool is_registry_command(std::string_view c)
@@ -224,6 +226,11 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             else return "--parser takes x3 or line";
         } else if (!lint && a == "--lenient") {
             o.lenient_yaml = true;
+        } else if (command == "parse" && a == "--max-bytes") {
+            auto f = value(a);
+            auto const n = f ? number(*f, std::size_t{1} << 30) : std::nullopt;
+            if (!n) return "--max-bytes takes a number up to 1073741824";
+            o.max_bytes = *n;
         } else if (!lint && a == "--require-frontmatter") {
             o.require_frontmatter = true;
         } else if (lint && a == "--portability") {
@@ -338,7 +345,7 @@ int cmd_parse(options const& o)
         skillmd::frontmatter::skill_file r;
         std::string why;
         // The loader's bound: a larger file is refused, never read whole into memory.
-        if (auto text = skillmd::detail::read_file(file, why, skillmd::directory_options{}.max_file_bytes)) {
+        if (auto text = skillmd::detail::read_file(file, why, o.max_bytes)) {
             r = o.line_parser ? skillmd::frontmatter::read_skill_file(lines, *text, file, sopts)
                               : skillmd::frontmatter::read_skill_file(x3, *text, file, sopts);
         } else {

@@ -77,8 +77,16 @@ int cmd_mcp(System& agent, std::size_t page_size)
         std::fputc('\n', stdout);
         std::fflush(stdout);
     };
+    std::string said; // the refresh failure last reported, so each is said once
     auto const announce = [&] {
         if (auto note = srv.changes()) send(*note);
+        if (srv.refreshed()) {
+            said.clear();
+        } else if (auto why = agent.registry().last_error(); why != said) {
+            std::cerr << "skillmd: the skills could not be refreshed; the previous ones are still served: "
+                      << skillmd::detail::terminal_safe(why) << "\n";
+            said = std::move(why);
+        }
     };
     std::string line;
     bool too_long = false;

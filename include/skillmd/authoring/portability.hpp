@@ -371,6 +371,11 @@ inline bool fix_line_differences(std::string& t, fix_result& res, std::string_vi
                                                   "break, `---`, or both kinds of quote)");
                 continue;
             }
+            if (comment.empty() && *q == region) { // already written so: an edit would change nothing
+                note(kline, d.value.column(), "Claude Code's line parser reads `" + key + "` as " + shown(*d.line_reads) +
+                                                  " and no formatting changes that");
+                continue;
+            }
             t.replace(vstart, vend - vstart, *q);
             if (!comment.empty()) t.insert(lb, comment + "\n");
             res.edits.push_back(std::to_string(kline) + ": `" + key + "` written on one line" +

@@ -95,13 +95,14 @@ inline int open_beneath(int root, std::string const& rel, int flags) noexcept
         errno = EINVAL;
         return -1;
     }
-    flags |= O_CLOEXEC | O_NOCTTY;
+    // openat2 refuses O_PATH with any flag but O_DIRECTORY, O_NOFOLLOW and O_CLOEXEC.
+    flags |= O_CLOEXEC | ((flags & O_PATH) ? 0 : O_NOCTTY);
 #if defined(__linux__) && defined(SYS_openat2)
     static std::atomic<bool> unavailable{false};
     if (!unavailable.load(std::memory_order_relaxed)) {
         struct open_how how {};
-        how.flags = static_cast<std::uint64_t>(flags);
-        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+        how.flags = static_cast<decltype(how.flags)>(static_cast<unsigned int>(flags));
+        how.resolve = static_cast<decltype(how.resolve)>(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
         long const fd = ::syscall(SYS_openat2, root, rel.c_str(), &how, sizeof how);
         if (fd >= 0) return static_cast<int>(fd);
         if (errno != ENOSYS && errno != EPERM) return -1;
@@ -122,6 +123,47 @@ inline int open_beneath(int root, std::string const& rel, int flags) noexcept
         at = next;
         pos = slash + 1;
     }
+}
+
+/// The path of the folder open on `fd`, as the kernel knows it ("" if it cannot say).
+inline std::string path_of_descriptor(int fd)
+{
+    std::string const link = "/proc/thread-self/fd/" + std::to_string(fd);
+    char buf[4096];
+    ssize_t const n = ::readlink(link.c_str(), buf, sizeof buf);
+    if (n <= 0 || static_cast<std::size_t>(n) >= sizeof buf || buf[0] != '/') return {};
+    return std::string(buf, static_cast<std::size_t>(n));
+}
+
+/** open_beneath(), and for a last component that is a link to an absolute path: a link
+    whose target lies under `root_path` (the root's own path, path_of_descriptor) is
+    followed by opening that part of the target below `root` again, so absolute links
+    that stay inside work as relative ones do, and the open is still the kernel's,
+    below the root. Up to eight such links in a row.
+*/
+inline int open_beneath_following(int root, std::string const& root_path, std::string rel, int flags)
+{
+    for (int hop = 0; hop < 8; ++hop) {
+        int const fd = open_beneath(root, rel, flags);
+        if (fd >= 0 || (errno != EXDEV && errno != ELOOP) || root_path.empty()) return fd;
+        int const saved = errno;
+        auto const slash = rel.rfind('/');
+        std::string const parent = slash == std::string::npos ? std::string() : rel.substr(0, slash);
+        std::string const name = slash == std::string::npos ? rel : rel.substr(slash + 1);
+        unique_fd const dir(parent.empty() ? ::openat(root, ".", O_PATH | O_DIRECTORY | O_CLOEXEC)
+                                           : open_beneath(root, parent, O_PATH | O_DIRECTORY));
+        char target[4096];
+        ssize_t const n = dir ? ::readlinkat(dir.get(), name.c_str(), target, sizeof target) : -1;
+        std::string_view const t(target, n > 0 ? static_cast<std::size_t>(n) : 0);
+        if (n <= 0 || static_cast<std::size_t>(n) >= sizeof target || !t.starts_with(root_path) ||
+            t.size() <= root_path.size() + 1 || t[root_path.size()] != '/') {
+            errno = saved;
+            return -1;
+        }
+        rel = std::string(t.substr(root_path.size() + 1));
+    }
+    errno = ELOOP;
+    return -1;
 }
 
 } // namespace skillmd::detail

@@ -168,7 +168,7 @@ inline unique_fd open_skill_folder(std::string const& dir, file_id const* expect
         return root;
     }
     if (expected && expected->second != 0) {
-        unique_fd const f(open_beneath(root.get(), "SKILL.md", O_PATH));
+        unique_fd const f(skillmd::detail::open_beneath_following(root.get(), skillmd::detail::path_of_descriptor(root.get()), "SKILL.md", O_PATH));
         struct stat st {};
         if (!f || ::fstat(f.get(), &st) != 0 || id_of(st) != *expected) {
             error = "the skill's folder is not the one listed (it changed since; list the skills again)";
@@ -180,14 +180,16 @@ inline unique_fd open_skill_folder(std::string const& dir, file_id const* expect
 
 /// Lists the folder `rel` ("" for the root) below `root` into `out`; false with `error`
 /// set when the listing cannot be complete.
-inline bool list_below(int root, std::string const& rel, std::size_t depth, std::vector<file_id>& above,
-                       std::size_t& folders, skill_listing& out)
+inline bool list_below(int root, std::string const& root_path, std::string const& rel, std::size_t depth,
+                       std::vector<file_id>& above, std::size_t& folders, skill_listing& out)
 {
     if (++folders > max_skill_files) {
         out.error = "more than " + std::to_string(max_skill_files) + " folders";
         return false;
     }
-    unique_fd dirfd(rel.empty() ? ::dup(root) : open_beneath(root, rel, O_RDONLY | O_DIRECTORY));
+    // A descriptor of its own (not a dup, which would share the root's read position).
+    unique_fd dirfd(rel.empty() ? ::openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                                : skillmd::detail::open_beneath_following(root, root_path, rel, O_RDONLY | O_DIRECTORY));
     if (!dirfd) {
         out.error = "cannot open the folder " + (rel.empty() ? std::string(".") : rel);
         return false;
@@ -212,7 +214,7 @@ inline bool list_below(int root, std::string const& rel, std::size_t depth, std:
             continue;
         }
         // What the entry is, resolved below the root: a link that leaves fails here.
-        unique_fd const f(open_beneath(root, path, O_PATH));
+        unique_fd const f(skillmd::detail::open_beneath_following(root, root_path, path, O_PATH));
         struct stat st {};
         if (!f || ::fstat(f.get(), &st) != 0) {
             if (errno == ENOENT) continue; // gone since the listing
@@ -235,7 +237,7 @@ inline bool list_below(int root, std::string const& rel, std::size_t depth, std:
                 return false;
             }
             above.push_back(id_of(st));
-            bool const listed = list_below(root, path, depth + 1, above, folders, out);
+            bool const listed = list_below(root, root_path, path, depth + 1, above, folders, out);
             above.pop_back();
             if (!listed) return false;
         }
@@ -244,9 +246,10 @@ inline bool list_below(int root, std::string const& rel, std::size_t depth, std:
 }
 
 /// Reads the regular file `rel` below `root` (contained), at most `limit` bytes.
-inline std::optional<std::string> read_below(int root, std::string const& rel, std::uint64_t limit, std::string& error)
+inline std::optional<std::string> read_below(int root, std::string const& root_path, std::string const& rel, std::uint64_t limit,
+                                             std::string& error)
 {
-    unique_fd const fd(open_beneath(root, rel, O_RDONLY | O_NONBLOCK));
+    unique_fd const fd(skillmd::detail::open_beneath_following(root, root_path, rel, O_RDONLY | O_NONBLOCK));
     if (!fd) {
         error = errno == EXDEV || errno == ELOOP ? rel + " leads outside the skill's folder" : "cannot open " + rel;
         return std::nullopt;
@@ -289,7 +292,7 @@ inline skill_listing list_skill(std::string const& dir, skillmd::detail::file_id
     std::vector<skillmd::detail::file_id> above;
     if (::fstat(root.get(), &st) == 0) above.push_back(skillmd::detail::id_of(st));
     std::size_t folders = 0;
-    if (!detail::list_below(root.get(), "", 0, above, folders, out)) out.files.clear();
+    if (!detail::list_below(root.get(), skillmd::detail::path_of_descriptor(root.get()), "", 0, above, folders, out)) out.files.clear();
     return out;
 }
 
@@ -305,7 +308,7 @@ inline std::optional<std::string> read_skill_file(std::string const& dir, skillm
     }
     auto const root = detail::open_skill_folder(dir, expected, error);
     if (!root) return std::nullopt;
-    return detail::read_below(root.get(), rel, limit, error);
+    return detail::read_below(root.get(), skillmd::detail::path_of_descriptor(root.get()), rel, limit, error);
 }
 
 /** The manifest of the skill in folder `dir`: every file of its listing (nested skills'
@@ -324,7 +327,8 @@ inline skill_manifest manifest_of(std::string const& dir, skillmd::detail::file_
     std::vector<skillmd::detail::file_id> above;
     if (::fstat(root.get(), &st) == 0) above.push_back(skillmd::detail::id_of(st));
     std::size_t folders = 0;
-    if (!detail::list_below(root.get(), "", 0, above, folders, listing)) {
+    std::string const root_path = skillmd::detail::path_of_descriptor(root.get());
+    if (!detail::list_below(root.get(), root_path, "", 0, above, folders, listing)) {
         m.error = listing.error;
         return m;
     }
@@ -332,7 +336,7 @@ inline skill_manifest manifest_of(std::string const& dir, skillmd::detail::file_
     std::uint64_t total = 0;
     for (auto const& f : listing.files) {
         std::string error;
-        auto bytes = detail::read_below(root.get(), f.path, max_skill_bytes - total, error);
+        auto bytes = detail::read_below(root.get(), root_path, f.path, max_skill_bytes - total, error);
         if (!bytes) {
             m.error = error;
             return m;

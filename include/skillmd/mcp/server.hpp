@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace skillmd::mcp {
@@ -203,8 +204,9 @@ public:
             params = p->as_object();
         }
         if (!has_id) return out; // notifications (initialized, cancelled, ...) need no answer
-        // The lifecycle: until `initialize`, only it and `ping` are served.
-        if (!initialized_ && method->as_string() != "initialize" && method->as_string() != "ping") {
+        // The lifecycle: until `initialize`, only it and `ping` are served (a method the
+        // server does not have is not found, initialized or not).
+        if (!initialized_ && serves(method->as_string()) && method->as_string() != "initialize" && method->as_string() != "ping") {
             out.push_back(error_reply(id, -32002, "the server is not initialized: send `initialize` first"));
             return out;
         }
@@ -217,12 +219,17 @@ public:
     /// is served changed since the last call (or construction).
     std::optional<std::string> changes()
     {
-        source_.refresh();
+        // A refresh that fails keeps the previous snapshot: it is served, and refreshed() says so.
+        if constexpr (std::is_convertible_v<decltype(source_.refresh()), bool>) refreshed_ = source_.refresh();
+        else source_.refresh();
         std::string now = fingerprint(*source_.snapshot());
         if (now == last_) return std::nullopt;
         last_ = std::move(now);
         return boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"method", "notifications/resources/list_changed"}});
     }
+
+    /// False when the last refresh failed and the previous skills are still served.
+    bool refreshed() const noexcept { return refreshed_; }
 
 private:
     struct failure
@@ -230,6 +237,14 @@ private:
         int code;
         std::string message;
     };
+
+    static bool serves(boost::json::string_view method)
+    {
+        for (std::string_view m : {"initialize", "ping", "skills/list", "skills/get", "resources/list", "resources/read",
+                                   "resources/directory/read"})
+            if (method == m) return true;
+        return false;
+    }
 
     static std::string fingerprint(snapshot const& snap)
     {
@@ -481,6 +496,7 @@ private:
     server_options opts_;
     std::string last_;
     bool initialized_ = false;
+    bool refreshed_ = true;
     mutable std::mutex resources_mutex_;
     mutable std::shared_ptr<boost::json::array const> resources_;
     mutable std::weak_ptr<snapshot const> resources_of_;
