@@ -624,7 +624,7 @@ int cmd_invoke(System const& agent, options const& o)
     auto const who = o.as_user ? skillmd::caller::user : skillmd::caller::model;
     // Rules are checked before they are used: a rule that can match nothing is a usage error.
     bool bad_rule = false;
-    for (auto const& d : skillmd::check_permission_rules(io.permissions, *agent.snapshot())) {
+    for (auto const& d : skillmd::check_permission_rules(io.permissions, *agent.snapshot(), io.match_sanitized)) {
         std::cerr << "skillmd: " << safe(d.file) << " " << safe(d.message) << "\n";
         bad_rule = bad_rule || d.severity == skillmd::severity::error;
     }

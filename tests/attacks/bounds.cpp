@@ -129,6 +129,35 @@ BOOST_AUTO_TEST_CASE(hostile_database_rows_are_bounded_and_said)
     BOOST_TEST(said == 8u);
 }
 
+// A value over SQLite's own length bound stopped the whole listing at its row, and the
+// database tier came back empty: now that row alone is skipped, and said.
+BOOST_AUTO_TEST_CASE(a_row_over_the_databases_length_bound_is_skipped_alone)
+{
+    test::temp_dir t;
+    {
+        sqlite3* db = nullptr;
+        BOOST_TEST_REQUIRE(sqlite3_open((t / "k.db").c_str(), &db) == SQLITE_OK);
+        std::string const sql =
+            "CREATE TABLE skills (name TEXT PRIMARY KEY, description TEXT NOT NULL, triggers TEXT NOT NULL DEFAULT '[]', "
+            "content TEXT NOT NULL, created_at DATETIME DEFAULT CURRENT_TIMESTAMP, updated_at DATETIME DEFAULT CURRENT_TIMESTAMP);"
+            "INSERT INTO skills (name, description, triggers, content) VALUES ('a-good', 'Fine', '[\"g\"]', 'Body');"
+            "INSERT INTO skills (name, description, triggers, content) VALUES ('huge', printf('%.*c', 16777216, 'x'), '[\"b\"]', 'B');"
+            "INSERT INTO skills (name, description, triggers, content) VALUES ('z-good', 'Fine', '[\"g\"]', 'Body');";
+        BOOST_TEST_REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+        sqlite3_close(db);
+    }
+    presets::locations at;
+    at.overrides["user"] = t / "files";
+    at.overrides["db"] = t / "k.db";
+    auto agent = presets::make_koshi(at);
+    BOOST_TEST_REQUIRE(agent.load());
+    auto const snap = agent.snapshot();
+    BOOST_TEST(snap->find("a-good") != nullptr);
+    BOOST_TEST(snap->find("z-good") != nullptr);
+    BOOST_TEST(snap->find("huge") == nullptr);
+    BOOST_TEST(has_message(snap->diagnostics(), codes::database, "longer than the database's bound"));
+}
+
 // The listing's total bound: past it, rows are skipped with one diagnostic.
 BOOST_AUTO_TEST_CASE(a_database_listing_has_a_total_bound)
 {

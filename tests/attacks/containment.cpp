@@ -20,10 +20,31 @@
 #include <string>
 #include <thread>
 
+#include <sys/stat.h>
+
 using namespace skillmd;
 namespace fs = std::filesystem;
 
 namespace {
+
+/// An agent over the user tier `skills` below `root`, and an initialized MCP server over it.
+struct served_tree
+{
+    presets::agent_skills agent;
+    mcp::server<presets::agent_skills> srv;
+    explicit served_tree(fs::path const& root) : agent(make(root)), srv(agent)
+    {
+        BOOST_TEST_REQUIRE(agent.load());
+        srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    }
+    static presets::agent_skills make(fs::path const& root)
+    {
+        presets::locations at;
+        at.overrides["user"] = root / "skills";
+        at.overrides["project"] = root / "none";
+        return presets::make_agent_skills(at);
+    }
+};
 
 std::string request(int id, std::string_view method, std::string_view uri)
 {
@@ -43,13 +64,9 @@ BOOST_AUTO_TEST_CASE(swapping_folders_for_links_leaks_no_foreign_byte)
     // What a swapped link would lead to: a folder that looks like the skill.
     test::write(t / "outside/SKILL.md", "---\nname: s\ndescription: FOREIGN\n---\nFOREIGN body\n");
     test::write(t / "outside/data/file.txt", "FOREIGN data\n");
-    presets::locations at;
-    at.overrides["user"] = t / "skills";
-    at.overrides["project"] = t / "none";
-    auto agent = presets::make_agent_skills(at);
-    BOOST_TEST_REQUIRE(agent.load());
-    mcp::server<decltype(agent)> srv(agent);
-    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    served_tree tree(t.path);
+    auto& agent = tree.agent;
+    auto& srv = tree.srv;
 
     std::atomic<bool> stop{false};
     std::atomic<long> swaps{0};
@@ -106,19 +123,30 @@ BOOST_AUTO_TEST_CASE(reads_never_follow_a_link_out)
     fs::create_directories(t / "skills/s/sub");
     fs::create_symlink(t / "secret.txt", t / "skills/s/sub/leak.txt");
     fs::create_directory_symlink(t.path, t / "skills/s/up");
-    presets::locations at;
-    at.overrides["user"] = t / "skills";
-    at.overrides["project"] = t / "none";
-    auto agent = presets::make_agent_skills(at);
-    BOOST_TEST_REQUIRE(agent.load());
-    mcp::server<decltype(agent)> srv(agent);
-    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    served_tree tree(t.path);
+    auto& srv = tree.srv;
     for (auto const& uri : {"skill://s/sub/leak.txt", "skill://s/up/secret.txt", "skill://s/../secret.txt", "skill://s/%2e%2e/secret.txt"})
         for (auto const& reply : srv.handle(request(1, "resources/read", uri))) BOOST_TEST(reply.find("SECRET") == std::string::npos, uri);
     auto const listed = srv.handle(R"({"jsonrpc":"2.0","id":5,"method":"resources/list"})");
     BOOST_TEST_REQUIRE(listed.size() == 1u);
     BOOST_TEST(listed[0].find("leak.txt") == std::string::npos);
     BOOST_TEST(listed[0].find("ok.txt") != std::string::npos);
+}
+
+// What a client sends and the server echoes (an id, a method) reaches the wire escaped.
+BOOST_AUTO_TEST_CASE(echoed_ids_and_methods_are_escaped)
+{
+    test::temp_dir t;
+    test::write(t / "skills/s/SKILL.md", "---\nname: s\ndescription: d\n---\nB\n");
+    served_tree tree(t.path);
+    for (auto const& m : {std::string(R"({"jsonrpc":"2.0","id":"\u009b\u202e\u007f\u3164","method":"ping"})"),
+                          std::string(R"({"jsonrpc":"2.0","id":1,"method":"x\u009b\u202ey"})")})
+        for (auto const& reply : tree.srv.handle(m)) {
+            BOOST_TEST(reply.find("\xc2\x9b") == std::string::npos, reply);
+            BOOST_TEST(reply.find("\xe2\x80\xae") == std::string::npos, reply);
+            BOOST_TEST(reply.find('\x7f') == std::string::npos, reply);
+            BOOST_TEST(reply.find("\\u009b") != std::string::npos, reply);
+        }
 }
 
 // Digests are complete or say so: no file is left out in silence.
@@ -146,6 +174,9 @@ BOOST_AUTO_TEST_CASE(manifests_are_complete_or_say_why)
     BOOST_TEST(with_git.complete());
     BOOST_TEST_REQUIRE(with_git.excluded.size() == 1u);
     BOOST_TEST(with_git.excluded[0].starts_with(".git:"));
+    BOOST_TEST_REQUIRE(::mkfifo((t / "ok/pipe").c_str(), 0600) == 0);
+    auto const with_fifo = mcp::manifest_of((t / "ok").string());
+    BOOST_TEST(with_fifo.excluded.size() == 2u); // the FIFO is named, not skipped in silence
     // A folder that is not the listed one (its SKILL.md is another file) is refused.
     struct stat st {};
     BOOST_TEST_REQUIRE(::stat((t / "s/SKILL.md").c_str(), &st) == 0);

@@ -115,4 +115,57 @@ BOOST_AUTO_TEST_CASE(qualified_name_taken_over_by_a_folder)
     check(presets::make_claude_code(at), "claude-code");
 }
 
+// sven finds `/x_y` and `/my_skill` by their sanitised names: a rule so written binds them,
+// as does a rule written as the typed command (`/helper`).
+BOOST_AUTO_TEST_CASE(sanitised_and_typed_spellings_are_bound_by_rules)
+{
+    test::temp_dir t;
+    test::write(t / "sven/X_Y/SKILL.md", skill("X_Y", "XY body"));
+    test::write(t / "sven/My Skill/SKILL.md", skill("My Skill", "MS body"));
+    presets::locations at;
+    at.overrides["user-sven"] = t / "sven";
+    auto agent = presets::make_sven(at);
+    BOOST_TEST_REQUIRE(agent.load());
+    BOOST_TEST_REQUIRE((agent.invoke("/x_y", caller::user).status() == invoke_status::run));
+    for (auto const& [typed, rule] : {std::pair{"/x_y", "x_y"}, std::pair{"/my_skill", "my_skill"}, std::pair{"/x_y", "/x_y"},
+                                      std::pair{"/X_Y", "x_y"}, std::pair{"/my_skill", "My_Skill"}}) {
+        agent.settings().invoke.permissions = {};
+        agent.settings().invoke.permissions.deny = {rule};
+        BOOST_TEST((agent.invoke(typed, caller::user).status() == invoke_status::denied), typed << " / " << rule);
+        BOOST_TEST(!has_code(agent.check_permissions(), codes::permission_rule_unmatched), rule);
+    }
+    // The settings form is refused, not left to match nothing.
+    agent.settings().invoke.permissions.deny = {"Skill(x_y)"};
+    BOOST_TEST(has_code(agent.check_permissions(), codes::permission_rule_invalid));
+
+    test::write(t / "user/helper/SKILL.md", skill("helper"));
+    presets::locations user;
+    user.overrides = {{"user", t / "user"}, {"project", t / "project"}};
+    auto plain = presets::make_agent_skills(user);
+    BOOST_TEST_REQUIRE(plain.load());
+    plain.settings().invoke.permissions.deny = {"/helper"};
+    BOOST_TEST((plain.invoke("helper", caller::model).status() == invoke_status::denied));
+}
+
+// Names that render as nothing (Hangul fillers, the combining grapheme joiner) are refused
+// like zero-width spaces: two skills cannot look the same on screen.
+BOOST_AUTO_TEST_CASE(names_that_render_as_nothing_are_refused)
+{
+    test::temp_dir t;
+    for (std::string const filler : {"\u3164", "\u115f", "\u034f", "\uffa0", "\u17b4"}) {
+        std::string const name = "ab" + filler + "c";
+        test::write(t / "user" / name / "SKILL.md", skill(name));
+    }
+    test::write(t / "user/abc/SKILL.md", skill("abc"));
+    presets::locations at;
+    at.overrides = {{"user", t / "user"}, {"project", t / "project"}};
+    auto agent = presets::make_claude_code(at);
+    BOOST_TEST_REQUIRE(agent.load());
+    auto const snap = agent.snapshot();
+    BOOST_TEST(snap->list().size() == 1u);
+    std::size_t said = 0;
+    for (auto const& d : snap->diagnostics()) said += d.code == "name-invisible-character";
+    BOOST_TEST(said == 5u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -10,6 +10,22 @@
 
 namespace skillmd::detail {
 
+/// Appends code point `cp` as JSON's `\\uXXXX` escape (a surrogate pair above U+FFFF).
+inline void append_json_escape(std::string& out, char32_t cp)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    auto const unit = [&](char32_t u) {
+        out += "\\u";
+        for (int shift = 12; shift >= 0; shift -= 4) out += hex[(u >> shift) & 15];
+    };
+    if (cp > 0xffff) {
+        unit(0xd800 + ((cp - 0x10000) >> 10));
+        unit(0xdc00 + ((cp - 0x10000) & 0x3ff));
+    } else {
+        unit(cp);
+    }
+}
+
 /// Appends `s` as a JSON string literal. Invalid UTF-8 becomes U+FFFD so the output stays JSON.
 inline void json_quote(std::string& out, std::string_view s)
 {
@@ -28,16 +44,7 @@ inline void json_quote(std::string& out, std::string_view s)
             // Controls and invisible formatting characters are written as escapes: the
             // same text, but none of it obeyed by a terminal that shows the JSON.
             if (char32_t const cp = utf8_decode(s.data() + i, n); is_hidden_code_point(cp)) {
-                auto const unit = [&](char32_t u) {
-                    out += "\\u";
-                    for (int shift = 12; shift >= 0; shift -= 4) out += hex[(u >> shift) & 15];
-                };
-                if (cp > 0xffff) {
-                    unit(0xd800 + ((cp - 0x10000) >> 10));
-                    unit(0xdc00 + ((cp - 0x10000) & 0x3ff));
-                } else {
-                    unit(cp);
-                }
+                append_json_escape(out, cp);
             } else {
                 out.append(s.data() + i, n);
             }
@@ -67,28 +74,18 @@ inline void json_quote(std::string& out, std::string_view s)
 }
 
 /// Serialised JSON (from any writer) with every raw control or invisible formatting
-/// character (is_hidden_code_point) rewritten as its `\\u` escape. Outside strings JSON
+/// character (is_hidden_code_point; DEL too) rewritten as its `\\u` escape. Outside strings JSON
 /// is ASCII, so only string contents change, and each means what it meant.
 inline std::string escape_hidden_in_json(std::string_view json)
 {
-    static constexpr char hex[] = "0123456789abcdef";
     std::string out;
     out.reserve(json.size());
     for (std::size_t i = 0; i < json.size();) {
         auto const c = static_cast<unsigned char>(json[i]);
         std::size_t const n = c < 0x80 ? 1 : utf8_sequence_length(json, i);
         char32_t const cp = n <= 1 ? c : utf8_decode(json.data() + i, n);
-        if (n > 1 && is_hidden_code_point(cp)) {
-            auto const unit = [&](char32_t u) {
-                out += "\\u";
-                for (int shift = 12; shift >= 0; shift -= 4) out += hex[(u >> shift) & 15];
-            };
-            if (cp > 0xffff) {
-                unit(0xd800 + ((cp - 0x10000) >> 10));
-                unit(0xdc00 + ((cp - 0x10000) & 0x3ff));
-            } else {
-                unit(cp);
-            }
+        if ((n > 1 || cp == 0x7f) && is_hidden_code_point(cp)) { // ASCII: only DEL is left raw by JSON writers
+            append_json_escape(out, cp);
         } else {
             out.append(json.data() + i, n == 0 ? 1 : n);
         }

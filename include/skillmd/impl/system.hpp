@@ -83,7 +83,7 @@ invocation basic_system<Registry, Index, Content>::call_tool(tool_call_result co
 template <class Registry, index_format Index, content_format Content>
 std::vector<diagnostic> basic_system<Registry, Index, Content>::check_permissions() const
 {
-    return check_permission_rules(settings_.invoke.permissions, *snapshot());
+    return check_permission_rules(settings_.invoke.permissions, *snapshot(), settings_.invoke.match_sanitized);
 }
 
 } // namespace skillmd

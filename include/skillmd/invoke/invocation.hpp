@@ -175,6 +175,45 @@ inline std::string with_name(std::string_view pattern, std::string_view name)
     return out;
 }
 
+/// The skill by command, name or `name@tier`; with sven's rule, by its sanitised command too.
+inline skill_record const* find_skill(snapshot const& snap, std::string_view name, bool match_sanitized)
+{
+    skill_record const* r = snap.find(name);
+    if (r || !match_sanitized) return r;
+    std::string const want = sanitize_command(name);
+    for (auto const& s : snap.skills())
+        if (sanitize_command(s.command) == want) return &s;
+    return nullptr;
+}
+
+/** Every spelling of `r` that permission rules are matched against: those it answers to
+    and those it carries (snapshot::names_of); with sven's rule, the sanitised form of
+    each; and every plain rule of `rules` that the resolver itself takes to `r` (`/deploy`,
+    a sanitised `my_skill`). So a rule covers a skill exactly when some way of naming the
+    skill that invoke accepts is the rule: no spelling gets past a deny rule, and an
+    allow rule names the one record invoke would reach with it.
+*/
+inline snapshot::record_names rule_spellings(snapshot const& snap, skill_record const& r, permission_rules const& rules,
+                                             bool match_sanitized)
+{
+    auto names = snap.names_of(r);
+    auto const add = [&](std::string n, bool answers) {
+        auto& list = answers ? names.answers : names.carries;
+        if (!n.empty() && std::find(list.begin(), list.end(), n) == list.end()) list.push_back(std::move(n));
+    };
+    if (match_sanitized) {
+        for (bool const answers : {true, false}) {
+            auto const given = answers ? names.answers : names.carries;
+            for (auto const& n : given)
+                if (auto s = sanitize_command(n); s != n) add(s, find_skill(snap, s, true) == &r);
+        }
+    }
+    for (auto const* list : {&rules.deny, &rules.allow})
+        for (auto const& rule : *list)
+            if (!rule.ends_with(":*") && find_skill(snap, rule, match_sanitized) == &r) add(rule, true);
+    return names;
+}
+
 } // namespace detail
 
 /** Checks permission rules before they are used: a rule that is not Claude Code's syntax
@@ -182,7 +221,8 @@ inline std::string with_name(std::string_view pattern, std::string_view name)
     warning (`permission-rule-unmatched`), with the skill it probably meant when only
     case tells them apart (`COMMIT` for `commit`).
 */
-inline std::vector<diagnostic> check_permission_rules(permission_rules const& rules, snapshot const& snap)
+inline std::vector<diagnostic> check_permission_rules(permission_rules const& rules, snapshot const& snap,
+                                                      bool match_sanitized = false)
 {
     std::vector<diagnostic> out;
     auto check = [&](std::string const& rule, std::string_view kind) {
@@ -195,7 +235,7 @@ inline std::vector<diagnostic> check_permission_rules(permission_rules const& ru
         std::string near;
         for (auto const* list : {&snap.skills(), &snap.shadowed()})
             for (auto const& r : *list) {
-                auto const names = snap.names_of(r); // the spellings decide() matches
+                auto const names = detail::rule_spellings(snap, r, rules, match_sanitized); // what decide() matches
                 for (auto const* spellings : {&names.answers, &names.carries})
                     for (auto const& n : *spellings)
                         if (permission_rules::matches(rule, n)) return;
@@ -263,16 +303,6 @@ inline std::optional<refusal> check_format(invoke_request const& q, caller who, 
     return std::nullopt;
 }
 
-/// The skill by command, name or `name@tier`; with sven's rule, by its sanitised command too.
-inline skill_record const* find_skill(snapshot const& snap, std::string const& name, invoke_options const& opts)
-{
-    skill_record const* r = snap.find(name);
-    if (r || !opts.match_sanitized) return r;
-    std::string const want = sanitize_command(name);
-    for (auto const& s : snap.skills())
-        if (sanitize_command(s.command) == want) return &s;
-    return nullptr;
-}
 
 /// Codes 3, 6, 7, 8 and 11: may this caller invoke this skill, with these arguments?
 inline std::optional<refusal> check_caller(skill_record const& r, invoke_request const& q, caller who,
@@ -350,7 +380,7 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
     inv.command = q.name;
     for (auto const& b : opts.builtin_commands)
         if (b == q.name) return refuse({invoke_error::not_prompt, "Skill " + q.shown + " is not a prompt-based skill"});
-    skill_record const* r = detail::find_skill(snap, q.name, opts);
+    skill_record const* r = detail::find_skill(snap, q.name, opts.match_sanitized);
     if (!r) return refuse({invoke_error::unknown_skill, detail::with_name(opts.unknown_skill_message, q.shown),
                            q.typed || who == caller::user});
     inv.record = r;
@@ -358,7 +388,7 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
     inv.command = winner ? r->command.str() : r->qualified(); // a shadowed skill is named with its tier everywhere
     if (auto no = detail::check_caller(*r, q, who, opts)) return refuse(std::move(*no));
 
-    auto const names = snap.names_of(*r); // rules see the record: every name it answers to, and its tier
+    auto const names = detail::rule_spellings(snap, *r, opts.permissions, opts.match_sanitized); // rules see the record
     inv.permission = opts.permissions.decide(names.answers, names.carries, inv.command);
     if (inv.permission.behavior == permission::deny) {
         std::string why = inv.permission.message; // read before `inv` is moved into the call

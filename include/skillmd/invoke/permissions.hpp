@@ -90,6 +90,9 @@ inline std::string rule_problem(std::string_view rule)
         return "spaces around a rule are part of it, so it matches nothing; remove them";
     for (char c : rule)
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == ' ') return "a skill name has no spaces or control characters";
+    if (rule.starts_with("Skill(") && rule.ends_with(")"))
+        return "write the skill's name alone (`" + std::string(rule.substr(6, rule.size() - 7)) +
+               "`), not the settings form `Skill(...)`";
     std::string_view body = rule;
     if (body.size() >= 2 && body.ends_with(":*")) body.remove_suffix(2);
     if (body.find('*') != std::string_view::npos)

@@ -240,6 +240,8 @@ inline bool list_below(int root, std::string const& root_path, std::string const
             bool const listed = list_below(root, root_path, path, depth + 1, above, folders, out);
             above.pop_back();
             if (!listed) return false;
+        } else {
+            out.excluded.push_back(path + ": not a regular file (a FIFO, a socket or a device), not part of the skill");
         }
     }
     return true;

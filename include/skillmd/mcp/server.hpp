@@ -12,6 +12,7 @@
 // is refused (`..`, absolute paths, percent-encoded tricks, links out of the skill).
 // Digests come from the bytes on disk when they are served. Link skillmd::mcp.
 
+#include <skillmd/detail/json.hpp>
 #include <skillmd/mcp/digest.hpp>
 #include <skillmd/mcp/uri.hpp>
 #include <skillmd/mcp/frontmatter_json.hpp>
@@ -258,9 +259,16 @@ private:
         return f;
     }
 
+    /// Every message sent: controls and invisible formatting characters in its strings (an
+    /// echoed id or method, a skill's text) written as `\u` escapes, the same JSON data.
+    static std::string wire(boost::json::object const& message)
+    {
+        return skillmd::detail::escape_hidden_in_json(boost::json::serialize(message));
+    }
+
     static std::string error_reply(boost::json::value const& id, int code, std::string const& message)
     {
-        return boost::json::serialize(boost::json::object{
+        return wire(boost::json::object{
             {"jsonrpc", "2.0"}, {"id", id}, {"error", boost::json::object{{"code", code}, {"message", message}}}});
     }
 
@@ -276,7 +284,7 @@ private:
             else if (method == "resources/read") r = read_resource(params);
             else if (method == "resources/directory/read") r = read_directory(params);
             if (auto* f = std::get_if<failure>(&r)) return error_reply(id, f->code, f->message);
-            return boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(std::get<0>(r))}});
+            return wire(boost::json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(std::get<0>(r))}});
         } catch (std::bad_alloc const&) {
             return error_reply(id, -32603, "out of memory");
         } catch (std::exception const& e) {

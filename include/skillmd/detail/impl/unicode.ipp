@@ -142,8 +142,13 @@ SKILLMD_DECL std::optional<std::pair<char32_t, std::size_t>> find_invisible(std:
             if (ascii_invisible(c)) found.emplace(c, start + at);
             return;
         }
+        // Controls, format characters, separators, and what renders as nothing at all
+        // (default-ignorable: Hangul fillers, U+034F); not emoji's variation selectors.
         auto const t = u_charType(static_cast<UChar32>(c));
-        if (t == U_CONTROL_CHAR || t == U_FORMAT_CHAR || c == 0x2028 || c == 0x2029) found.emplace(c, start + at);
+        bool const variation = (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0xe0100 && c <= 0xe01ef);
+        if (t == U_CONTROL_CHAR || t == U_FORMAT_CHAR || c == 0x2028 || c == 0x2029 ||
+            (!variation && u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_DEFAULT_IGNORABLE_CODE_POINT)))
+            found.emplace(c, start + at);
     });
     return found;
 }

@@ -22,7 +22,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -86,6 +88,12 @@ public:
         return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(st_, col))) : std::string();
     }
     std::int64_t integer(int col) const { return sqlite3_column_int64(st_, col); }
+    /// Ready to step again, with other values bound.
+    void reset()
+    {
+        sqlite3_reset(st_);
+        sqlite3_clear_bindings(st_);
+    }
     int columns() const { return sqlite3_column_count(st_); }
 
 private:
@@ -154,21 +162,60 @@ public:
             if (ok && counter) *counter = c.integer(0);
             // Without content, a row's text comes back only within the bound: a hostile row's
             // megabytes are measured by SQLite, never copied out.
-            detail::statement st(db_, with_content
-                                          ? "SELECT name, description, triggers, content, created_at, updated_at, revision, 0 FROM skills ORDER BY name"
-                                          : "SELECT name, CASE WHEN h <= ?1 THEN description END, CASE WHEN h <= ?1 THEN triggers END, '', "
-                                            "created_at, updated_at, revision, h FROM (SELECT *, length(CAST(name AS BLOB)) + "
-                                            "length(CAST(description AS BLOB)) + length(CAST(triggers AS BLOB)) AS h FROM skills) ORDER BY name");
+            std::string const columns =
+                with_content ? "name, description, triggers, content, created_at, updated_at, revision, 0"
+                             : "name, CASE WHEN h <= ?1 THEN description END, CASE WHEN h <= ?1 THEN triggers END, '', "
+                               "created_at, updated_at, revision, h";
+            std::string const from = with_content ? "skills" : "(SELECT rowid AS rowid, *, length(CAST(name AS BLOB)) + "
+                                                               "length(CAST(description AS BLOB)) + length(CAST(triggers AS BLOB)) AS h FROM skills)";
+            detail::statement st(db_, "SELECT " + columns + " FROM " + from + " ORDER BY name");
             ok = ok && st.prepared();
             if (ok && !with_content) st.bind(1, static_cast<std::int64_t>(opts_.max_row_head_bytes));
             int rc = SQLITE_DONE;
             while (ok && (rc = st.step()) == SQLITE_ROW) out.push_back(row(st));
+            if (ok && rc == SQLITE_TOOBIG) {
+                // A value over SQLite's length bound stops the listing at that row: the
+                // rows are read one by one instead, and such a row is listed as over every
+                // bound (its name, if that can be read), so it is skipped and said, alone.
+                out.clear();
+                rc = list_row_by_row(columns, from, with_content, out);
+            }
             ok = ok && rc == SQLITE_DONE;
         }
         if (!ok && error) *error = describe("listing the skills");
         exec("COMMIT");
         if (!ok) return std::nullopt;
         return out;
+    }
+
+    /// The listing one row at a time (see list()); SQLITE_DONE when every row was listed.
+    int list_row_by_row(std::string const& columns, std::string const& from, bool with_content, std::vector<db_skill>& out)
+    {
+        detail::statement ids(db_, "SELECT rowid FROM skills");
+        detail::statement one(db_, "SELECT " + columns + " FROM " + from + " WHERE rowid = ?2");
+        detail::statement name_of(db_, "SELECT name FROM skills WHERE rowid = ?1");
+        if (!ids.prepared() || !one.prepared() || !name_of.prepared()) return SQLITE_ERROR;
+        int rc = SQLITE_DONE;
+        while ((rc = ids.step()) == SQLITE_ROW) {
+            std::int64_t const id = ids.integer(0);
+            one.reset();
+            if (!with_content) one.bind(1, static_cast<std::int64_t>(opts_.max_row_head_bytes));
+            one.bind(2, id);
+            int const r = one.step();
+            if (r == SQLITE_ROW) {
+                out.push_back(row(one));
+                continue;
+            }
+            if (r != SQLITE_TOOBIG) return r;
+            db_skill over;
+            name_of.reset();
+            name_of.bind(1, id);
+            over.name = name_of.step() == SQLITE_ROW ? name_of.text(0) : "(row " + std::to_string(id) + ")";
+            over.head_bytes = std::numeric_limits<std::uint64_t>::max();
+            out.push_back(std::move(over));
+        }
+        std::sort(out.begin(), out.end(), [](auto const& a, auto const& b) { return a.name < b.name; });
+        return rc;
     }
 
     /// One row, or nothing (with `error` empty when there is no such row).
@@ -518,9 +565,12 @@ public:
             auto const& r = (*rows)[i];
             if (r.head_bytes > max_row) {
                 kept[i] = false;
+                bool const unreadable = r.head_bytes == std::numeric_limits<std::uint64_t>::max();
                 d.diagnostics.push_back({std::string(codes::database), severity::error, locator(r.name), 0, 0,
-                                         "the row's name, description and triggers take " + std::to_string(r.head_bytes) +
-                                             " bytes, over the bound of " + std::to_string(max_row) + "; skipped"});
+                                         unreadable ? "the row holds a value longer than the database's bound of " +
+                                                          std::to_string(store_->options().max_value_bytes) + " bytes; skipped"
+                                                    : "the row's name, description and triggers take " + std::to_string(r.head_bytes) +
+                                                          " bytes, over the bound of " + std::to_string(max_row) + "; skipped"});
             } else if ((total += r.head_bytes) > max_total) {
                 kept[i] = false;
                 ++over_total;
