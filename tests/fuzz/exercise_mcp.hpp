@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <string>
 #include <string_view>
 
@@ -30,11 +31,22 @@ namespace skillmd::fuzz {
 /// The tree every input runs against: made once per process, in a fresh folder.
 struct mcp_fixture
 {
+    /// What the file outside the tree holds: random per process, so the fuzzer cannot
+    /// learn it, and a reply can hold it only by echoing an input that did.
+    std::string secret = make_secret();
     std::filesystem::path root;
     presets::agent_skills agent;
-    mcp_fixture() : root(make_tree()), agent(make(root)) { agent.load(); }
+    mcp_fixture() : root(make_tree(secret)), agent(make(root)) { agent.load(); }
 
-    static std::filesystem::path make_tree()
+    static std::string make_secret()
+    {
+        std::random_device rd;
+        std::string s = "secret-";
+        for (int i = 0; i < 4; ++i) s += std::to_string(rd());
+        return s;
+    }
+
+    static std::filesystem::path make_tree(std::string const& secret)
     {
         std::string tmpl = (std::filesystem::temp_directory_path() / "skillmd-fuzz-mcp-XXXXXX").string();
         std::filesystem::path const root = ::mkdtemp(tmpl.data());
@@ -42,7 +54,7 @@ struct mcp_fixture
             std::filesystem::create_directories(p.parent_path());
             std::ofstream(p, std::ios::binary) << text;
         };
-        put(root / "outside.txt", "OUTSIDE\n");
+        put(root / "outside.txt", secret + "\n");
         put(root / "skills/alpha/SKILL.md", "---\nname: alpha\ndescription: First $ARGUMENTS\narguments: [who]\n---\nHello $who.\n");
         put(root / "skills/alpha/docs/guide.md", "# Guide\n");
         put(root / "skills/beta/SKILL.md", "---\nname: beta\ndescription: Second\ndisable-model-invocation: true\n---\nB\n");
@@ -91,7 +103,7 @@ inline void exercise_mcp(std::string_view in)
             auto const& obj = v.as_object();
             expect(obj.contains("jsonrpc") && obj.at("jsonrpc") == "2.0");
             expect(obj.contains("result") != obj.contains("error"));
-            expect(r.find("OUTSIDE") == std::string::npos);
+            expect(in.find(fx.secret) != std::string_view::npos || r.find(fx.secret) == std::string::npos);
         }
         // A well-formed request with an id is always answered.
         boost::system::error_code ec;
@@ -106,7 +118,7 @@ inline void exercise_mcp(std::string_view in)
     // The same bytes as a model's tool call: a result, or a failure that says why; nothing thrown.
     auto const inv = fx.agent.call_tool(in);
     if (inv.status() == invoke_status::failed) expect(!inv.message.empty());
-    expect(inv.content.find("OUTSIDE") == std::string::npos);
+    expect(in.find(fx.secret) != std::string_view::npos || inv.content.find(fx.secret) == std::string::npos);
     // And as a settings file.
     std::vector<diagnostic> ds;
     (void)read_override_layer(in, "user settings", "settings.json", fx.root, ds);
