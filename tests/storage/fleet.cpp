@@ -7,6 +7,7 @@
 // processes, tenancy enforced by the server (hand-written SQL included), change
 // announcements, and faults: a restart, a killed connection, a server that is down.
 
+#include "../support/pg_cluster.hpp"
 #include "../support/test_support.hpp"
 
 #include <skillmd/presets/fleet.hpp>
@@ -32,48 +33,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string const cluster_script = std::string(SKILLMD_TEST_SOURCE_DIR) + "/tests/postgres/cluster.sh";
-
-/// The suite's cluster: started once for the suite, stopped and removed after it.
-struct cluster
+/// The suite's cluster (tests/support/pg_cluster.hpp) with its roles.
+struct cluster : pg_cluster
 {
-    static inline std::string dir;
-    temp_dir t;
     cluster()
     {
-        dir = (t / "pg").string();
-        // The server runs as an unprivileged user (as root: nobody), who must reach its folder.
-        fs::permissions(t.path, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add);
-        BOOST_TEST_REQUIRE(std::system(("bash '" + cluster_script + "' start '" + dir + "'").c_str()) == 0);
         admin_sql("CREATE ROLE team_a NOLOGIN; CREATE ROLE agent_a LOGIN; CREATE ROLE agent_b LOGIN; "
                   "CREATE ROLE reader LOGIN; GRANT team_a TO agent_a;");
     }
-    ~cluster() { std::system(("bash '" + cluster_script + "' stop '" + dir + "' 2>/dev/null").c_str()); }
-
-    static void control(std::string const& what)
-    {
-        BOOST_TEST_REQUIRE(std::system(("bash '" + cluster_script + "' " + what + " '" + dir + "'").c_str()) == 0);
-    }
-    static std::string conninfo(std::string const& user) { return "host=" + dir + " dbname=skillmd user=" + user; }
-
-    /// Runs SQL as `user` over libpq; the error message, or "" when it succeeded.
-    static std::string sql(std::string const& user, std::string const& text, int* rows = nullptr)
-    {
-        PGconn* c = PQconnectdb(conninfo(user).c_str());
-        std::string out;
-        if (PQstatus(c) != CONNECTION_OK) {
-            out = PQerrorMessage(c);
-        } else {
-            PGresult* r = PQexec(c, text.c_str());
-            auto const st = PQresultStatus(r);
-            if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) out = PQresultErrorMessage(r);
-            else if (rows) *rows = st == PGRES_TUPLES_OK ? PQntuples(r) : std::atoi(PQcmdTuples(r));
-            PQclear(r);
-        }
-        PQfinish(c);
-        return out;
-    }
-    static void admin_sql(std::string const& text) { BOOST_TEST_REQUIRE(sql("skillmd_admin", text) == ""); }
 };
 
 postgres_options opts(std::string const& user)

@@ -343,6 +343,13 @@ public:
         }
     }
 
+    /// How many announcements are held, taken but not yet asked for by `notified` or `wait`.
+    std::size_t pending_notifications() const
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return dirty_.size();
+    }
+
     /// The connection's socket, for an agent's own poll loop (readable when a
     /// notification may have arrived; then call `notified`). -1 while disconnected; it
     /// changes when the store reconnects.
