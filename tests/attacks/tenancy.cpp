@@ -16,6 +16,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <regex>
@@ -79,7 +80,8 @@ void tenants()
 struct connection
 {
     PGconn* c;
-    explicit connection(std::string const& user) : c(PQconnectdb(cluster::conninfo(user).c_str()))
+    explicit connection(std::string const& user, std::string const& dbname = "skillmd")
+        : c(PQconnectdb(cluster::conninfo(user, dbname).c_str()))
     {
         BOOST_TEST_REQUIRE(PQstatus(c) == CONNECTION_OK);
     }
@@ -110,6 +112,14 @@ struct connection
         return a;
     }
 };
+
+std::vector<std::string> names_of(discovery const& d)
+{
+    std::vector<std::string> out;
+    for (auto const& c : d.skills) out.push_back(c.command);
+    std::sort(out.begin(), out.end());
+    return out;
+}
 
 /// The sum of every "Rows Removed by Filter: N" in a plan.
 long removed_by_filter(std::string const& plan)
@@ -347,6 +357,52 @@ BOOST_AUTO_TEST_CASE(every_db_command_exits_3_when_the_server_is_unreachable)
         BOOST_TEST(err.find("skillmd: ") != std::string::npos, op << ": " << err);
         BOOST_TEST(err.find("connect") != std::string::npos, op << ": " << err);
     }
+}
+
+// A version-1 schema (tests/postgres/schema_v1.sql, as the old code made it) is upgraded
+// when its owner connects, rows kept; an agent that finds it first is refused and told
+// what to do; afterwards v1's openings are closed.
+BOOST_AUTO_TEST_CASE(a_version_1_schema_is_upgraded_by_its_owner_only)
+{
+    cluster::admin_sql("CREATE DATABASE legacy");
+    std::string const v1 = slurp(fs::path(SKILLMD_TEST_SOURCE_DIR) / "tests/postgres/schema_v1.sql");
+    {
+        connection const owner("skillmd_admin", "legacy");
+        auto const made = owner.run("BEGIN;\n" + v1 +
+                                    "INSERT INTO skillmd.grants VALUES ('team-a', 'team_a', true);"
+                                    "INSERT INTO skillmd.skills (namespace, name, description, triggers, content) "
+                                    "VALUES ('team-a', 'kept', 'From v1', '[\"deploy\"]', 'Old steps.');"
+                                    "COMMIT");
+        BOOST_TEST_REQUIRE(made.error == "");
+        BOOST_TEST(owner.run("SELECT value FROM skillmd.meta").text == "1\n");
+    }
+    std::string error;
+    postgres_store::open(opts("agent_a", "legacy"), error);
+    BOOST_TEST(error.find("is at v1") != std::string::npos, error);
+    BOOST_TEST(error.find("owner") != std::string::npos, error);
+    // The agent's refusal changed nothing; the owner's connection upgrades.
+    postgres_store::open(opts("skillmd_admin", "legacy"), error);
+    BOOST_TEST(error == "");
+    auto agent = postgres_store::open(opts("agent_a", "legacy"), error);
+    BOOST_TEST(error == "");
+    auto const kept = agent->load("team-a", "kept");
+    BOOST_TEST_REQUIRE(kept.has_value());
+    BOOST_TEST(kept->content == "Old steps.");
+    BOOST_TEST(kept->triggers == std::vector<std::string>{"deploy"});
+    postgres_source const src("db", agent, "team-a");
+    BOOST_TEST(src.create(skill("made-in-v2"), {}).ok());
+    db_update u;
+    u.description = "Changed in v2";
+    u.revision = kept->revision;
+    BOOST_TEST(src.update("kept", u, {}).ok());
+    BOOST_TEST(names_of(src.discover()) == (std::vector<std::string>{"kept", "made-in-v2"}), boost::test_tools::per_element());
+    connection const attacker("agent_a", "legacy");
+    for (std::string const q : {"SELECT * FROM skillmd.skills", "UPDATE skillmd.skills SET content = 'x'", "DELETE FROM skillmd.skills",
+                                "SELECT * FROM skillmd.meta", "BEGIN; LOCK TABLE skillmd.skills IN ACCESS EXCLUSIVE MODE"}) {
+        BOOST_TEST(attacker.run(q).error.find("permission denied") != std::string::npos, q);
+        attacker.run("ROLLBACK");
+    }
+    BOOST_TEST(attacker.run("SELECT skillmd.schema_version()").text == "2\n");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
