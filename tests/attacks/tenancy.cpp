@@ -104,7 +104,8 @@ struct connection
         for (int i = 0; i < PQntuples(r); ++i) {
             for (int j = 0; j < PQnfields(r); ++j) {
                 if (PQgetisnull(r, i, j)) a.null = true;
-                a.text += (j ? "\t" : "") + std::string(PQgetvalue(r, i, j));
+                if (j) a.text += '\t';
+                a.text.append(PQgetvalue(r, i, j));
             }
             a.text += "\n";
         }
@@ -250,8 +251,11 @@ BOOST_AUTO_TEST_CASE(lock_table_is_refused_and_blocks_no_one)
     // The attacker holds what it can (its own rows, and an attempt at the table) while
     // team-b writes: the write does not wait for it.
     attacker.run("BEGIN");
-    attacker.run("SELECT * FROM skillmd.skill_lock('team-a', 'a-held')");
-    attacker.run("LOCK TABLE skillmd.skills IN ACCESS EXCLUSIVE MODE");
+    for (std::string const q : {"LOCK TABLE skillmd.skills IN ACCESS EXCLUSIVE MODE", "LOCK TABLE skillmd.changes IN EXCLUSIVE MODE",
+                                "SELECT * FROM skillmd.skill_lock('team-a', 'a-held')"}) {
+        attacker.run("SAVEPOINT attempt");
+        if (attacker.run(q).error != "") attacker.run("ROLLBACK TO SAVEPOINT attempt");
+    }
     postgres_options o = opts("agent_b");
     o.statement_timeout_ms = 2000;
     std::string error;
@@ -278,7 +282,7 @@ BOOST_AUTO_TEST_CASE(a_flood_of_notifications_keeps_memory_bounded)
     connection const attacker("agent_b");
     auto const channel = attacker.run("SELECT skillmd.namespace_channel('team-b')");
     std::string const own = channel.error.empty() && !channel.null ? channel.text.substr(0, channel.text.size() - 1) : "skillmd_changes";
-    for (std::string const c : {std::string("skillmd_changes"), own}) {
+    for (std::string const& c : {std::string("skillmd_changes"), own}) {
         auto const f = attacker.run("SELECT count(pg_notify('" + c + "', 'flood-' || i)) FROM generate_series(1, 20000) i");
         BOOST_TEST(f.error == "", f.error);
     }
