@@ -678,7 +678,10 @@ CREATE TABLE skillmd.changes (namespace text PRIMARY KEY, counter bigint NOT NUL
         (pg_notification_queue_usage), which says that some write happened somewhere, and
         the skills table's total size and estimated row count over all tenants
         (pg_class.reltuples, pg_relation_size): never a namespace, a name or one
-        tenant's count.
+        tenant's count. That is acceptable: it is activity of the whole database, which
+        PostgreSQL shows every role in other ways too (pg_locks lists every session's
+        locks; pg_stat_activity which roles are connected), and hiding it would take a
+        database, or a cluster, per tenant.
 
         The per-table statistics functions behind pg_stat_user_tables and its kin are
         revoked from PUBLIC (granted to pg_read_all_stats) when a superuser creates or
