@@ -309,7 +309,7 @@ BOOST_AUTO_TEST_CASE(tenancy_is_enforced_by_the_server)
     BOOST_TEST(cluster::sql("agent_a", "SELECT skillmd.skill_insert('team-b', 'x', 'x', '[]', 'x')").find("may not write") !=
                std::string::npos);
     // Functions that are not the interface cannot be called.
-    for (std::string const q : {"SELECT skillmd.may('team-b', true)", "SELECT skillmd.channel_of('team-b')"})
+    for (std::string const q : {"SELECT skillmd.may('team-b', true)", "SELECT skillmd.channel_of('team-b')", "SELECT skillmd.caller()"})
         BOOST_TEST(cluster::sql("agent_a", q).find("permission denied") != std::string::npos, q);
     for (std::string const q : {"INSERT INTO skillmd.grants VALUES ('team-b', 'agent_a', true)",
                                 "UPDATE skillmd.grants SET role = 'agent_a'", "TRUNCATE skillmd.skills",
@@ -330,6 +330,18 @@ BOOST_AUTO_TEST_CASE(tenancy_is_enforced_by_the_server)
     BOOST_TEST((reader.remove("shared").status == db_status::not_found));
     BOOST_TEST(names(postgres_source("db", store_as("reader"), "team-b").discover()).empty());
     BOOST_TEST(a.remove("shared").ok());
+
+    // The caller is the role SET ROLE chose, as for any statement: a login that is a
+    // member of both tenants' roles sees both, and only one after SET ROLE.
+    cluster::admin_sql("CREATE ROLE hub LOGIN; GRANT team_a, agent_b TO hub");
+    BOOST_TEST(cluster::sql("hub", "SELECT * FROM skillmd.skill_rows('team-b', '[\"b-secret\"]')", &rows) == "");
+    BOOST_TEST(rows == 1);
+    BOOST_TEST(cluster::sql("hub", "SET ROLE team_a; SELECT * FROM skillmd.skill_rows('team-b', '[\"b-secret\"]')", &rows) == "");
+    BOOST_TEST(rows == 0);
+    BOOST_TEST(cluster::sql("hub", "SET ROLE team_a; SELECT skillmd.skill_insert('team-b', 'x', 'x', '[]', 'x')")
+                   .find("role team_a may not write namespace team-b") != std::string::npos);
+    BOOST_TEST(cluster::sql("hub", "SET ROLE agent_b; SELECT * FROM skillmd.skill_rows('team-b', '[\"b-secret\"]')", &rows) == "");
+    BOOST_TEST(rows == 1);
     BOOST_TEST(b.remove("b-secret").ok());
 }
 

@@ -664,8 +664,8 @@ CREATE TABLE skillmd.changes (namespace text PRIMARY KEY, counter bigint NOT NUL
         Agents' roles get no privilege on any table (so no SELECT, EXPLAIN, LOCK TABLE or
         column statistics in pg_stats); they call the functions below, which run as the
         schema's owner with a pinned search_path and serve only the namespaces granted to
-        the session's role (`session_user`: inside a SECURITY DEFINER function
-        current_user is the owner) or a role it is a member of. Each checks the grant
+        the caller's role (the one SET ROLE chose, else the login role: inside a SECURITY
+        DEFINER function current_user is the owner) or a role it is a member of. Each checks the grant
         before it touches a row, so a namespace not granted answers as an empty one, at
         the same cost. The tables keep row-level security enabled with no policy: a
         privilege granted by mistake still shows no row to anyone but the owner.
@@ -691,15 +691,23 @@ CREATE TABLE skillmd.secret (one boolean PRIMARY KEY DEFAULT true CHECK (one), k
 INSERT INTO skillmd.secret (key)
   SELECT decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex');
 
--- May the session's role read (or write) namespace p_namespace? The schema's owner (and a
+-- The caller's role: the one SET ROLE chose, else the login role. (Inside a SECURITY
+-- DEFINER function current_user is the owner; the role setting is the caller's, and SET
+-- ROLE only ever names a role the login role is a member of.)
+CREATE FUNCTION skillmd.caller() RETURNS name
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+  SELECT CASE WHEN pg_catalog.current_setting('role') = 'none' THEN session_user
+              ELSE pg_catalog.current_setting('role')::name END $$;
+
+-- May the caller read (or write) namespace p_namespace? The schema's owner (and a
 -- superuser) may everything; anyone else through a grant to a role it is a member of.
 CREATE FUNCTION skillmd.may(p_namespace text, p_write boolean) RETURNS boolean
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-  SELECT pg_catalog.pg_has_role(session_user, n.nspowner, 'USAGE')
+  SELECT pg_catalog.pg_has_role(c.who, n.nspowner, 'USAGE')
       OR EXISTS (SELECT 1 FROM skillmd.grants g JOIN pg_catalog.pg_roles r ON r.rolname = g.role
                  WHERE g.namespace = p_namespace AND (g.can_write OR NOT p_write)
-                   AND pg_catalog.pg_has_role(session_user, r.oid, 'MEMBER'))
-  FROM pg_catalog.pg_namespace n WHERE n.nspname = 'skillmd' $$;
+                   AND pg_catalog.pg_has_role(c.who, r.oid, 'MEMBER'))
+  FROM (SELECT skillmd.caller() AS who) c, pg_catalog.pg_namespace n WHERE n.nspname = 'skillmd' $$;
 
 -- The channel of a namespace: a keyed hash of its name (the key cannot be read by agents).
 CREATE FUNCTION skillmd.channel_of(p_namespace text) RETURNS text
@@ -763,7 +771,7 @@ RETURNS bigint LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_c
 DECLARE rev bigint;
 BEGIN
   IF NOT skillmd.may(p_namespace, true) THEN
-    RAISE EXCEPTION 'role % may not write namespace %', session_user, p_namespace USING ERRCODE = '42501';
+    RAISE EXCEPTION 'role % may not write namespace %', skillmd.caller(), p_namespace USING ERRCODE = '42501';
   END IF;
   INSERT INTO skillmd.skills AS s (namespace, name, description, triggers, content)
     VALUES (p_namespace, p_name, p_description, p_triggers, p_content)
