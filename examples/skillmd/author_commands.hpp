@@ -9,6 +9,7 @@
 
 #include <skillmd/authoring/explain.hpp>
 #include <skillmd/authoring/portability.hpp>
+#include <skillmd/detail/json.hpp>
 #include <skillmd/detail/prompt_text.hpp>
 #include <skillmd/detail/read_file.hpp>
 #include <skillmd/storage/overrides.hpp>
@@ -18,6 +19,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +33,14 @@
 
 namespace cli {
 
+/// One line of the CLI's JSON: serialised, then every control or invisible formatting
+/// character in its strings escaped (`\u009b`), as its text output escapes them.
+inline std::string json_line(boost::json::value const& v)
+{
+    return skillmd::detail::escape_hidden_in_json(boost::json::serialize(v)) + "\n";
+}
+
+
 /// The override layers of `--user-settings` and `--project-settings`, in that order (the
 /// project's win); path keys are taken from the folder the settings file is in.
 inline bool read_settings(std::vector<std::pair<std::string, std::string>> const& files, skillmd::overrides& out)
@@ -38,7 +48,7 @@ inline bool read_settings(std::vector<std::pair<std::string, std::string>> const
     bool ok = true;
     for (auto const& [label, file] : files) {
         std::string why;
-        auto text = skillmd::detail::read_file(file, why);
+        auto text = skillmd::detail::read_file(file, why, 1024 * 1024); // a settings file is small: 1 MiB is its bound
         std::vector<skillmd::diagnostic> ds;
         if (!text) {
             ds.push_back({"override-invalid", skillmd::severity::error, file, 0, 0, "cannot read the settings: " + why});
@@ -58,7 +68,7 @@ int cmd_explain(System const& agent, std::vector<std::string> const& names, bool
 {
     auto const all = skillmd::explain(agent, names.empty() ? std::string_view() : std::string_view(names.front()));
     if (json) {
-        std::string out = boost::json::serialize(skillmd::to_json(all)) + "\n";
+        std::string out = json_line(skillmd::to_json(all));
         std::fwrite(out.data(), 1, out.size(), stdout);
     } else {
         std::string out;
@@ -120,38 +130,55 @@ inline bool replace_file(std::filesystem::path const& path, std::string const& t
 
 /// `skillmd fmt`: for each file, the edits that make every reading agree; `fix` writes them.
 /// Exit 1 when (check) some file would change or (both) some file cannot be fixed safely.
-inline int cmd_fmt(std::vector<std::string> const& files, bool fix)
+/// `fmt` over files read the loader's way (inside their tier, within its size bound):
+/// each file is fixed whole or left untouched with the reason.
+struct fmt_run
 {
-    std::size_t changed = 0, refused = 0, unfixable = 0;
+    bool fix = false;
+    std::size_t files = 0, changed = 0, refused = 0, unfixable = 0;
     std::string out;
-    for (auto const& file : files) {
-        std::string why;
-        auto text = skillmd::detail::read_file(file, why);
-        if (!text) {
-            std::cerr << to_text(skillmd::diagnostic{std::string(skillmd::codes::io_error), skillmd::severity::error, file, 0, 0,
-                                                     "cannot read the file: " + why})
-                      << "\n";
-            ++refused;
-            continue;
-        }
+
+    void refuse(std::string const& file, std::string const& why)
+    {
+        std::cerr << to_text(skillmd::diagnostic{std::string(skillmd::codes::io_error), skillmd::severity::error, file, 0, 0,
+                                                 "cannot read the file: " + why})
+                  << "\n";
+        ++refused;
+    }
+
+    /// One file whose text the source read (`text`), or why it could not (`why`).
+    void one(std::string const& file, std::optional<std::string> const& text, std::string const& why)
+    {
+        ++files;
+        if (!text) return refuse(file, why);
         auto const r = skillmd::fix_portability(*text, file);
         for (auto const& d : r.notes) std::cerr << to_text(d) << "\n";
         refused += r.refused;
         unfixable += !r.notes.empty() && !r.refused;
-        if (!r.changed) continue;
+        if (!r.changed) return;
+        std::string write_error;
+        if (fix && !replace_file(file, r.text, write_error)) {
+            std::cerr << skillmd::detail::terminal_safe(file) << ": error: [io-error] " << write_error << "\n";
+            ++refused; // not counted as fixed
+            return;
+        }
         ++changed;
         for (auto const& e : r.edits) out += skillmd::detail::terminal_safe(file) + ":" + skillmd::detail::terminal_safe(e) + "\n";
-        if (fix && !replace_file(file, r.text, why)) {
-            std::cerr << skillmd::detail::terminal_safe(file) << ": error: [io-error] " << why << "\n";
-            ++refused;
-        }
     }
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
-    std::cerr << files.size() << " file(s): " << changed << (fix ? " fixed" : " to fix") << ", " << refused
-              << " left untouched (unsafe or unreadable), " << unfixable << " with differences no edit removes\n";
-    return refused || (!fix && changed) ? 1 : 0;
-}
+
+    /// Prints the edits; false when stdout could not take them.
+    int finish() const
+    {
+        bool const written = std::fwrite(out.data(), 1, out.size(), stdout) == out.size() && std::fflush(stdout) == 0;
+        std::cerr << files << " file(s): " << changed << (fix ? " fixed" : " to fix") << ", " << refused
+                  << " left untouched (unsafe, unreadable or too large), " << unfixable << " with differences no edit removes\n";
+        if (!written) {
+            std::cerr << "skillmd: cannot write to standard output: " << std::strerror(errno) << "\n";
+            return 1;
+        }
+        return refused || (!fix && changed) ? 1 : 0;
+    }
+};
 
 } // namespace cli
 

@@ -44,7 +44,7 @@ namespace fs = std::filesystem;
 constexpr int exit_ok = 0, exit_errors = 1, exit_usage = 2;
 
 char const usage_text[] =
-    "usage: skillmd parse [--format json|text] [--parser x3|line] [--lenient] [--require-frontmatter] FILE...\n"
+    "usage: skillmd parse [--format json|text] [--parser x3|line] [--lenient] [--require-frontmatter] [--max-bytes N] FILE...\n"
     "       skillmd lint [--dialect NAME] [--strict] [--format text|json] [--parser x3|line] PATH...\n"
     "       skillmd lint --portability [--format text|json] PATH...\n"
     "       skillmd fmt [--check|--fix] PATH...\n"
@@ -55,6 +55,7 @@ char const usage_text[] =
     "          --parser line uses Claude Code's line parser instead of the X3 grammar\n"
     "          --lenient takes `key: a: b` values as the rest of the line (with a warning)\n"
     "          --require-frontmatter makes a file without frontmatter an error\n"
+    "          --max-bytes N reads files up to N bytes (default: the loader's 262144)\n"
     "  lint    check SKILL.md files (directories are searched) and print\n"
     "          file:line:column: severity: [code] message, sorted; a summary goes to stderr\n"
     "          --dialect agent-skills (default), pegasus, claude-code, mycode, koshi, sven,\n"
@@ -126,7 +127,7 @@ char const usage_text[] =
     "          update --revision N changes the row only if it is still at revision N;\n"
     "          grant --role R --access read|write and revoke --role R (the schema's owner)\n"
     "       skillmd watch --db postgresql://... [--namespace NS] [--for SECONDS]\n"
-    "  watch   prints `+ name rev`, `~ name rev`, `- name` as other processes change the namespace"
+    "  watch   prints `+ name rev`, `~ name rev`, `- name` as other processes change the namespace\n"
     "       skillmd explain [NAME] [--preset NAME] [--dir TIER=PATH]... [--format text|json] [--budget N]\n"
     "  explain for each skill (or NAME): in the index, shortened, left out or not; who may\n"
     "          invoke it; and every reason: the diagnostic that kept it from loading, the\n"
@@ -138,7 +139,7 @@ char const usage_text[] =
     "  mcp     serves the preset's skills over MCP (JSON-RPC 2.0, one message per line on\n"
     "          stdin and stdout) with the Skills extension: skills/list, skills/get,\n"
     "          resources/list, resources/read, resources/directory/read; the skills are\n"
-    "          re-read before each message and a change is announced; ends with the input"
+    "          re-read before each message and a change is announced; ends with the input\n"
     "exit status: 0 no errors, 1 some error, 2 usage error (invoke: 4 needs approval; db: 3 database error)\n";
 
 int usage(std::string_view why)
@@ -174,6 +175,7 @@ struct options
     bool fix = false;                    ///< fmt --fix
     std::vector<std::pair<std::string, std::string>> settings; ///< (layer, file) in precedence order
     std::string events;                  ///< --events FILE
+    std::size_t max_bytes = skillmd::directory_options{}.max_file_bytes; ///< parse --max-bytes: the loader's bound
 };
 
 bool is_registry_command(std::string_view c)
@@ -181,11 +183,12 @@ bool is_registry_command(std::string_view c)
     return c == "list" || c == "tree" || c == "index" || c == "invoke" || c == "match" || c == "mcp" || c == "explain";
 }
 
-std::optional<std::size_t> number(std::string_view s)
+/// A decimal number no larger than `max`, or nothing.
+std::optional<std::size_t> number(std::string_view s, std::size_t max = std::size_t{1} << 32)
 {
     std::size_t n = 0;
     auto const [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    if (ec != std::errc() || end != s.data() + s.size() || n > max) return std::nullopt;
     return n;
 }
 
@@ -223,6 +226,11 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             else return "--parser takes x3 or line";
         } else if (!lint && a == "--lenient") {
             o.lenient_yaml = true;
+        } else if (command == "parse" && a == "--max-bytes") {
+            auto f = value(a);
+            auto const n = f ? number(*f, std::size_t{1} << 30) : std::nullopt;
+            if (!n) return "--max-bytes takes a number up to 1073741824";
+            o.max_bytes = *n;
         } else if (!lint && a == "--require-frontmatter") {
             o.require_frontmatter = true;
         } else if (lint && a == "--portability") {
@@ -251,7 +259,7 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
         } else if ((command == "index" || command == "explain") && (a == "--budget" || a == "--context-tokens")) {
             auto f = value(a);
             auto const n = f ? number(*f) : std::nullopt;
-            if (!n) return std::string(a) + " takes a number";
+            if (!n) return std::string(a) + " takes a number up to 4294967296";
             if (a == "--budget") o.budget = *n;
             else o.context_tokens = *n;
         } else if (command == "invoke" && a == "--as") {
@@ -270,7 +278,7 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
         } else if (command == "mcp" && a == "--page-size") {
             auto f = value(a);
             auto const n = f ? number(*f) : std::nullopt;
-            if (!n || *n == 0) return "--page-size takes a number above 0";
+            if (!n || *n == 0 || *n > 100000) return "--page-size takes a number from 1 to 100000";
             o.page_size = *n;
         } else if (command == "new" && a == "--dir") {
             auto f = value(a);
@@ -313,6 +321,8 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
     return "";
 }
 
+/// Writes to stdout; a failed write (a full disk, a closed pipe) is reported once by
+/// main() through ferror(stdout) and fails the command.
 void print(std::string const& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
 skillmd::diagnostic io_error(std::string const& file, std::string const& why)
@@ -334,7 +344,8 @@ int cmd_parse(options const& o)
     for (auto const& file : o.paths) {
         skillmd::frontmatter::skill_file r;
         std::string why;
-        if (auto text = skillmd::detail::read_file(file, why)) {
+        // The loader's bound: a larger file is refused, never read whole into memory.
+        if (auto text = skillmd::detail::read_file(file, why, o.max_bytes)) {
             r = o.line_parser ? skillmd::frontmatter::read_skill_file(lines, *text, file, sopts)
                               : skillmd::frontmatter::read_skill_file(x3, *text, file, sopts);
         } else {
@@ -483,15 +494,17 @@ int cmd_lint(options const& o)
 int cmd_fmt(options const& o)
 {
     std::vector<skillmd::diagnostic> walk;
-    std::vector<std::string> files;
-    walk_skill_files(o.paths, walk, [&](skillmd::directory_source const&, skillmd::candidate const& c) {
-        std::error_code ec;
-        if (!c.confirmed && !fs::exists(fs::symlink_status(c.path, ec))) return false;
-        files.push_back(c.path);
+    cli::fmt_run run;
+    run.fix = o.fix;
+    // Read as lint and the loader read: links that leave the tree refused, the size bounded.
+    walk_skill_files(o.paths, walk, [&](skillmd::directory_source const& src, skillmd::candidate const& c) {
+        auto const text = src.read_all(c);
+        if (!text.text && text.absent && !c.confirmed) return false;
+        run.one(c.path, text.text, text.error);
         return true;
     });
     for (auto const& d : walk) std::cerr << to_text(d) << "\n";
-    int const rc = cli::cmd_fmt(files, o.fix);
+    int const rc = run.finish();
     return rc ? rc : skillmd::has_error(walk) ? exit_errors : exit_ok;
 }
 
@@ -546,7 +559,7 @@ int cmd_show(skillmd::snapshot const& snap, options const& o, bool tree)
             if (!r->shadowed_by.empty()) row["shadowed_by"] = r->shadowed_by.view();
             list.emplace_back(std::move(row));
         }
-        out = boost::json::serialize(list) + "\n";
+        out = cli::json_line(list);
     } else {
         for (auto const* r : rows) {
             out += safe(r->command) + "\t" + safe(r->tier) + "\t" + safe(r->where.path) + "\t" + visibility_of(*r);
@@ -581,7 +594,7 @@ int cmd_index(System const& agent, skillmd::snapshot const& snap, options const&
     if (agent.settings().observer) skillmd::notify_rendered(*agent.settings().observer, r);
     std::string out;
     if (o.json) {
-        out = boost::json::serialize(skillmd::to_json(r, format)) + "\n";
+        out = cli::json_line(skillmd::to_json(r, format));
     } else {
         out = r.text;
         if (!out.empty() && out.back() != '\n') out += '\n';
@@ -612,7 +625,7 @@ int cmd_invoke(System const& agent, options const& o)
     // Rules are checked before they are used: a rule that can match nothing is a usage error.
     bool bad_rule = false;
     for (auto const& d : skillmd::check_permission_rules(io.permissions, *agent.snapshot())) {
-        std::cerr << "skillmd: " << d.file << " " << d.message << "\n";
+        std::cerr << "skillmd: " << safe(d.file) << " " << safe(d.message) << "\n";
         bad_rule = bad_rule || d.severity == skillmd::severity::error;
     }
     if (bad_rule) return exit_usage;
@@ -626,32 +639,34 @@ int cmd_invoke(System const& agent, options const& o)
                      : status == skillmd::invoke_status::needs_approval ? exit_needs_approval
                                                                         : exit_errors;
     if (o.json) {
-        print(boost::json::serialize(skillmd::to_json(inv)) + "\n");
+        print(cli::json_line(skillmd::to_json(inv)));
         return code;
     }
     if (status == skillmd::invoke_status::failed || status == skillmd::invoke_status::denied) {
-        std::cerr << "skillmd: error " << static_cast<int>(inv.error) << ": " << inv.message << "\n";
+        std::cerr << "skillmd: error " << static_cast<int>(inv.error) << ": " << safe(inv.message) << "\n";
         if (inv.not_a_skill) std::cerr << "skillmd: not a skill; an agent would send the text as an ordinary message\n";
         return code;
     }
     if (status == skillmd::invoke_status::needs_approval) {
         // The content is not printed: nothing runs before the user says yes.
-        std::cerr << "skillmd: needs approval: " << inv.permission.message << " (from tier " << inv.record->tier
-                  << "); an agent asks the user first; --allow " << inv.command << " approves it\n";
+        std::cerr << "skillmd: needs approval: " << safe(inv.permission.message) << " (from tier " << safe(inv.record->tier)
+                  << "); an agent asks the user first; --allow " << safe(inv.command) << " approves it\n";
         return code;
     }
-    std::string out = inv.content;
+    // The content as text for people: what a terminal would obey (ESC, C1, bidirectional
+    // controls, from arguments or a description) is shown escaped; `--format json` has it all.
+    std::string out = skillmd::detail::terminal_safe(inv.content, true);
     if (!out.empty() && out.back() != '\n') out += '\n';
     print(out);
     std::fflush(stdout);
-    std::cerr << "[" << inv.command << ": " << to_string(inv.mode) << " for the " << to_string(inv.who);
-    if (inv.agent) std::cerr << ", agent " << *inv.agent;
-    if (inv.model) std::cerr << ", model " << *inv.model;
+    std::cerr << "[" << safe(inv.command) << ": " << to_string(inv.mode) << " for the " << to_string(inv.who);
+    if (inv.agent) std::cerr << ", agent " << safe(*inv.agent);
+    if (inv.model) std::cerr << ", model " << safe(*inv.model);
     std::cerr << ", permission " << to_string(inv.permission.behavior);
-    if (!inv.permission.rule.empty()) std::cerr << " (rule " << inv.permission.rule << ")";
+    if (!inv.permission.rule.empty()) std::cerr << " (rule " << safe(inv.permission.rule) << ")";
     if (!inv.allowed_tools.empty()) {
         std::cerr << ", allowed tools:";
-        for (auto const& t : inv.allowed_tools) std::cerr << " " << t;
+        for (auto const& t : inv.allowed_tools) std::cerr << " " << safe(t);
     }
     if (inv.substitution.unbalanced_quote) std::cerr << "; warning: an argument quote was not closed";
     std::cerr << "]\n";
@@ -665,7 +680,7 @@ int cmd_match(std::shared_ptr<skillmd::snapshot const> const& snap, options cons
     for (auto const* r : idx.match(o.paths.front())) names.push_back(r->command.str());
     std::string out;
     if (o.json) {
-        out = boost::json::serialize(skillmd::to_json(names)) + "\n";
+        out = cli::json_line(skillmd::to_json(names));
     } else {
         for (auto const& n : names) out += safe(n) + "\n";
     }
@@ -687,6 +702,9 @@ int cmd_new(options const& o)
 }
 
 template <class System>
+int run_loaded(System& agent, options const& o, std::string_view command);
+
+template <class System>
 int run(System& agent, options const& o, std::string_view command, preset_info const& p)
 {
     for (auto const& entry : o.dirs) {
@@ -706,8 +724,39 @@ int run(System& agent, options const& o, std::string_view command, preset_info c
         }
         agent.settings().observer = std::make_shared<skillmd::json_lines_observer>(events);
     }
-    struct closer { std::FILE* f; ~closer() { if (f) std::fclose(f); } } const close_events{events};
-    agent.load();
+    // The events file is checked when the command ends: a lost event fails the command.
+    struct closer
+    {
+        std::FILE* f;
+        std::string const& name;
+        int* rc;
+        ~closer()
+        {
+            if (!f) return;
+            bool const failed = std::fflush(f) != 0 || std::ferror(f) != 0;
+            int const err = errno;
+            if ((std::fclose(f) != 0 || failed) && *rc == exit_ok) {
+                std::cerr << "skillmd: cannot write the events to " << safe(name) << ": " << std::strerror(failed ? err : errno) << "\n";
+                *rc = exit_errors;
+            }
+        }
+    };
+    int rc = exit_ok;
+    {
+        closer const close_events{events, o.events, &rc};
+        rc = run_loaded(agent, o, command);
+    }
+    return rc;
+}
+
+template <class System>
+int run_loaded(System& agent, options const& o, std::string_view command)
+{
+    // A load that fails is an error, never an empty registry shown as the result.
+    if (!agent.load()) {
+        std::cerr << "skillmd: the skills could not be loaded: " << safe(agent.registry().last_error()) << "\n";
+        return exit_errors;
+    }
     auto const snap = agent.snapshot();
     if (command == "explain") {
         auto& budget = agent.settings().listing.budget;
@@ -829,7 +878,7 @@ int db_steps(System& reg, db_args const& a)
     // list: every skill with its source (koshi's list_skills), bodies left out
     std::string out;
     if (a.json) {
-        out = boost::json::serialize(presets::list_skills_json(*snap)) + "\n";
+        out = cli::json_line(presets::list_skills_json(*snap));
     } else {
         for (auto const& r : snap->skills()) {
             std::string t;
@@ -866,6 +915,7 @@ int watch_fleet(skillmd::presets::fleet& reg, double seconds)
         }
         seen = std::move(now);
     };
+    auto const reader_gone = [] { return std::ferror(stdout) != 0; }; // main() says why
     take(false);
     print_diagnostics(*reg.snapshot());
     std::cout << "watching " << reg.snapshot()->skills().size() << " skills" << std::endl;
@@ -875,6 +925,7 @@ int watch_fleet(skillmd::presets::fleet& reg, double seconds)
         if (left.count() <= 0) break;
         reg.template source<1>().wait(left); // an announcement, or a second: then look
         take(true);
+        if (reader_gone()) return exit_errors;
     }
     return exit_ok;
 }
@@ -901,8 +952,8 @@ int cmd_db(std::span<char const* const> args, bool watch)
         else if (k == "--dir" && v.rfind("cache=", 0) == 0) a.at.overrides["cache"] = v.substr(6);
         else if (k == "--namespace") a.ns = v;
         else if (watch && k == "--for") {
-            auto const n = number(v);
-            if (!n) return usage("--for takes a number of seconds");
+            auto const n = number(v, 10ull * 365 * 24 * 3600); // ten years: no clock arithmetic wraps
+            if (!n) return usage("--for takes a number of seconds up to 315360000 (0: until stopped)");
             a.seconds = static_cast<double>(*n);
         } else if (watch) return usage("unknown option " + std::string(k) + " for watch");
         else if (k == "--name") a.name = v;
@@ -917,7 +968,8 @@ int cmd_db(std::span<char const* const> args, bool watch)
             a.revision = static_cast<std::int64_t>(*n);
         } else if (k == "--content-file") {
             std::string why;
-            auto text = skillmd::detail::read_file(v, why);
+            // A row's content is at most the database's value bound: a larger file is refused unread.
+            auto text = skillmd::detail::read_file(v, why, static_cast<std::size_t>(skillmd::sqlite_options{}.max_value_bytes));
             if (!text) return std::cerr << "skillmd: cannot read " << safe(v) << ": " << safe(why) << "\n", exit_errors;
             a.content = std::move(*text);
         } else if (k == "--format" && (v == "json" || v == "text")) a.json = v == "json";
@@ -964,6 +1016,10 @@ int cmd_db(std::span<char const* const> args, bool watch)
 
 } // namespace
 
+namespace {
+int dispatch(std::span<char const* const> args, std::string_view cmd);
+}
+
 int main(int argc, char** argv)
 {
     std::span<char const* const> const args(argv, static_cast<std::size_t>(argc));
@@ -973,6 +1029,21 @@ int main(int argc, char** argv)
         std::cout << usage_text;
         return exit_ok;
     }
+    int const rc = dispatch(args, cmd);
+    // Output that did not reach its reader (a full disk, a closed pipe) fails the command.
+    std::cout.flush();
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
+        int const err = errno;
+        std::cerr << "skillmd: cannot write to standard output" << (err ? std::string(": ") + std::strerror(err) : std::string()) << "\n";
+        return rc == exit_ok ? exit_errors : rc;
+    }
+    return rc;
+}
+
+namespace {
+
+int dispatch(std::span<char const* const> args, std::string_view cmd)
+{
     if (cmd == "db" || cmd == "watch") return cmd_db(args.subspan(2), cmd == "watch");
     if (cmd != "parse" && cmd != "lint" && cmd != "new" && cmd != "digest" && cmd != "fmt" && !is_registry_command(cmd))
         return usage("unknown command " + std::string(cmd));
@@ -985,3 +1056,5 @@ int main(int argc, char** argv)
     if (cmd == "fmt") return cmd_fmt(o);
     return cmd == "parse" ? cmd_parse(o) : cmd_lint(o);
 }
+
+} // namespace

@@ -5,6 +5,8 @@
 #ifndef SKILLMD_EXAMPLES_MCP_COMMANDS_HPP
 #define SKILLMD_EXAMPLES_MCP_COMMANDS_HPP
 
+#include "author_commands.hpp"
+
 #include <skillmd/mcp.hpp>
 #include <skillmd/model/diagnostic.hpp>
 
@@ -40,14 +42,15 @@ inline int cmd_digest(std::vector<std::string> const& paths, bool json)
             rc = 1;
             continue;
         }
+        // What the rules leave out is said, never skipped in silence.
+        for (auto const& x : m.excluded)
+            std::cerr << "skillmd: " << skillmd::detail::terminal_safe(given) << ": excluded " << skillmd::detail::terminal_safe(x) << "\n";
         std::string const skill = skillmd::mcp::rfc_skill_digest(m.files);
         if (json) {
             boost::json::array files;
             for (auto const& f : m.files)
                 files.push_back(boost::json::object{{"path", f.path}, {"digest", f.digest()}, {"size", f.size}});
-            out += boost::json::serialize(
-                       boost::json::object{{"skill", dir.string()}, {"files", std::move(files)}, {"digest", skill}}) +
-                   "\n";
+            out += json_line(boost::json::object{{"skill", dir.string()}, {"files", std::move(files)}, {"digest", skill}});
         } else {
             out += skillmd::detail::terminal_safe(dir.string()) + "\n";
             for (auto const& f : m.files)
@@ -55,7 +58,7 @@ inline int cmd_digest(std::vector<std::string> const& paths, bool json)
             out += "  skill " + skill + "\n";
         }
     }
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fwrite(out.data(), 1, out.size(), stdout); // a failed write fails the command in main()
     return rc;
 }
 
@@ -74,8 +77,16 @@ int cmd_mcp(System& agent, std::size_t page_size)
         std::fputc('\n', stdout);
         std::fflush(stdout);
     };
+    std::string said; // the refresh failure last reported, so each is said once
     auto const announce = [&] {
         if (auto note = srv.changes()) send(*note);
+        if (srv.refreshed()) {
+            said.clear();
+        } else if (auto why = agent.registry().last_error(); why != said) {
+            std::cerr << "skillmd: the skills could not be refreshed; the previous ones are still served: "
+                      << skillmd::detail::terminal_safe(why) << "\n";
+            said = std::move(why);
+        }
     };
     std::string line;
     bool too_long = false;

@@ -5,6 +5,7 @@
 // code the fuzz target runs, so a fixed crash stays fixed in every build.
 
 #include "../support/test_support.hpp"
+#include "exercise_mcp.hpp"
 #include "exercise_prompt.hpp"
 #include "exercise_store.hpp"
 
@@ -62,6 +63,13 @@ BOOST_AUTO_TEST_CASE(store_corpus)
     auto const n = replay({"corpus_store"}, [](std::string const& in) { skillmd::fuzz::exercise_store(in); });
     BOOST_TEST_MESSAGE("replayed " << n << " database fuzz inputs");
     BOOST_TEST(n >= 3u, "the database fuzz corpus is missing");
+}
+
+BOOST_AUTO_TEST_CASE(mcp_corpus)
+{
+    auto const n = replay({"corpus_mcp"}, [](std::string const& in) { skillmd::fuzz::exercise_mcp(in); });
+    BOOST_TEST_MESSAGE("replayed " << n << " protocol fuzz inputs");
+    BOOST_TEST(n >= 10u, "the protocol fuzz corpus is missing");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -114,7 +114,7 @@ BOOST_AUTO_TEST_CASE(manifests_stay_inside_and_within_limits)
     }
     auto const many_paths = mcp::manifest_of((t / "paths").string());
     BOOST_TEST(!many_paths.complete());
-    BOOST_TEST(many_paths.error.find("folders") != std::string::npos, many_paths.error);
+    BOOST_TEST(many_paths.error.find("deeper than 16 levels") != std::string::npos, many_paths.error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -211,6 +211,11 @@ BOOST_AUTO_TEST_CASE(malformed_messages_get_errors)
     BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"ping","params":[1]})")) == -32602);
     BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"tools/call"})")) == -32601);
     BOOST_TEST(error_code(srv.handle(std::string(2000, ' '))) == -32600);
+    // Before `initialize` only it and `ping` are served; an id without a method is answered.
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"skills/list"})")) == -32002);
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":9})")) == -32600);
+    BOOST_TEST(!srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"ping"})").empty());
+    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
     BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"cursor":"99"}})")) == -32602);
     BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"cursor":7}})")) == -32602);
     BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"resources/read","params":{}})")) == -32602);
@@ -244,6 +249,7 @@ BOOST_AUTO_TEST_CASE(skills_over_the_limits_are_not_served)
     auto agent = presets::make_agent_skills(at);
     agent.load();
     mcp::server<decltype(agent)> srv(agent);
+    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
     auto const list = reply(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"skills/list"})"));
     BOOST_TEST(list.at("result").at("skills").as_array().size() == 1u);
     BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":2,"method":"skills/get","params":{"uri":"skill://huge/SKILL.md"}})")) ==

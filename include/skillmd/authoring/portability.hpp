@@ -36,6 +36,9 @@ inline constexpr std::string_view portability_validator = "portability-validator
 inline constexpr std::string_view fmt_unfixable = "fmt-unfixable";                 ///< a difference no edit can remove safely
 } // namespace codes
 
+/// The most edits `fmt` makes in one file; a file that needs more is left untouched.
+inline constexpr std::size_t max_fmt_edits = 1024;
+
 namespace detail::portable {
 
 /// The three YAML-ish readings of one file.
@@ -310,11 +313,12 @@ inline bool fix_one_yaml_error(std::string& t, fix_result& res, std::string_view
 
 /// Rewrites top-level scalar entries the line parser reads otherwise as one quoted line;
 /// a comment after a plain value moves to its own line above the key.
-inline void fix_line_differences(std::string& t, fix_result& res, std::string_view file)
+/// False when `max_fmt_edits` passes were not enough.
+inline bool fix_line_differences(std::string& t, fix_result& res, std::string_view file)
 {
-    for (int guard = 0; guard < 256; ++guard) {
+    for (std::size_t guard = 0; guard < max_fmt_edits; ++guard) {
         auto const r = read_three(t, file);
-        if (!ok(r.strict) || !r.strict.frontmatter) return;
+        if (!ok(r.strict) || !r.strict.frontmatter) return true;
         auto const diffs = line_differences(*r.strict.frontmatter, r.lines);
         bool edited = false;
         std::vector<diagnostic> notes; // kept from the last pass only, so each is said once
@@ -367,6 +371,11 @@ inline void fix_line_differences(std::string& t, fix_result& res, std::string_vi
                                                   "break, `---`, or both kinds of quote)");
                 continue;
             }
+            if (comment.empty() && *q == region) { // already written so: an edit would change nothing
+                note(kline, d.value.column(), "Claude Code's line parser reads `" + key + "` as " + shown(*d.line_reads) +
+                                                  " and no formatting changes that");
+                continue;
+            }
             t.replace(vstart, vend - vstart, *q);
             if (!comment.empty()) t.insert(lb, comment + "\n");
             res.edits.push_back(std::to_string(kline) + ": `" + key + "` written on one line" +
@@ -376,9 +385,10 @@ inline void fix_line_differences(std::string& t, fix_result& res, std::string_vi
         }
         if (!edited) {
             res.notes.insert(res.notes.end(), notes.begin(), notes.end());
-            return;
+            return true;
         }
     }
+    return false;
 }
 
 } // namespace detail::portable
@@ -397,9 +407,18 @@ inline fix_result fix_portability(std::string_view text, std::string_view file)
         t.erase(0, 3);
         res.edits.push_back("1: byte order mark removed");
     }
-    for (int guard = 0; guard < 256 && pt::fix_one_yaml_error(t, res, file); ++guard) {
+    // Each edit reads the file again: a bound on edits bounds the work, and a file that
+    // needs more is left whole rather than half fixed.
+    std::size_t yaml_edits = 0;
+    while (yaml_edits < max_fmt_edits && pt::fix_one_yaml_error(t, res, file)) ++yaml_edits;
+    if (yaml_edits == max_fmt_edits || !pt::fix_line_differences(t, res, file)) {
+        res = fix_result{};
+        res.refused = true;
+        res.notes.push_back({"fmt-unsafe", severity::error, std::string(file), 1, 1,
+                             "left untouched: it needs more than " + std::to_string(max_fmt_edits) + " edits"});
+        res.text = std::string(text);
+        return res;
     }
-    pt::fix_line_differences(t, res, file);
 
     auto const before = pt::read_three(text, file);
     auto const after = pt::read_three(t, file);

@@ -23,10 +23,25 @@ inline void json_quote(std::string& out, std::string_view s)
             if (n == 0) {
                 out += "\\ufffd";
                 ++i;
+                continue;
+            }
+            // Controls and invisible formatting characters are written as escapes: the
+            // same text, but none of it obeyed by a terminal that shows the JSON.
+            if (char32_t const cp = utf8_decode(s.data() + i, n); is_hidden_code_point(cp)) {
+                auto const unit = [&](char32_t u) {
+                    out += "\\u";
+                    for (int shift = 12; shift >= 0; shift -= 4) out += hex[(u >> shift) & 15];
+                };
+                if (cp > 0xffff) {
+                    unit(0xd800 + ((cp - 0x10000) >> 10));
+                    unit(0xdc00 + ((cp - 0x10000) & 0x3ff));
+                } else {
+                    unit(cp);
+                }
             } else {
                 out.append(s.data() + i, n);
-                i += n;
             }
+            i += n;
             continue;
         }
         switch (c) {
@@ -49,6 +64,37 @@ inline void json_quote(std::string& out, std::string_view s)
         ++i;
     }
     out += '"';
+}
+
+/// Serialised JSON (from any writer) with every raw control or invisible formatting
+/// character (is_hidden_code_point) rewritten as its `\\u` escape. Outside strings JSON
+/// is ASCII, so only string contents change, and each means what it meant.
+inline std::string escape_hidden_in_json(std::string_view json)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(json.size());
+    for (std::size_t i = 0; i < json.size();) {
+        auto const c = static_cast<unsigned char>(json[i]);
+        std::size_t const n = c < 0x80 ? 1 : utf8_sequence_length(json, i);
+        char32_t const cp = n <= 1 ? c : utf8_decode(json.data() + i, n);
+        if (n > 1 && is_hidden_code_point(cp)) {
+            auto const unit = [&](char32_t u) {
+                out += "\\u";
+                for (int shift = 12; shift >= 0; shift -= 4) out += hex[(u >> shift) & 15];
+            };
+            if (cp > 0xffff) {
+                unit(0xd800 + ((cp - 0x10000) >> 10));
+                unit(0xdc00 + ((cp - 0x10000) & 0x3ff));
+            } else {
+                unit(cp);
+            }
+        } else {
+            out.append(json.data() + i, n == 0 ? 1 : n);
+        }
+        i += n == 0 ? 1 : n;
+    }
+    return out;
 }
 
 } // namespace skillmd::detail

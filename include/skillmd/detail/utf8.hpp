@@ -147,6 +147,26 @@ inline std::size_t find_invalid_utf8(std::string_view s) noexcept
     return std::string_view::npos;
 }
 
+/** A code point a terminal obeys or a reader cannot see, which the one sanitiser of
+    text for terminals and JSON (terminal_safe, json_quote) escapes: C0 controls, DEL,
+    C1 controls (U+009B is a terminal's ESC `[`), the line and paragraph separators, and
+    Unicode's format characters (General_Category Cf: bidirectional controls, zero-width
+    characters, the byte order mark, tag characters, soft hyphen, ...). No ICU: the list
+    is Unicode 15's Cf, short and stable.
+*/
+inline constexpr bool is_hidden_code_point(char32_t c) noexcept
+{
+    if (c < 0x20 || c == 0x7f) return true;
+    if (c < 0x80) return false;
+    if (c <= 0x9f || c == 0xad) return true;
+    if (c < 0x600) return false;
+    return (c >= 0x600 && c <= 0x605) || c == 0x61c || c == 0x6dd || c == 0x70f || c == 0x890 || c == 0x891 ||
+           c == 0x8e2 || c == 0x180e || (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
+           (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x206f) || c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb) ||
+           c == 0x110bd || c == 0x110cd || (c >= 0x13430 && c <= 0x1343f) || (c >= 0x1bca0 && c <= 0x1bca3) ||
+           (c >= 0x1d173 && c <= 0x1d17a) || c == 0xe0001 || (c >= 0xe0020 && c <= 0xe007f);
+}
+
 /// A control character that must not reach a prompt or a terminal: every C0 byte but
 /// tab, line feed, carriage return and form feed.
 inline constexpr bool forbidden_control(unsigned char c) noexcept

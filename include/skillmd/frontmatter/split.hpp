@@ -79,16 +79,20 @@ inline bool is_fence(std::string_view line) noexcept
 struct body_findings
 {
     std::size_t non_text = std::string_view::npos;
+    char32_t non_text_code_point = 0; ///< a C1 or bidirectional control at `non_text`; 0 for a byte
     std::size_t hidden = std::string_view::npos;
     std::string_view what; ///< the hidden content, for the warning
 };
 
 /** The body is not parsed, but it reaches the prompt as it is, so one pass checks two
     things. It must be text: a file in another encoding (UTF-16, Latin-1), or with NUL or
-    control bytes (a binary named SKILL.md), is refused at its first such byte. And it
+    control bytes (a binary named SKILL.md), is refused at its first such byte; so is a C1
+    control (U+0080-U+009F: U+009B starts a terminal's control sequence as ESC `[` does)
+    and a bidirectional embedding, override or isolate (text shown in another order than
+    it is read), which reach a terminal or a reviewer's screen as ESC would. And it
     should hide nothing a reader of the file does not see but a model reads (prompt
-    smuggling): Unicode tag characters, bidirectional controls, runs of zero-width
-    characters, HTML comments; the first is noted.
+    smuggling): Unicode tag characters, runs of zero-width characters, HTML comments;
+    the first is noted.
 */
 inline body_findings scan_body(std::string_view body) noexcept
 {
@@ -145,13 +149,16 @@ inline body_findings scan_body(std::string_view body) noexcept
             f.non_text = i;
             return f;
         }
+        char32_t const cp = skillmd::detail::utf8_decode(body.data() + i, n);
+        if (cp <= 0x9F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
+            f.non_text = i;
+            f.non_text_code_point = cp;
+            return f;
+        }
         if (f.hidden == std::string_view::npos) {
-            char32_t const cp = skillmd::detail::utf8_decode(body.data() + i, n);
             bool const zero_width = cp == 0x200B || cp == 0x200C || cp == 0x200D || cp == 0x2060 || cp == 0xFEFF;
             zero_width_run = zero_width ? zero_width_run + 1 : 0;
             if (cp >= 0xE0000 && cp <= 0xE007F) hide(i, "Unicode tag characters (invisible text)");
-            else if ((cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
-                hide(i, "a bidirectional control character (text shown in another order than it is read)");
             else if (zero_width_run == 2) // one joiner is an emoji sequence; a run hides something
                 hide(i - 3, "a run of zero-width characters");
         }
@@ -173,10 +180,16 @@ inline void check_body(std::string_view file, std::size_t from, std::string_view
         static constexpr char hex[] = "0123456789ABCDEF";
         std::string const byte = std::string("0x") + hex[b >> 4] + hex[b & 15];
         bool const utf16 = file.size() >= 2 && ((file[0] == '\xFF' && file[1] == '\xFE') || (file[0] == '\xFE' && file[1] == '\xFF'));
+        char32_t const cp = f.non_text_code_point;
+        std::string code_point = "U+";
+        for (int shift = 12; shift >= 0; shift -= 4) code_point += hex[(cp >> shift) & 15];
         std::string msg = utf16     ? "the file is UTF-16; save it as UTF-8"
+                          : cp >= 0x2000 ? "the body has a bidirectional control character (" + code_point +
+                                               ": text shown in another order than it is read); a SKILL.md must be text"
+                          : cp != 0 ? "the body has a C1 control character (" + code_point + ", which terminals obey); a SKILL.md must be text"
                           : b >= 0x80 ? "the body has a byte that is not UTF-8 (" + byte + "); save the file as UTF-8"
                                       : "the body has a control character (" + byte + "); a SKILL.md must be text";
-        out.push_back({std::string(b >= 0x80 || utf16 ? codes::utf8_invalid : codes::body_not_text), severity::error,
+        out.push_back({std::string((b >= 0x80 && cp == 0) || utf16 ? codes::utf8_invalid : codes::body_not_text), severity::error,
                        std::string(origin), pos.line, pos.column, std::move(msg)});
     } else if (f.hidden != std::string_view::npos) {
         auto const pos = skillmd::detail::position_cursor(file).at(from + f.hidden);

@@ -16,6 +16,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -89,6 +90,11 @@ struct substitution_policy
     /// The substituted text may not grow past this: a body full of placeholders times a
     /// long argument must not exhaust memory (`too_long` is set and the text is empty).
     std::size_t max_output_bytes = 4 * 1024 * 1024;
+    /// Named arguments: at most this many names are read from `arguments`, each at most
+    /// `max_name_bytes` long; the rest are ignored (`ignored_names` counts them). With
+    /// the names in a table, a `$` costs the same whatever their number.
+    std::size_t max_names = 256;
+    std::size_t max_name_bytes = 64;
 };
 
 namespace substitution {
@@ -119,6 +125,7 @@ struct substitution_result
     bool appended = false;         ///< `ARGUMENTS: <value>` was appended
     bool unbalanced_quote = false; ///< the arguments had a quote that was not closed
     bool too_long = false;         ///< the result would pass `max_output_bytes`: nothing was produced
+    std::size_t ignored_names = 0; ///< declared names past `max_names` or longer than `max_name_bytes`
 };
 
 namespace detail {
@@ -297,10 +304,18 @@ public:
     substituter(std::string_view body, std::string_view args, std::vector<std::string> const& names,
                 std::map<std::string, std::string, std::less<>> const& variables, substitution_policy const& policy,
                 substitution_result& res)
-        : body_(body), whole_(trim_spaces(args)), list_(split_arguments(whole_)), names_(names), variables_(variables),
+        : body_(body), whole_(trim_spaces(args)), list_(split_arguments(whole_)), variables_(variables),
           policy_(policy), res_(res), out_(res.text)
     {
         res_.unbalanced_quote = list_.unbalanced_quote;
+        // Each name once, at its first position (as the longest-match rule took the first).
+        for (std::size_t n = 0; n < names.size(); ++n) {
+            if (n >= policy_.max_names || names[n].size() > policy_.max_name_bytes) {
+                ++res_.ignored_names;
+                continue;
+            }
+            if (!names[n].empty()) names_.try_emplace(std::string_view(names[n]), n);
+        }
         if (policy_.skip_code) code_ = code_ranges(body_);
     }
 
@@ -416,17 +431,21 @@ private:
         return true;
     }
 
-    /// `$name`: the longest declared name that ends at a word boundary.
+    /// `$name`: the longest declared name that ends at a word boundary. Only the prefixes
+    /// of `rest` that end at a boundary and are no longer than a name may be looked up: at
+    /// most `max_name_bytes` table lookups, whatever the number of names.
     bool named_token(std::string_view rest)
     {
         if (!policy_.named || names_.empty()) return false;
         std::size_t best = 0, best_index = 0;
-        for (std::size_t n = 0; n < names_.size(); ++n) {
-            auto const& nm = names_[n];
-            if (nm.empty() || nm.size() <= best || !rest.starts_with(nm)) continue;
-            if (nm.size() < rest.size() && is_word(rest[nm.size()])) continue;
-            best = nm.size();
-            best_index = n;
+        std::size_t const longest = std::min(rest.size(), policy_.max_name_bytes);
+        for (std::size_t len = longest; len > 0; --len) {
+            if (len < rest.size() && is_word(rest[len])) continue; // not at a word boundary
+            if (auto const it = names_.find(rest.substr(0, len)); it != names_.end()) {
+                best = len;
+                best_index = it->second;
+                break;
+            }
         }
         if (best == 0) return false;
         res_.consumed = true;
@@ -438,7 +457,8 @@ private:
     std::string_view body_;
     std::string_view whole_;
     argument_list list_;
-    std::vector<std::string> const& names_;
+    std::unordered_map<std::string_view, std::size_t> names_; // views into the caller's names
+
     std::map<std::string, std::string, std::less<>> const& variables_;
     substitution_policy const& policy_;
     substitution_result& res_;

@@ -188,18 +188,21 @@ inline std::vector<diagnostic> check_permission_rules(permission_rules const& ru
     auto check = [&](std::string const& rule, std::string_view kind) {
         std::string const shown = "`" + skillmd::detail::clean_line(rule) + "`";
         if (auto why = rule_problem(rule); !why.empty()) {
-            out.push_back({"permission-rule-invalid", severity::error, std::string(kind), 0, 0, shown + ": " + why});
+            out.push_back({std::string(codes::permission_rule_invalid), severity::error, std::string(kind), 0, 0, shown + ": " + why});
             return;
         }
         std::string const lowered = skillmd::detail::ascii_lower(rule);
         std::string near;
         for (auto const* list : {&snap.skills(), &snap.shadowed()})
             for (auto const& r : *list) {
-                if (permission_rules::matches(rule, r.command) || permission_rules::matches(rule, r.qualified())) return;
+                auto const names = snap.names_of(r); // the spellings decide() matches
+                for (auto const* spellings : {&names.answers, &names.carries})
+                    for (auto const& n : *spellings)
+                        if (permission_rules::matches(rule, n)) return;
                 std::string const cmd = skillmd::detail::ascii_lower(r.command);
                 if (near.empty() && (cmd == lowered || permission_rules::matches(lowered, cmd))) near = r.command;
             }
-        out.push_back({"permission-rule-unmatched", severity::warning, std::string(kind), 0, 0,
+        out.push_back({std::string(codes::permission_rule_unmatched), severity::warning, std::string(kind), 0, 0,
                        shown + " matches no skill now" +
                            (near.empty() ? std::string() : "; names are case-sensitive: did you mean `" + near + "`?")});
     };
@@ -355,7 +358,8 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
     inv.command = winner ? r->command.str() : r->qualified(); // a shadowed skill is named with its tier everywhere
     if (auto no = detail::check_caller(*r, q, who, opts)) return refuse(std::move(*no));
 
-    inv.permission = opts.permissions.decide(r->command, r->qualified(), winner);
+    auto const names = snap.names_of(*r); // rules see the record: every name it answers to, and its tier
+    inv.permission = opts.permissions.decide(names.answers, names.carries, inv.command);
     if (inv.permission.behavior == permission::deny) {
         std::string why = inv.permission.message; // read before `inv` is moved into the call
         return detail::fail(std::move(inv), invoke_error::permission_denied, std::move(why));

@@ -10,7 +10,9 @@
 
 #include <skillmd/config.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,21 +46,25 @@ struct permission_rules
         return false;
     }
 
-    /** The decision for one skill: `command` as the index shows it, `qualified` its
-        `name@tier`. A shadowed skill (`winner` false) is a different skill from the one
-        the index shows: rules by the bare name deny it but never allow it; rules naming
-        its tier do both, and the request names the tier.
+    /** The decision for one skill, by every spelling it bears (snapshot::names_of):
+        `answers` are those that resolve to it, `carries` those it holds that resolve to
+        another skill or none (its `name:` when a folder of that name exists, its bare
+        command when another tier shadows it). A deny rule matching any spelling denies,
+        so no other spelling reaches a denied skill; an allow rule allows only through a
+        spelling that resolves to this skill, so it never reaches a different one than it
+        names. `shown` is the name the ask message uses.
     */
-    permission_decision decide(std::string_view command, std::string_view qualified, bool winner) const
+    permission_decision decide(std::span<std::string const> answers, std::span<std::string const> carries,
+                               std::string_view shown) const
     {
-        auto const covers = [&](std::string const& r, bool allowing) {
-            return (matches(r, qualified)) || ((winner || !allowing) && matches(r, command));
+        auto const any = [](std::string const& rule, std::span<std::string const> names) {
+            return std::any_of(names.begin(), names.end(), [&](std::string const& n) { return matches(rule, n); });
         };
         for (auto const& r : deny)
-            if (covers(r, false)) return {permission::deny, r, "Skill execution blocked by permission rules"};
+            if (any(r, answers) || any(r, carries)) return {permission::deny, r, "Skill execution blocked by permission rules"};
         for (auto const& r : allow)
-            if (covers(r, true)) return {permission::allow, r, ""};
-        return {permission::ask, "", "Execute skill: " + std::string(winner ? command : qualified)};
+            if (any(r, answers)) return {permission::allow, r, ""};
+        return {permission::ask, "", "Execute skill: " + std::string(shown)};
     }
 
     permission_decision decide(std::string_view name) const

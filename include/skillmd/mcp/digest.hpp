@@ -9,7 +9,7 @@
 // the Agent Skills discovery RFC (SHA-256 over the sorted `{path}\0{hex}\n` lines).
 // Link skillmd::mcp (OpenSSL::Crypto).
 
-#include <skillmd/detail/read_file.hpp>
+#include <skillmd/detail/contained.hpp>
 
 #include <openssl/evp.h>
 
@@ -88,6 +88,7 @@ struct skill_manifest
 {
     std::vector<file_digest> files; ///< sorted by path; SKILL.md among them
     std::string skill_md;           ///< the bytes of SKILL.md that were digested
+    std::vector<std::string> excluded; ///< what the listing's rules leave out, and why (skill_listing)
     std::string error;              ///< set when the list is not complete (a limit, an unreadable file)
     bool complete() const noexcept { return error.empty(); }
 };
@@ -108,44 +109,167 @@ inline std::string rfc_skill_digest(std::vector<file_digest> files)
     return "sha256:" + sha256_hex(manifest);
 }
 
+/// The deepest folder below a skill's own that its listing goes into.
+inline constexpr std::size_t max_skill_depth = 16;
+
+/// A file of a skill by path and size, before it is digested.
+struct listed_file
+{
+    std::string path; ///< below the skill's folder, `/`-separated
+    std::uint64_t size = 0;
+};
+
+/** What belongs to a skill: every regular file below its folder, or why the list is not
+    complete. Links that stay inside are followed (a file reached two ways is listed
+    under both), links that leave are not part of the skill, and neither is version
+    control data (`.git`): each such entry is named in `excluded`. A folder deeper than
+    max_skill_depth, more than max_skill_files files or folders, or a folder that cannot
+    be read makes the list incomplete (`error`): nothing is left out in silence.
+*/
+struct skill_listing
+{
+    std::vector<listed_file> files; ///< sorted by path
+    std::vector<std::string> excluded; ///< `path: why`, for what the rules leave out
+    std::string error;
+    bool complete() const noexcept { return error.empty(); }
+};
+
+/// True when `rel` (a plain relative path) may name a file of a skill under the listing's
+/// rules: no `.git` component and no deeper than max_skill_depth folders.
+inline bool within_listing_rules(std::string_view rel) noexcept
+{
+    std::size_t folders = 0, pos = 0;
+    while (true) {
+        auto const slash = rel.find('/', pos);
+        auto const part = rel.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
+        if (part == ".git") return false;
+        if (slash == std::string_view::npos) return folders <= max_skill_depth;
+        ++folders;
+        pos = slash + 1;
+    }
+}
+
 namespace detail {
 
-/// Reads a regular file that must lie inside `root_real` (a resolved path): the link
-/// chain is resolved first, the final component is opened without following links, and
-/// the opened file must be the one resolved. At most `limit` bytes.
-inline std::optional<std::string> read_inside(std::string const& path, std::string const& root_real, std::uint64_t limit,
-                                              std::string& error)
+using skillmd::detail::file_id;
+using skillmd::detail::id_of;
+using skillmd::detail::open_beneath;
+using skillmd::detail::unique_fd;
+
+/** The skill's folder, opened, and shown to be the one listed: its SKILL.md (opened below
+    it) has the device and inode `expected` when given. A folder replaced since (by a link
+    to another place, or another folder) is refused: its files are not the skill's.
+*/
+inline unique_fd open_skill_folder(std::string const& dir, file_id const* expected, std::string& error)
 {
-    std::string const real = skillmd::detail::real_path(path);
-    if (real.empty()) {
-        error = "cannot resolve " + path;
+    unique_fd root(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!root) {
+        error = "cannot open " + dir;
+        return root;
+    }
+    if (expected && expected->second != 0) {
+        unique_fd const f(skillmd::detail::open_beneath_following(root.get(), skillmd::detail::path_of_descriptor(root.get()), "SKILL.md", O_PATH));
+        struct stat st {};
+        if (!f || ::fstat(f.get(), &st) != 0 || id_of(st) != *expected) {
+            error = "the skill's folder is not the one listed (it changed since; list the skills again)";
+            return unique_fd();
+        }
+    }
+    return root;
+}
+
+/// Lists the folder `rel` ("" for the root) below `root` into `out`; false with `error`
+/// set when the listing cannot be complete.
+inline bool list_below(int root, std::string const& root_path, std::string const& rel, std::size_t depth,
+                       std::vector<file_id>& above, std::size_t& folders, skill_listing& out)
+{
+    if (++folders > max_skill_files) {
+        out.error = "more than " + std::to_string(max_skill_files) + " folders";
+        return false;
+    }
+    // A descriptor of its own (not a dup, which would share the root's read position).
+    unique_fd dirfd(rel.empty() ? ::openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                                : skillmd::detail::open_beneath_following(root, root_path, rel, O_RDONLY | O_DIRECTORY));
+    if (!dirfd) {
+        out.error = "cannot open the folder " + (rel.empty() ? std::string(".") : rel);
+        return false;
+    }
+    DIR* d = ::fdopendir(dirfd.get());
+    if (d == nullptr) {
+        out.error = "cannot list the folder " + (rel.empty() ? std::string(".") : rel);
+        return false;
+    }
+    (void)dirfd.release(); // the DIR owns it now
+    std::vector<std::string> names;
+    while (dirent* e = ::readdir(d)) {
+        std::string_view const n = e->d_name;
+        if (n != "." && n != "..") names.emplace_back(n);
+    }
+    ::closedir(d);
+    std::sort(names.begin(), names.end());
+    for (auto const& n : names) {
+        std::string const path = rel.empty() ? n : rel + "/" + n;
+        if (n == ".git") {
+            out.excluded.push_back(path + ": version control data, never part of a skill");
+            continue;
+        }
+        // What the entry is, resolved below the root: a link that leaves fails here.
+        unique_fd const f(skillmd::detail::open_beneath_following(root, root_path, path, O_PATH));
+        struct stat st {};
+        if (!f || ::fstat(f.get(), &st) != 0) {
+            if (errno == ENOENT) continue; // gone since the listing
+            out.excluded.push_back(path + ": a link that leaves the skill's folder, not part of it");
+            continue;
+        }
+        if (S_ISREG(st.st_mode)) {
+            if (out.files.size() >= max_skill_files) {
+                out.error = "more than " + std::to_string(max_skill_files) + " files";
+                return false;
+            }
+            out.files.push_back({path, static_cast<std::uint64_t>(st.st_size)});
+        } else if (S_ISDIR(st.st_mode)) {
+            if (std::find(above.begin(), above.end(), id_of(st)) != above.end()) {
+                out.excluded.push_back(path + ": a link back to a folder above it");
+                continue;
+            }
+            if (depth + 1 > max_skill_depth) {
+                out.error = "a folder deeper than " + std::to_string(max_skill_depth) + " levels (" + path + ")";
+                return false;
+            }
+            above.push_back(id_of(st));
+            bool const listed = list_below(root, root_path, path, depth + 1, above, folders, out);
+            above.pop_back();
+            if (!listed) return false;
+        }
+    }
+    return true;
+}
+
+/// Reads the regular file `rel` below `root` (contained), at most `limit` bytes.
+inline std::optional<std::string> read_below(int root, std::string const& root_path, std::string const& rel, std::uint64_t limit,
+                                             std::string& error)
+{
+    unique_fd const fd(skillmd::detail::open_beneath_following(root, root_path, rel, O_RDONLY | O_NONBLOCK));
+    if (!fd) {
+        error = errno == EXDEV || errno == ELOOP ? rel + " leads outside the skill's folder" : "cannot open " + rel;
         return std::nullopt;
     }
-    if (real != root_real && !(real.size() > root_real.size() && real.starts_with(root_real) && real[root_real.size()] == '/')) {
-        error = path + " leads outside the skill's folder";
-        return std::nullopt;
-    }
-    int const fd = ::open(real.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        error = "cannot open " + path;
-        return std::nullopt;
-    }
-    struct closer { int fd; ~closer() { ::close(fd); } } const close_fd{fd};
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        error = path + " is not a regular file";
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
+        error = rel + " is not a regular file";
         return std::nullopt;
     }
     if (static_cast<std::uint64_t>(st.st_size) > limit) {
-        error = path + " is larger than " + std::to_string(limit) + " bytes";
+        error = rel + " is larger than " + std::to_string(limit) + " bytes";
         return std::nullopt;
     }
     std::string out(static_cast<std::size_t>(st.st_size), '\0');
     std::size_t got = 0;
     while (got < out.size()) {
-        ssize_t const n = ::read(fd, out.data() + got, out.size() - got);
+        ssize_t const n = ::read(fd.get(), out.data() + got, out.size() - got);
+        if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
-            error = "cannot read " + path;
+            error = "cannot read " + rel;
             return std::nullopt;
         }
         if (n == 0) break;
@@ -155,98 +279,71 @@ inline std::optional<std::string> read_inside(std::string const& path, std::stri
     return out;
 }
 
-/// A folder's device and inode.
-using folder_id = std::pair<std::uint64_t, std::uint64_t>;
-inline folder_id folder_of(struct stat const& st)
-{
-    return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
-}
-
-/// Where list_files() is: the folders on the way down (`above`) and how many it listed.
-struct listing_walk
-{
-    std::vector<folder_id> above;
-    std::size_t folders = 0;
-};
-
-/// The regular files below `dir` (relative paths), links followed only where they stay
-/// inside `root_real` (a file reached by two paths is listed under both); stops with an
-/// error past `max_skill_files` files or folders. A link back to a folder on the way down
-/// (`loop -> .`) is not followed: three of them listed the skill again at every level,
-/// 3^16 times, with no file to reach the limit.
-inline bool list_files(std::string const& dir, std::string const& prefix, std::string const& root_real, std::size_t depth,
-                       listing_walk& walk, std::vector<std::string>& out, std::string& error)
-{
-    if (++walk.folders > max_skill_files) {
-        error = "more than " + std::to_string(max_skill_files) + " folders";
-        return false;
-    }
-    DIR* d = ::opendir(dir.c_str());
-    if (d == nullptr) return true;
-    std::vector<std::string> names;
-    while (dirent* e = ::readdir(d)) {
-        std::string_view const n = e->d_name;
-        if (n != "." && n != "..") names.emplace_back(n);
-    }
-    ::closedir(d);
-    std::sort(names.begin(), names.end());
-    for (auto const& n : names) {
-        std::string const full = dir + "/" + n;
-        std::string const real = skillmd::detail::real_path(full);
-        if (real.empty() || !(real.size() > root_real.size() && real.starts_with(root_real) && real[root_real.size()] == '/'))
-            continue; // a link out of the skill is not part of it
-        struct stat st {};
-        if (::stat(real.c_str(), &st) != 0) continue;
-        if (S_ISREG(st.st_mode)) {
-            if (out.size() >= max_skill_files) {
-                error = "more than " + std::to_string(max_skill_files) + " files";
-                return false;
-            }
-            out.push_back(prefix + n);
-        } else if (S_ISDIR(st.st_mode) && depth < 16 && n != ".git") {
-            folder_id const id = folder_of(st);
-            if (std::find(walk.above.begin(), walk.above.end(), id) != walk.above.end()) continue;
-            walk.above.push_back(id);
-            bool const listed = list_files(full, prefix + n + "/", root_real, depth + 1, walk, out, error);
-            walk.above.pop_back();
-            if (!listed) return false;
-        }
-    }
-    return true;
-}
-
 } // namespace detail
 
-/** The manifest of the skill in folder `dir`: every regular file below it (nested skills'
-    files too, as the extension asks), digested from the bytes read now. Links that leave
-    the folder are not followed, nor links back to a folder above them. Over 512 files,
-    512 folders listed or 16 MiB, or with a file that cannot be read, the manifest says
-    so in `error`.
+/// The files of the skill in folder `dir` (see skill_listing), without reading them.
+/// `expected`: the device and inode its SKILL.md had when it was listed, if known.
+inline skill_listing list_skill(std::string const& dir, skillmd::detail::file_id const* expected = nullptr)
+{
+    skill_listing out;
+    auto const root = detail::open_skill_folder(dir, expected, out.error);
+    if (!root) return out;
+    struct stat st {};
+    std::vector<skillmd::detail::file_id> above;
+    if (::fstat(root.get(), &st) == 0) above.push_back(skillmd::detail::id_of(st));
+    std::size_t folders = 0;
+    if (!detail::list_below(root.get(), skillmd::detail::path_of_descriptor(root.get()), "", 0, above, folders, out)) out.files.clear();
+    return out;
+}
+
+/** One file of a skill, read now: `rel` must be a path its listing has (the same rules:
+    no `.git`, not too deep, inside the folder), opened below the skill's folder.
 */
-inline skill_manifest manifest_of(std::string const& dir)
+inline std::optional<std::string> read_skill_file(std::string const& dir, skillmd::detail::file_id const* expected,
+                                                  std::string const& rel, std::uint64_t limit, std::string& error)
+{
+    if (!skillmd::detail::plain_relative_path(rel) || !within_listing_rules(rel)) {
+        error = "not a file of the skill: " + rel;
+        return std::nullopt;
+    }
+    auto const root = detail::open_skill_folder(dir, expected, error);
+    if (!root) return std::nullopt;
+    return detail::read_below(root.get(), skillmd::detail::path_of_descriptor(root.get()), rel, limit, error);
+}
+
+/** The manifest of the skill in folder `dir`: every file of its listing (nested skills'
+    files too, as the extension asks), digested from the bytes read now, each opened
+    below the folder (no link swapped in since the listing can lead out). Over 512
+    files, 512 folders, 16 levels or 16 MiB, or with a file that cannot be read, the
+    manifest says so in `error`. `expected` as for list_skill().
+*/
+inline skill_manifest manifest_of(std::string const& dir, skillmd::detail::file_id const* expected = nullptr)
 {
     skill_manifest m;
-    std::string const root = skillmd::detail::real_path(dir);
-    if (root.empty()) {
-        m.error = "cannot resolve " + dir;
+    auto const root = detail::open_skill_folder(dir, expected, m.error);
+    if (!root) return m;
+    skill_listing listing;
+    struct stat st {};
+    std::vector<skillmd::detail::file_id> above;
+    if (::fstat(root.get(), &st) == 0) above.push_back(skillmd::detail::id_of(st));
+    std::size_t folders = 0;
+    std::string const root_path = skillmd::detail::path_of_descriptor(root.get());
+    if (!detail::list_below(root.get(), root_path, "", 0, above, folders, listing)) {
+        m.error = listing.error;
         return m;
     }
-    std::vector<std::string> paths;
-    detail::listing_walk walk;
-    if (struct stat st {}; ::stat(root.c_str(), &st) == 0)
-        walk.above.push_back(detail::folder_of(st));
-    if (!detail::list_files(root, "", root, 0, walk, paths, m.error)) return m;
+    m.excluded = std::move(listing.excluded);
     std::uint64_t total = 0;
-    for (auto const& p : paths) {
+    for (auto const& f : listing.files) {
         std::string error;
-        auto bytes = detail::read_inside(root + "/" + p, root, max_skill_bytes - total, error);
+        auto bytes = detail::read_below(root.get(), root_path, f.path, max_skill_bytes - total, error);
         if (!bytes) {
             m.error = error;
             return m;
         }
         total += bytes->size();
-        m.files.push_back({p, sha256_hex(*bytes), bytes->size()});
-        if (p == "SKILL.md") m.skill_md = std::move(*bytes);
+        m.files.push_back({f.path, sha256_hex(*bytes), bytes->size()});
+        if (f.path == "SKILL.md") m.skill_md = std::move(*bytes);
     }
     if (std::none_of(m.files.begin(), m.files.end(), [](auto const& f) { return f.path == "SKILL.md"; }))
         m.error = "no SKILL.md in " + dir;

@@ -22,9 +22,11 @@
 #include <algorithm>
 #include <charconv>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace skillmd::mcp {
@@ -74,6 +76,11 @@ struct served_skill
     std::string directory;
     skill_record const* record = nullptr;
     std::string uri() const { return skill_uri(path, "SKILL.md"); }
+    /// The SKILL.md the registry read (device, inode): every read checks the folder still holds it.
+    skillmd::detail::file_id listed() const
+    {
+        return {record->where.stamp.device, record->where.stamp.inode};
+    }
 };
 
 /** The skills a snapshot serves, sorted by skill path. A skill's path is its command
@@ -114,7 +121,8 @@ struct entry_result
 inline entry_result entry_of(served_skill const& s)
 {
     entry_result r;
-    r.manifest = manifest_of(s.directory);
+    auto const id = s.listed();
+    r.manifest = manifest_of(s.directory, &id);
     if (!r.manifest.complete()) {
         r.error = r.manifest.error;
         return r;
@@ -176,7 +184,13 @@ public:
         }
         auto const* version = o->if_contains("jsonrpc");
         auto const* method = o->if_contains("method");
-        if (method == nullptr) return out; // a response to us (we send no requests): nothing to do
+        if (method == nullptr) {
+            // A response (`result` or `error`) needs nothing: we send no requests. Anything
+            // else with an id is a request missing its method, and its sender waits.
+            if (has_id && !o->contains("result") && !o->contains("error"))
+                out.push_back(error_reply(id, -32600, "a request needs a `method`"));
+            return out;
+        }
         if (version == nullptr || !version->is_string() || version->as_string() != "2.0" || !method->is_string()) {
             if (has_id) out.push_back(error_reply(id, -32600, "not a JSON-RPC 2.0 request"));
             return out;
@@ -190,7 +204,14 @@ public:
             params = p->as_object();
         }
         if (!has_id) return out; // notifications (initialized, cancelled, ...) need no answer
+        // The lifecycle: until `initialize`, only it and `ping` are served (a method the
+        // server does not have is not found, initialized or not).
+        if (!initialized_ && serves(method->as_string()) && method->as_string() != "initialize" && method->as_string() != "ping") {
+            out.push_back(error_reply(id, -32002, "the server is not initialized: send `initialize` first"));
+            return out;
+        }
         out.push_back(dispatch(id, method->as_string(), params));
+        if (method->as_string() == "initialize" && out.back().find("\"result\"") != std::string::npos) initialized_ = true;
         return out;
     }
 
@@ -198,12 +219,17 @@ public:
     /// is served changed since the last call (or construction).
     std::optional<std::string> changes()
     {
-        source_.refresh();
+        // A refresh that fails keeps the previous snapshot: it is served, and refreshed() says so.
+        if constexpr (std::is_convertible_v<decltype(source_.refresh()), bool>) refreshed_ = source_.refresh();
+        else source_.refresh();
         std::string now = fingerprint(*source_.snapshot());
         if (now == last_) return std::nullopt;
         last_ = std::move(now);
         return boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"method", "notifications/resources/list_changed"}});
     }
+
+    /// False when the last refresh failed and the previous skills are still served.
+    bool refreshed() const noexcept { return refreshed_; }
 
 private:
     struct failure
@@ -211,6 +237,14 @@ private:
         int code;
         std::string message;
     };
+
+    static bool serves(boost::json::string_view method)
+    {
+        for (std::string_view m : {"initialize", "ping", "skills/list", "skills/get", "resources/list", "resources/read",
+                                   "resources/directory/read"})
+            if (method == m) return true;
+        return false;
+    }
 
     static std::string fingerprint(snapshot const& snap)
     {
@@ -281,7 +315,9 @@ private:
     {
         auto const start = page_start(params, total);
         if (auto const* f = std::get_if<failure>(&start)) return *f;
-        std::size_t const first = std::get<std::size_t>(start), last = std::min(total, first + std::max<std::size_t>(1, opts_.page_size));
+        // No wrap: a page is at most what is left (a page size of 2^64-1 is the rest).
+        std::size_t const first = std::get<std::size_t>(start),
+                          last = first + std::min(total - first, std::max<std::size_t>(1, opts_.page_size));
         boost::json::array items;
         for (std::size_t i = first; i < last; ++i) each(i, items);
         boost::json::object r{{key, std::move(items)}};
@@ -332,13 +368,17 @@ private:
         return r;
     }
 
-    std::variant<boost::json::object, failure> list_resources(boost::json::object const& params) const
+    /// Every resource of every served skill, listed (not read) once per snapshot: a page
+    /// costs its own entries, not a walk of every skill.
+    std::shared_ptr<boost::json::array const> all_resources(std::shared_ptr<snapshot const> const& snap) const
     {
-        auto const snap = source_.snapshot();
-        boost::json::array all;
+        std::lock_guard<std::mutex> lock(resources_mutex_);
+        if (resources_ && resources_of_.lock() == snap) return resources_;
+        auto all = std::make_shared<boost::json::array>();
         for (auto const& s : served(*snap)) {
-            auto const m = manifest_of(s.directory);
-            if (!m.complete()) continue;
+            auto const id = s.listed();
+            auto const m = list_skill(s.directory, &id);
+            if (!m.complete()) continue; // as skills/list: a skill that cannot be described is not served
             for (auto const& f : m.files) {
                 auto const slash = f.path.rfind('/');
                 boost::json::object res{{"uri", skill_uri(s.path, f.path)},
@@ -349,10 +389,18 @@ private:
                     res["name"] = s.record->meta.name.view();
                     res["description"] = s.record->meta.description.view();
                 }
-                all.push_back(std::move(res));
+                all->push_back(std::move(res));
             }
         }
-        return paged(params, all.size(), "resources", [&](std::size_t i, boost::json::array& items) { items.push_back(all[i]); });
+        resources_ = std::move(all);
+        resources_of_ = snap;
+        return resources_;
+    }
+
+    std::variant<boost::json::object, failure> list_resources(boost::json::object const& params) const
+    {
+        auto const all = all_resources(source_.snapshot());
+        return paged(params, all->size(), "resources", [&](std::size_t i, boost::json::array& items) { items.push_back((*all)[i]); });
     }
 
     /// The file a URI names inside a served skill: the skill (the longest path that is a
@@ -384,13 +432,12 @@ private:
         auto const snap = source_.snapshot();
         auto const at = locate(served(*snap), target->path);
         if (!at || at->file.empty()) return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string())};
-        auto const m = manifest_of(at->skill.directory);
-        if (std::none_of(m.files.begin(), m.files.end(), [&](auto const& f) { return f.path == at->file; }))
-            return failure{-32602, "not a file of skill " + at->skill.path + ": " + shown(u->as_string())};
+        // Opened below the skill's folder, which must still be the one listed: no link
+        // swapped in for the folder or a part of the path leads out of it.
         std::string error;
-        std::string const root = skillmd::detail::real_path(at->skill.directory);
-        auto bytes = detail::read_inside(at->skill.directory + "/" + at->file, root, max_skill_bytes, error);
-        if (!bytes) return failure{-32602, "cannot read " + shown(u->as_string()) + ": " + error};
+        auto const id = at->skill.listed();
+        auto bytes = read_skill_file(at->skill.directory, &id, at->file, max_skill_bytes, error);
+        if (!bytes) return failure{-32602, "cannot read " + shown(u->as_string()) + ": " + shown(error)};
         bool const text = is_text(*bytes);
         boost::json::object c{{"uri", skill_uri(at->skill.path, at->file)}, {"mimeType", mime_type(at->file, text)}};
         if (text) c["text"] = *bytes;
@@ -409,7 +456,9 @@ private:
         auto const snap = source_.snapshot();
         auto const at = locate(served(*snap), target->path);
         if (!at) return failure{-32602, "not a directory skillmd serves: " + shown(u->as_string())};
-        auto const m = manifest_of(at->skill.directory);
+        auto const id = at->skill.listed();
+        auto const m = list_skill(at->skill.directory, &id);
+        if (!m.complete()) return failure{-32603, "the skill cannot be listed: " + shown(m.error)};
         std::string const prefix = at->file.empty() ? "" : at->file + "/";
         std::vector<std::pair<std::string, bool>> children; // name, is a directory
         bool found = at->file.empty();
@@ -446,6 +495,11 @@ private:
     Source& source_;
     server_options opts_;
     std::string last_;
+    bool initialized_ = false;
+    bool refreshed_ = true;
+    mutable std::mutex resources_mutex_;
+    mutable std::shared_ptr<boost::json::array const> resources_;
+    mutable std::weak_ptr<snapshot const> resources_of_;
 };
 
 } // namespace skillmd::mcp

@@ -75,6 +75,7 @@ inline constexpr std::string_view name_double_hyphen = "name-double-hyphen";    
 inline constexpr std::string_view name_format = "name-format";                   ///< not lowercase letters, digits and `-` (the dialect's form)
 inline constexpr std::string_view name_directory_mismatch = "name-directory-mismatch"; ///< the name is not the folder's
 inline constexpr std::string_view name_unsafe_path = "name-unsafe-path";         ///< a name holding a path separator or `..`
+inline constexpr std::string_view name_reserved_character = "name-reserved-character"; ///< `@` in a folder or `name:` (only a qualified `name@tier` holds it)
 inline constexpr std::string_view description_missing = "description-missing";   ///< no description where one is required
 inline constexpr std::string_view description_empty = "description-empty";       ///< `description:` with nothing
 inline constexpr std::string_view description_too_long = "description-too-long"; ///< over the dialect's length
@@ -115,12 +116,14 @@ struct diagnostic
 namespace detail {
 
 /** `s` made safe to print on a terminal and in one line of a line-based format: control
-    characters (C0, DEL, C1), line and paragraph separators and bidirectional controls
-    become visible escapes (`\n`, `\x1b`, `\u202e`), bytes that are not UTF-8 become
+    characters (C0, DEL, C1), line and paragraph separators, bidirectional controls and
+    every other invisible formatting character (detail::is_hidden_code_point) become
+    visible escapes (`\n`, `\x1b`, `\u202e`, `\U000e0041`), bytes that are not UTF-8 become
     `\xNN`. Nothing in a file name or a value can move the cursor, retitle or clear the
-    terminal, or split a line of the CLI's output.
+    terminal, or split a line of the CLI's output. With `keep_lines`, for whole texts
+    (a skill's content), line feeds and tabs stay as they are.
 */
-inline std::string terminal_safe(std::string_view s)
+inline std::string terminal_safe(std::string_view s, bool keep_lines = false)
 {
     static constexpr char hex[] = "0123456789abcdef";
     std::string out;
@@ -133,7 +136,8 @@ inline std::string terminal_safe(std::string_view s)
     for (std::size_t i = 0; i < s.size();) {
         auto const c = static_cast<unsigned char>(s[i]);
         if (c < 0x80) {
-            if (c == '\n') out += "\\n";
+            if (keep_lines && (c == '\n' || c == '\t')) out += static_cast<char>(c);
+            else if (c == '\n') out += "\\n";
             else if (c == '\t') out += "\\t";
             else if (c == '\r') out += "\\r";
             else if (c < 0x20 || c == 0x7f) byte(c);
@@ -148,11 +152,9 @@ inline std::string terminal_safe(std::string_view s)
             continue;
         }
         char32_t const cp = utf8_decode(s.data() + i, n);
-        bool const hidden = (cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 || (cp >= 0x202a && cp <= 0x202e) ||
-                            (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f || cp == 0x061c;
-        if (hidden) {
-            out += "\\u";
-            for (int shift = 12; shift >= 0; shift -= 4) out += hex[(cp >> shift) & 15];
+        if (is_hidden_code_point(cp)) {
+            out += cp > 0xffff ? "\\U" : "\\u";
+            for (int shift = cp > 0xffff ? 28 : 12; shift >= 0; shift -= 4) out += hex[(cp >> shift) & 15];
         } else {
             out.append(s.substr(i, n));
         }

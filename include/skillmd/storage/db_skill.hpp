@@ -32,6 +32,9 @@ struct db_skill
     std::string content; ///< the Markdown body (no frontmatter)
     std::string created_at, updated_at;
     std::int64_t revision = 0; ///< the store's change counter at the last write of this row
+    /// What a listing measured of the row's name, description and triggers, in bytes; a
+    /// listing leaves out the text of a row over its bound (`description`, `triggers` empty).
+    std::uint64_t head_bytes = 0;
 };
 
 /// A partial update: only the fields given change (koshi).

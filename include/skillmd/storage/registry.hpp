@@ -38,6 +38,9 @@
 
 namespace skillmd {
 
+/// The longest path, with its terminating NUL, that the kernel opens (Linux's PATH_MAX).
+inline constexpr std::size_t max_path_bytes = 4096;
+
 /// An immutable view of the registry at one moment.
 class snapshot
 {
@@ -50,22 +53,56 @@ public:
     record_list const& disabled() const noexcept { return disabled_; }
     std::vector<diagnostic> const& diagnostics() const noexcept { return diagnostics_; }
 
-    /// By command or name, with or without a leading `/`; `name@tier` reaches shadowed skills.
+    /** The one name resolver: by command or name, with or without a leading `/`;
+        `name@tier` reaches shadowed skills. A key holding `@` is always `name@tier` and
+        never a command or a name: no folder or `name:` may hold `@` (the registry refuses
+        them), so a folder cannot answer for a tier's skill. Invocation, tool calls and
+        permission rules all go through here (see names_of()).
+    */
     skill_record const* find(std::string_view key) const
     {
         if (!key.empty() && key.front() == '/') key.remove_prefix(1);
         if (key.empty()) return nullptr;
+        if (auto const at = key.rfind('@'); at != std::string_view::npos) {
+            if (at == 0) return nullptr;
+            std::string_view const name = key.substr(0, at), tier = key.substr(at + 1);
+            for (auto const* list : {&skills_, &shadowed_})
+                for (auto const& r : *list)
+                    if (r.tier == tier && (r.command == key || base_command(r) == name)) return &r;
+            return nullptr;
+        }
         if (auto const i = position_of(key); i != npos) return &skills_[i];
         auto const named = std::lower_bound(names_.begin(), names_.end(), key,
                                             [](auto const& e, std::string_view k) { return e.first < k; });
         if (named != names_.end() && named->first == key) return &skills_[named->second];
-        auto const at = key.rfind('@');
-        if (at == std::string_view::npos || at == 0) return nullptr;
-        std::string_view const name = key.substr(0, at), tier = key.substr(at + 1);
-        for (auto const* list : {&skills_, &shadowed_})
-            for (auto const& r : *list)
-                if (r.tier == tier && (r.command == name || base_command(r) == name)) return &r;
         return nullptr;
+    }
+
+    /// Every spelling a skill bears: those find() takes to it, and those it carries (its
+    /// `name:`, its bare command when shadowed) that lead to another skill or to none.
+    struct record_names
+    {
+        std::vector<std::string> answers;
+        std::vector<std::string> carries;
+    };
+    record_names names_of(skill_record const& r) const
+    {
+        record_names out;
+        auto const add = [&](std::string key) {
+            if (key.empty()) return;
+            auto& list = find(key) == &r ? out.answers : out.carries;
+            if (std::find(list.begin(), list.end(), key) == list.end()) list.push_back(std::move(key));
+        };
+        std::string const tier(r.tier.view());
+        std::string const base(base_command(r));
+        add(std::string(r.command.view()));
+        add(base);
+        add(base + "@" + tier);
+        std::string const name(r.meta.name.view());
+        add(name);
+        if (!name.empty()) add(name + "@" + tier);
+        if (r.meta.label) add(std::string(*r.meta.label));
+        return out;
     }
 
     std::vector<skill_record const*> list(visibility v = visibility::all) const

@@ -208,6 +208,27 @@ basic_registry<Parser, Dedup, Sources...>::result_of(std::size_t tier, std::stri
 {
     read_result out;
     if (r.skill) {
+        // `@` is the qualified syntax's (`name@tier`): a folder or a `name:` holding it would
+        // answer for another tier's skill, or slip past a rule naming it. Refused in every dialect.
+        bool const named_at = r.skill->name_given && r.skill->name.find('@') != std::string::npos;
+        if (named_at || where.command.find('@') != std::string::npos) {
+            r.diagnostics.push_back({std::string(codes::name_reserved_character), severity::error, where.path, 0, 0,
+                                     std::string(named_at ? "the name `" : "the path `") +
+                                         detail::clean_line(named_at ? std::string_view(r.skill->name) : std::string_view(where.command)) +
+                                         "` holds `@`, which only a qualified `name@tier` may; skipped"});
+            r.skill.reset();
+        }
+    }
+    // A skill is listed only if it can be loaded: a path the kernel cannot take whole
+    // (PATH_MAX, 4096 on Linux) is read at discovery through folder descriptors, but
+    // never again by path.
+    if (r.skill && !where.database && where.path.size() >= max_path_bytes) {
+        r.diagnostics.push_back({std::string(codes::skill_unreadable), severity::error, detail::clean_line(std::string_view(where.path).substr(0, 200)) + "...", 0, 0,
+                                 "the path is " + std::to_string(where.path.size()) + " bytes long, more than a path may be (" +
+                                     std::to_string(max_path_bytes - 1) + "); skipped, as it could not be loaded"});
+        r.skill.reset();
+    }
+    if (r.skill) {
         std::string_view command = where.command;
         std::string named;
         if (opts_.dialect.command_from_name && r.skill->name_given && valid_command_name(r.skill->name) &&

@@ -45,6 +45,11 @@ struct sqlite_options
     int query_timeout_ms = 5000;
     /// The longest value (a row's content) SQLite will hand over or build.
     int max_value_bytes = 8 * 1024 * 1024;
+    /// A load lists every row's name, description and triggers: a row whose three are
+    /// longer than this is skipped with a diagnostic (a skill file's own bound), and the
+    /// rows of one load together read at most `max_listing_bytes`.
+    std::uint64_t max_row_head_bytes = 256 * 1024;
+    std::uint64_t max_listing_bytes = 64 * 1024 * 1024;
     bool read_only = false;
 };
 
@@ -81,6 +86,7 @@ public:
         return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(st_, col))) : std::string();
     }
     std::int64_t integer(int col) const { return sqlite3_column_int64(st_, col); }
+    int columns() const { return sqlite3_column_count(st_); }
 
 private:
     sqlite3_stmt* st_ = nullptr;
@@ -115,6 +121,7 @@ public:
     sqlite_store& operator=(sqlite_store const&) = delete;
 
     std::string const& path() const noexcept { return path_; }
+    sqlite_options const& options() const noexcept { return opts_; }
 
     /// The change counter: it grows with every committed write, from any process.
     std::optional<std::int64_t> changes(std::string* error = nullptr)
@@ -145,10 +152,15 @@ public:
             detail::statement c(db_, "SELECT value FROM skillmd_meta WHERE key = 'changes'");
             ok = c.prepared() && c.step() == SQLITE_ROW;
             if (ok && counter) *counter = c.integer(0);
+            // Without content, a row's text comes back only within the bound: a hostile row's
+            // megabytes are measured by SQLite, never copied out.
             detail::statement st(db_, with_content
-                                          ? "SELECT name, description, triggers, content, created_at, updated_at, revision FROM skills ORDER BY name"
-                                          : "SELECT name, description, triggers, '', created_at, updated_at, revision FROM skills ORDER BY name");
+                                          ? "SELECT name, description, triggers, content, created_at, updated_at, revision, 0 FROM skills ORDER BY name"
+                                          : "SELECT name, CASE WHEN h <= ?1 THEN description END, CASE WHEN h <= ?1 THEN triggers END, '', "
+                                            "created_at, updated_at, revision, h FROM (SELECT *, length(CAST(name AS BLOB)) + "
+                                            "length(CAST(description AS BLOB)) + length(CAST(triggers AS BLOB)) AS h FROM skills) ORDER BY name");
             ok = ok && st.prepared();
+            if (ok && !with_content) st.bind(1, static_cast<std::int64_t>(opts_.max_row_head_bytes));
             int rc = SQLITE_DONE;
             while (ok && (rc = st.step()) == SQLITE_ROW) out.push_back(row(st));
             ok = ok && rc == SQLITE_DONE;
@@ -266,6 +278,7 @@ private:
         s.created_at = st.text(4);
         s.updated_at = st.text(5);
         s.revision = st.integer(6);
+        if (st.columns() > 7) s.head_bytes = static_cast<std::uint64_t>(st.integer(7));
         return s;
     }
 
@@ -495,13 +508,38 @@ public:
             d.diagnostics.push_back({"database", severity::error, store_ ? store_->path() : label_, 0, 0, error});
             return d;
         }
+        // Bounded work: a row over its bound is skipped, and past the listing's bound the
+        // rest are; each says so (a hostile database costs this much, no more).
+        std::vector<bool> kept(rows->size(), true);
+        std::uint64_t total = 0;
+        std::size_t over_total = 0;
+        std::uint64_t const max_row = store_->options().max_row_head_bytes, max_total = store_->options().max_listing_bytes;
+        for (std::size_t i = 0; i < rows->size(); ++i) {
+            auto const& r = (*rows)[i];
+            if (r.head_bytes > max_row) {
+                kept[i] = false;
+                d.diagnostics.push_back({std::string(codes::database), severity::error, locator(r.name), 0, 0,
+                                         "the row's name, description and triggers take " + std::to_string(r.head_bytes) +
+                                             " bytes, over the bound of " + std::to_string(max_row) + "; skipped"});
+            } else if ((total += r.head_bytes) > max_total) {
+                kept[i] = false;
+                ++over_total;
+            }
+        }
+        if (over_total)
+            d.diagnostics.push_back({std::string(codes::database), severity::error, store_->path(), 0, 0,
+                                     std::to_string(over_total) + " row(s) skipped: the listing is over its bound of " +
+                                         std::to_string(max_total) + " bytes"});
         {
             std::lock_guard<std::mutex> lock(seen_->mutex);
             seen_->at_discover = counter;
             seen_->heads.clear();
-            for (auto const& r : *rows) seen_->heads.emplace(r.name, r);
+            for (std::size_t i = 0; i < rows->size(); ++i)
+                if (kept[i]) seen_->heads.emplace((*rows)[i].name, (*rows)[i]);
         }
-        for (auto const& r : *rows) {
+        for (std::size_t i = 0; i < rows->size(); ++i) {
+            if (!kept[i]) continue;
+            auto const& r = (*rows)[i];
             candidate c;
             c.command = r.name;
             c.path = locator(r.name);

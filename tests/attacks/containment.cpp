@@ -1,0 +1,156 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+
+// Attacks on contained reads: a skill's folder, or a folder inside it, is swapped for a
+// link to another place while readers read. Every reader opens below a descriptor of the
+// folder it checked (device and inode of its SKILL.md), so no byte from outside the skill
+// may come back, however the swaps fall. And a manifest is complete or says why.
+
+#include "../support/test_support.hpp"
+
+#include <skillmd/mcp/server.hpp>
+#include <skillmd/presets.hpp>
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+using namespace skillmd;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string request(int id, std::string_view method, std::string_view uri)
+{
+    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + std::string(method) +
+           R"(","params":{"uri":")" + std::string(uri) + R"("}})";
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(attacks_containment)
+
+BOOST_AUTO_TEST_CASE(swapping_folders_for_links_leaks_no_foreign_byte)
+{
+    test::temp_dir t;
+    test::write(t / "skills/s/SKILL.md", "---\nname: s\ndescription: inside\n---\nINSIDE body\n");
+    test::write(t / "skills/s/data/file.txt", "INSIDE data\n");
+    // What a swapped link would lead to: a folder that looks like the skill.
+    test::write(t / "outside/SKILL.md", "---\nname: s\ndescription: FOREIGN\n---\nFOREIGN body\n");
+    test::write(t / "outside/data/file.txt", "FOREIGN data\n");
+    presets::locations at;
+    at.overrides["user"] = t / "skills";
+    at.overrides["project"] = t / "none";
+    auto agent = presets::make_agent_skills(at);
+    BOOST_TEST_REQUIRE(agent.load());
+    mcp::server<decltype(agent)> srv(agent);
+    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+
+    std::atomic<bool> stop{false};
+    std::atomic<long> swaps{0};
+    std::thread swapper([&] {
+        fs::path const skill = t / "skills/s", kept = t / "skills/s.kept";
+        fs::path const data = t / "skills/s.kept/data", data_kept = t / "skills/s.kept/data.kept";
+        while (!stop) {
+            // The skill's folder, then a folder inside it, each replaced by a link for a moment.
+            if (std::rename(skill.c_str(), kept.c_str()) == 0) {
+                ::symlink((t / "outside").c_str(), skill.c_str());
+                std::this_thread::yield();
+                ::unlink(skill.c_str());
+                std::rename(data.c_str(), data_kept.c_str());
+                ::symlink((t / "outside/data").c_str(), data.c_str());
+                std::rename(kept.c_str(), skill.c_str());
+                std::this_thread::yield();
+                ::unlink((skill / "data").c_str());
+                std::rename((skill / "data.kept").c_str(), (skill / "data").c_str());
+            }
+            ++swaps;
+        }
+    });
+
+    long reads = 0, answered = 0, foreign = 0;
+    auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+    while (std::chrono::steady_clock::now() < deadline) {
+        for (auto const& m : {request(1, "resources/read", "skill://s/data/file.txt"), request(2, "resources/read", "skill://s/SKILL.md"),
+                              request(3, "skills/get", "skill://s/SKILL.md"), request(4, "resources/directory/read", "skill://s/data")}) {
+            for (auto const& reply : srv.handle(m)) {
+                ++reads;
+                answered += reply.find("\"result\"") != std::string::npos;
+                foreign += reply.find("FOREIGN") != std::string::npos;
+            }
+        }
+        auto const inv = agent.invoke("s", caller::user);
+        ++reads;
+        foreign += inv.content.find("FOREIGN") != std::string::npos;
+    }
+    stop = true;
+    swapper.join();
+    BOOST_TEST_MESSAGE(reads << " reads, " << answered << " answered, " << swaps << " swaps");
+    BOOST_TEST(swaps > 10);
+    BOOST_TEST(answered > 0); // between swaps the skill is read as usual
+    BOOST_TEST(foreign == 0);
+}
+
+// A link out of the skill, inside a folder of it, is not part of the skill and is never read.
+BOOST_AUTO_TEST_CASE(reads_never_follow_a_link_out)
+{
+    test::temp_dir t;
+    test::write(t / "secret.txt", "SECRET\n");
+    test::write(t / "skills/s/SKILL.md", "---\nname: s\ndescription: d\n---\nB\n");
+    test::write(t / "skills/s/ok.txt", "fine\n");
+    fs::create_directories(t / "skills/s/sub");
+    fs::create_symlink(t / "secret.txt", t / "skills/s/sub/leak.txt");
+    fs::create_directory_symlink(t.path, t / "skills/s/up");
+    presets::locations at;
+    at.overrides["user"] = t / "skills";
+    at.overrides["project"] = t / "none";
+    auto agent = presets::make_agent_skills(at);
+    BOOST_TEST_REQUIRE(agent.load());
+    mcp::server<decltype(agent)> srv(agent);
+    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    for (auto const& uri : {"skill://s/sub/leak.txt", "skill://s/up/secret.txt", "skill://s/../secret.txt", "skill://s/%2e%2e/secret.txt"})
+        for (auto const& reply : srv.handle(request(1, "resources/read", uri))) BOOST_TEST(reply.find("SECRET") == std::string::npos, uri);
+    auto const listed = srv.handle(R"({"jsonrpc":"2.0","id":5,"method":"resources/list"})");
+    BOOST_TEST_REQUIRE(listed.size() == 1u);
+    BOOST_TEST(listed[0].find("leak.txt") == std::string::npos);
+    BOOST_TEST(listed[0].find("ok.txt") != std::string::npos);
+}
+
+// Digests are complete or say so: no file is left out in silence.
+BOOST_AUTO_TEST_CASE(manifests_are_complete_or_say_why)
+{
+    test::temp_dir t;
+    test::write(t / "s/SKILL.md", "---\nname: s\n---\n");
+    fs::path deep = t / "s";
+    for (int i = 0; i < 17; ++i) deep /= "d" + std::to_string(i);
+    test::write(deep / "run.sh", "echo changed\n");
+    auto const m = mcp::manifest_of((t / "s").string());
+    BOOST_TEST(!m.complete());
+    BOOST_TEST(m.error.find("deeper than 16") != std::string::npos, m.error);
+    // Sixteen levels are inside the bound, and listed.
+    test::write(t / "ok/SKILL.md", "---\nname: ok\n---\n");
+    fs::path sixteen = t / "ok";
+    for (int i = 0; i < 16; ++i) sixteen /= "d" + std::to_string(i);
+    test::write(sixteen / "run.sh", "echo\n");
+    auto const ok = mcp::manifest_of((t / "ok").string());
+    BOOST_TEST_REQUIRE(ok.complete(), ok.error);
+    BOOST_TEST(ok.files.size() == 2u);
+    // Version-control data is left out by rule, and the manifest names it.
+    test::write(t / "ok/.git/config", "x\n");
+    auto const with_git = mcp::manifest_of((t / "ok").string());
+    BOOST_TEST(with_git.complete());
+    BOOST_TEST_REQUIRE(with_git.excluded.size() == 1u);
+    BOOST_TEST(with_git.excluded[0].starts_with(".git:"));
+    // A folder that is not the listed one (its SKILL.md is another file) is refused.
+    struct stat st {};
+    BOOST_TEST_REQUIRE(::stat((t / "s/SKILL.md").c_str(), &st) == 0);
+    skillmd::detail::file_id const other{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+    BOOST_TEST(!mcp::manifest_of((t / "ok").string(), &other).complete());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,117 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_TESTS_FUZZ_EXERCISE_MCP_HPP
+#define SKILLMD_TESTS_FUZZ_EXERCISE_MCP_HPP
+
+// What the protocol fuzzer runs on every input, and what the test suite replays: the
+// input's lines as JSON-RPC messages into an MCP server over a small skill tree (after an
+// `initialize`, or not), the whole input as a model's tool call into call_tool(), and as
+// a settings file's JSON. Every reply is one JSON-RPC 2.0 object, a request is answered
+// exactly once, a notification never, and nothing read comes from outside the tree.
+
+#include "expect.hpp"
+
+#include <skillmd/mcp/server.hpp>
+#include <skillmd/presets.hpp>
+#include <skillmd/storage/overrides.hpp>
+
+#include <boost/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <unistd.h>
+
+namespace skillmd::fuzz {
+
+/// The tree every input runs against: made once per process, in a fresh folder.
+struct mcp_fixture
+{
+    std::filesystem::path root;
+    presets::agent_skills agent;
+    mcp_fixture() : root(make_tree()), agent(make(root)) { agent.load(); }
+
+    static std::filesystem::path make_tree()
+    {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "skillmd-fuzz-mcp-XXXXXX").string();
+        std::filesystem::path const root = ::mkdtemp(tmpl.data());
+        auto const put = [&](std::filesystem::path const& p, std::string const& text) {
+            std::filesystem::create_directories(p.parent_path());
+            std::ofstream(p, std::ios::binary) << text;
+        };
+        put(root / "outside.txt", "OUTSIDE\n");
+        put(root / "skills/alpha/SKILL.md", "---\nname: alpha\ndescription: First $ARGUMENTS\narguments: [who]\n---\nHello $who.\n");
+        put(root / "skills/alpha/docs/guide.md", "# Guide\n");
+        put(root / "skills/beta/SKILL.md", "---\nname: beta\ndescription: Second\ndisable-model-invocation: true\n---\nB\n");
+        std::filesystem::create_symlink(root / "outside.txt", root / "skills/alpha/docs/leak.txt");
+        return root;
+    }
+    static presets::agent_skills make(std::filesystem::path const& root)
+    {
+        presets::locations at;
+        at.overrides["user"] = root / "skills";
+        at.overrides["project"] = root / "none";
+        return presets::make_agent_skills(at);
+    }
+};
+
+inline mcp_fixture& mcp_tree()
+{
+    static mcp_fixture f;
+    return f;
+}
+
+/// Input: a control byte, then lines (messages). Bit 0 of the control: `initialize` first.
+inline void exercise_mcp(std::string_view in)
+{
+    if (in.empty()) return;
+    unsigned const control = static_cast<unsigned char>(in[0]);
+    in.remove_prefix(1);
+    auto& fx = mcp_tree();
+    mcp::server_options o;
+    o.page_size = 1 + control % 3;
+    o.max_message_bytes = 4096;
+    mcp::server<presets::agent_skills> srv(fx.agent, o);
+    if (control & 1)
+        expect(srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})").size() == 1);
+    std::size_t pos = 0;
+    while (pos <= in.size()) {
+        auto const nl = std::min(in.find('\n', pos), in.size());
+        std::string_view const line = in.substr(pos, nl - pos);
+        pos = nl + 1;
+        auto const replies = srv.handle(line);
+        expect(replies.size() <= 1);
+        for (auto const& r : replies) {
+            boost::system::error_code ec;
+            auto const v = boost::json::parse(r, ec);
+            expect(!ec && v.is_object());
+            auto const& obj = v.as_object();
+            expect(obj.contains("jsonrpc") && obj.at("jsonrpc") == "2.0");
+            expect(obj.contains("result") != obj.contains("error"));
+            expect(r.find("OUTSIDE") == std::string::npos);
+        }
+        // A well-formed request with an id is always answered.
+        boost::system::error_code ec;
+        auto const msg = boost::json::parse(line, ec);
+        if (!ec && line.size() <= o.max_message_bytes && msg.is_object() && msg.as_object().contains("id")) {
+            auto const& id = msg.as_object().at("id");
+            if ((id.is_string() || id.is_int64() || id.is_uint64()) && !msg.as_object().contains("result") &&
+                !msg.as_object().contains("error"))
+                expect(replies.size() == 1);
+        }
+    }
+    // The same bytes as a model's tool call: a result, or a failure that says why; nothing thrown.
+    auto const inv = fx.agent.call_tool(in);
+    if (inv.status() == invoke_status::failed) expect(!inv.message.empty());
+    expect(inv.content.find("OUTSIDE") == std::string::npos);
+    // And as a settings file.
+    std::vector<diagnostic> ds;
+    (void)read_override_layer(in, "user settings", "settings.json", fx.root, ds);
+}
+
+} // namespace skillmd::fuzz
+
+#endif
