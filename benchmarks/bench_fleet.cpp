@@ -3,7 +3,7 @@
 //
 // The fleet tier on a real PostgreSQL 15 server (a throw-away cluster this program starts
 // with tests/postgres/cluster.sh: Unix socket, fsync on, synchronous commit), read by an
-// agent role through row-level security:
+// agent role through the schema's SECURITY DEFINER functions:
 //   - a full load of 10,000 skills, beside the same skills from SQLite and from files;
 //   - refresh() with nothing changed;
 //   - the time from a commit in one process to the change being in another process's

@@ -996,6 +996,10 @@ int cmd_db(std::span<char const* const> args, bool watch)
         auto reg = presets::make_fleet(a.at, po, a.ns);
         reg.load();
         if (watch) return watch_fleet(reg, a.seconds);
+        // The server not reached: a database error for every operation, or an empty list
+        // (or a stale snapshot's) and "no skill named" would pass for answers.
+        for (auto const& d : reg.snapshot()->diagnostics())
+            if (d.code == "database") return std::cerr << "skillmd: " << safe(d.message) << "\n", exit_database;
         return db_steps(reg, a);
     }
     auto reg = presets::make_koshi(a.at);

@@ -7,6 +7,7 @@
 // processes, tenancy enforced by the server (hand-written SQL included), change
 // announcements, and faults: a restart, a killed connection, a server that is down.
 
+#include "../support/pg_cluster.hpp"
 #include "../support/test_support.hpp"
 
 #include <skillmd/presets/fleet.hpp>
@@ -32,48 +33,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string const cluster_script = std::string(SKILLMD_TEST_SOURCE_DIR) + "/tests/postgres/cluster.sh";
-
-/// The suite's cluster: started once for the suite, stopped and removed after it.
-struct cluster
+/// The suite's cluster (tests/support/pg_cluster.hpp) with its roles.
+struct cluster : pg_cluster
 {
-    static inline std::string dir;
-    temp_dir t;
     cluster()
     {
-        dir = (t / "pg").string();
-        // The server runs as an unprivileged user (as root: nobody), who must reach its folder.
-        fs::permissions(t.path, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add);
-        BOOST_TEST_REQUIRE(std::system(("bash '" + cluster_script + "' start '" + dir + "'").c_str()) == 0);
         admin_sql("CREATE ROLE team_a NOLOGIN; CREATE ROLE agent_a LOGIN; CREATE ROLE agent_b LOGIN; "
                   "CREATE ROLE reader LOGIN; GRANT team_a TO agent_a;");
     }
-    ~cluster() { std::system(("bash '" + cluster_script + "' stop '" + dir + "' 2>/dev/null").c_str()); }
-
-    static void control(std::string const& what)
-    {
-        BOOST_TEST_REQUIRE(std::system(("bash '" + cluster_script + "' " + what + " '" + dir + "'").c_str()) == 0);
-    }
-    static std::string conninfo(std::string const& user) { return "host=" + dir + " dbname=skillmd user=" + user; }
-
-    /// Runs SQL as `user` over libpq; the error message, or "" when it succeeded.
-    static std::string sql(std::string const& user, std::string const& text, int* rows = nullptr)
-    {
-        PGconn* c = PQconnectdb(conninfo(user).c_str());
-        std::string out;
-        if (PQstatus(c) != CONNECTION_OK) {
-            out = PQerrorMessage(c);
-        } else {
-            PGresult* r = PQexec(c, text.c_str());
-            auto const st = PQresultStatus(r);
-            if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) out = PQresultErrorMessage(r);
-            else if (rows) *rows = st == PGRES_TUPLES_OK ? PQntuples(r) : std::atoi(PQcmdTuples(r));
-            PQclear(r);
-        }
-        PQfinish(c);
-        return out;
-    }
-    static void admin_sql(std::string const& text) { BOOST_TEST_REQUIRE(sql("skillmd_admin", text) == ""); }
 };
 
 postgres_options opts(std::string const& user)
@@ -152,10 +119,10 @@ BOOST_AUTO_TEST_CASE(the_schema_is_created_versioned_and_checked)
     o.conninfo = "host=" + cluster::dir + " dbname=empty user=skillmd_admin";
     postgres_store::open(o, error);
     BOOST_TEST(error.find("holds tables skillmd did not create") != std::string::npos, error);
-    cluster::admin_sql("UPDATE skillmd.meta SET value = 2 WHERE key = 'schema_version'");
+    cluster::admin_sql("UPDATE skillmd.meta SET value = 3 WHERE key = 'schema_version'");
     postgres_store::open(opts("agent_a"), error);
-    BOOST_TEST(error.find("unsupported schema v2 (this skillmd knows v1)") != std::string::npos, error);
-    cluster::admin_sql("UPDATE skillmd.meta SET value = 1 WHERE key = 'schema_version'");
+    BOOST_TEST(error.find("unsupported schema v3 (this skillmd knows v2)") != std::string::npos, error);
+    cluster::admin_sql("UPDATE skillmd.meta SET value = 2 WHERE key = 'schema_version'");
     postgres_store::open(opts("agent_a"), error);
     BOOST_TEST(error == "");
 }
@@ -317,18 +284,33 @@ BOOST_AUTO_TEST_CASE(tenancy_is_enforced_by_the_server)
     BOOST_TEST((a_on_b.update("b-secret", db_update{"changed", {}, {}, {}}, {}).status == db_status::not_found));
     BOOST_TEST((a_on_b.remove("b-secret").status == db_status::not_found));
 
+    // The tables themselves are closed to agents (schema v2): every statement on them is
+    // refused, whichever namespace it names.
     int rows = -1;
-    BOOST_TEST(cluster::sql("agent_a", "SELECT * FROM skillmd.skills WHERE namespace = 'team-b'", &rows) == "");
+    for (std::string const q : {"SELECT * FROM skillmd.skills WHERE namespace = 'team-b'",
+                                "SELECT * FROM skillmd.skills WHERE namespace = 'team-a'",
+                                "SELECT * FROM skillmd.changes WHERE namespace = 'team-b'", "SELECT * FROM skillmd.grants",
+                                "SELECT * FROM skillmd.secret",
+                                "UPDATE skillmd.skills SET content = 'x' WHERE namespace = 'team-b'",
+                                "DELETE FROM skillmd.skills WHERE namespace = 'team-b'",
+                                "INSERT INTO skillmd.skills (namespace, name, description, content) VALUES ('team-b', 'x', 'x', 'x')"})
+        BOOST_TEST(cluster::sql("agent_a", q).find("permission denied") != std::string::npos, q);
+    // The functions answer for team-b as for an empty namespace, and refuse writes to it.
+    BOOST_TEST(cluster::sql("agent_a", "SELECT * FROM skillmd.skill_names('team-b')", &rows) == "");
     BOOST_TEST(rows == 0);
-    BOOST_TEST(cluster::sql("agent_a", "SELECT * FROM skillmd.changes WHERE namespace = 'team-b'", &rows) == "");
+    BOOST_TEST(cluster::sql("agent_a", "SELECT * FROM skillmd.skill_rows('team-b', '[\"b-secret\"]')", &rows) == "");
     BOOST_TEST(rows == 0);
-    BOOST_TEST(cluster::sql("agent_a", "UPDATE skillmd.skills SET content = 'x' WHERE namespace = 'team-b'", &rows) == "");
-    BOOST_TEST(rows == 0);
-    BOOST_TEST(cluster::sql("agent_a", "DELETE FROM skillmd.skills WHERE namespace = 'team-b'", &rows) == "");
-    BOOST_TEST(rows == 0);
-    BOOST_TEST(cluster::sql("agent_a", "INSERT INTO skillmd.skills (namespace, name, description, content) "
-                                       "VALUES ('team-b', 'x', 'x', 'x')")
-                   .find("row-level security") != std::string::npos);
+    BOOST_TEST(cluster::sql("agent_a", "SELECT 1 WHERE skillmd.namespace_counter('team-b') = 0", &rows) == "");
+    BOOST_TEST(rows == 1);
+    BOOST_TEST(cluster::sql("agent_a", "SELECT 1 WHERE skillmd.skill_update('team-b', 'b-secret', 'x', '[]', 'x') IS NULL", &rows) == "");
+    BOOST_TEST(rows == 1);
+    BOOST_TEST(cluster::sql("agent_a", "SELECT 1 WHERE NOT skillmd.skill_delete('team-b', 'b-secret')", &rows) == "");
+    BOOST_TEST(rows == 1);
+    BOOST_TEST(cluster::sql("agent_a", "SELECT skillmd.skill_insert('team-b', 'x', 'x', '[]', 'x')").find("may not write") !=
+               std::string::npos);
+    // Functions that are not the interface cannot be called.
+    for (std::string const q : {"SELECT skillmd.may('team-b', true)", "SELECT skillmd.channel_of('team-b')", "SELECT skillmd.caller()"})
+        BOOST_TEST(cluster::sql("agent_a", q).find("permission denied") != std::string::npos, q);
     for (std::string const q : {"INSERT INTO skillmd.grants VALUES ('team-b', 'agent_a', true)",
                                 "UPDATE skillmd.grants SET role = 'agent_a'", "TRUNCATE skillmd.skills",
                                 "ALTER TABLE skillmd.skills DISABLE ROW LEVEL SECURITY", "DROP POLICY reads ON skillmd.skills",
@@ -336,7 +318,7 @@ BOOST_AUTO_TEST_CASE(tenancy_is_enforced_by_the_server)
                                 "UPDATE skillmd.skills SET namespace = 'team-b' WHERE namespace = 'team-a'"})
         BOOST_TEST(cluster::sql("agent_a", q) != "", q);
     BOOST_TEST(cluster::sql("agent_a", "SET row_security = off; SELECT * FROM skillmd.skills") != "");
-    BOOST_TEST(cluster::sql("agent_b", "SELECT * FROM skillmd.skills WHERE name = 'b-secret'", &rows) == "");
+    BOOST_TEST(cluster::sql("agent_b", "SELECT * FROM skillmd.skill_rows('team-b', '[\"b-secret\"]')", &rows) == "");
     BOOST_TEST(rows == 1);
 
     // Membership counts (agent_a writes team-a through team_a); a read grant reads only.
@@ -348,6 +330,18 @@ BOOST_AUTO_TEST_CASE(tenancy_is_enforced_by_the_server)
     BOOST_TEST((reader.remove("shared").status == db_status::not_found));
     BOOST_TEST(names(postgres_source("db", store_as("reader"), "team-b").discover()).empty());
     BOOST_TEST(a.remove("shared").ok());
+
+    // The caller is the role SET ROLE chose, as for any statement: a login that is a
+    // member of both tenants' roles sees both, and only one after SET ROLE.
+    cluster::admin_sql("CREATE ROLE hub LOGIN; GRANT team_a, agent_b TO hub");
+    BOOST_TEST(cluster::sql("hub", "SELECT * FROM skillmd.skill_rows('team-b', '[\"b-secret\"]')", &rows) == "");
+    BOOST_TEST(rows == 1);
+    BOOST_TEST(cluster::sql("hub", "SET ROLE team_a; SELECT * FROM skillmd.skill_rows('team-b', '[\"b-secret\"]')", &rows) == "");
+    BOOST_TEST(rows == 0);
+    BOOST_TEST(cluster::sql("hub", "SET ROLE team_a; SELECT skillmd.skill_insert('team-b', 'x', 'x', '[]', 'x')")
+                   .find("role team_a may not write namespace team-b") != std::string::npos);
+    BOOST_TEST(cluster::sql("hub", "SET ROLE agent_b; SELECT * FROM skillmd.skill_rows('team-b', '[\"b-secret\"]')", &rows) == "");
+    BOOST_TEST(rows == 1);
     BOOST_TEST(b.remove("b-secret").ok());
 }
 

@@ -6,8 +6,8 @@
 // fleet: koshi's design (Markdown file skills that win over agent-created ones, trigger
 // phrases, the same tools and formats) with the agent-created skills in a shared
 // PostgreSQL namespace instead of a SQLite file, so every agent of a team, on any
-// machine, sees what one of them writes. A local snapshot file lets an agent start
-// while the server is down. Needs `skillmd::postgres`.
+// machine, sees what one of them writes. A local snapshot file (0600, in folders made
+// 0700) lets an agent start while the server is down. Needs `skillmd::postgres`.
 
 #include <skillmd/impl/system.hpp> // its own system type: built here in every mode
 #include <skillmd/presets/database_tools.hpp>
@@ -57,8 +57,7 @@ inline fleet make_fleet(locations const& at, postgres_options opts, std::string 
 {
     auto const dir = koshi_skills_dir(at);
     auto const cache = fleet_cache(at, opts.conninfo, ns);
-    std::error_code ec;
-    std::filesystem::create_directories(cache.parent_path(), ec);
+    skillmd::detail::make_private_dirs(cache.parent_path()); // 0700: the snapshot holds the namespace's contents
     std::string error;
     auto store = postgres_store::open(std::move(opts), error);
     directory_options files;

@@ -7,9 +7,12 @@
 // PostgreSQL (libpq). The same rows, operations, refusals and validation as the SQLite
 // tier, plus what a shared server needs:
 //   - namespaces (a team, a project), and which roles read or write each one enforced by
-//     PostgreSQL itself: row-level security over a grants table skillmd's schema sets up;
+//     PostgreSQL itself: agents' roles have no privilege on the tables; they read and
+//     write through SECURITY DEFINER functions that serve only the namespaces granted to
+//     them (docs/security-tenancy.md);
 //   - a change counter per namespace, bumped in the writing transaction by a trigger
-//     (its row lock orders writers, so the counter is a watermark), and a NOTIFY;
+//     (its row lock orders writers, so the counter is a watermark), and a NOTIFY on a
+//     channel whose name only the namespace's members can learn;
 //   - no lost update (a row changes only at the revision its writer read, if asked);
 //   - a server that goes away: the last snapshot stays (with a diagnostic), the
 //     connection comes back with back-off, and a local snapshot file lets an agent start
@@ -25,10 +28,13 @@
 #include <libpq-fe.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <functional>
 #include <fstream>
 #include <map>
@@ -40,7 +46,9 @@
 #include <string_view>
 #include <vector>
 
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace skillmd {
@@ -82,6 +90,7 @@ public:
         return r_ && (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK);
     }
     int rows() const noexcept { return r_ ? PQntuples(r_) : 0; }
+    bool null(int row, int col) const noexcept { return PQgetisnull(r_, row, col) != 0; }
     std::string text(int row, int col) const
     {
         return std::string(PQgetvalue(r_, row, col), static_cast<std::size_t>(PQgetlength(r_, row, col)));
@@ -112,8 +121,7 @@ private:
 class postgres_store
 {
 public:
-    static constexpr std::int64_t schema_version = 1;
-    static constexpr char const* channel = "skillmd_changes";
+    static constexpr std::int64_t schema_version = 2;
 
     explicit postgres_store(postgres_options opts) : opts_(std::move(opts)) {}
     ~postgres_store()
@@ -172,13 +180,15 @@ public:
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!usable(error)) return std::nullopt;
-        // What was announced before the snapshot is in it: only later announcements wake `wait`.
+        // Listening starts before the snapshot, and what was announced before the snapshot
+        // is in it: only later announcements wake `wait`.
+        listen_for(ns, true);
         collect();
         dirty_.erase(ns);
         if (!exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error)) return std::nullopt;
         sync_result out;
-        auto const c = query("SELECT counter FROM skillmd.changes WHERE namespace = $1", {ns});
-        auto const h = query("SELECT name, revision FROM skillmd.skills WHERE namespace = $1", {ns});
+        auto const c = query("SELECT skillmd.namespace_counter($1)", {ns});
+        auto const h = query("SELECT name, revision FROM skillmd.skill_names($1)", {ns});
         bool ok = c.ok() && h.ok();
         std::string why = ok ? "" : describe("reading namespace " + ns, c.ok() ? h : c);
         if (ok) {
@@ -192,9 +202,7 @@ public:
             }
             if (!changed.empty()) {
                 // One query for every changed row: the names as a JSON array, bound as one parameter.
-                auto const b = query(select_row + std::string(" WHERE namespace = $1 AND "
-                                                              "name IN (SELECT jsonb_array_elements_text($2::jsonb))"),
-                                     {ns, boost::json::serialize(changed)});
+                auto const b = query(select_rows + std::string("skillmd.skill_rows($1, $2::jsonb)"), {ns, boost::json::serialize(changed)});
                 ok = b.ok();
                 if (!ok) why = describe("reading the changed skills of " + ns, b);
                 for (int i = 0; ok && i < b.rows(); ++i) out.changed.push_back(row(b, i));
@@ -211,12 +219,12 @@ public:
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!usable(error)) return std::nullopt;
-        auto const r = query("SELECT counter FROM skillmd.changes WHERE namespace = $1", {ns});
-        if (!r.ok()) {
+        auto const r = query("SELECT skillmd.namespace_counter($1)", {ns});
+        if (!r.ok() || r.rows() != 1) {
             if (error) *error = describe("reading the change counter", r);
             return std::nullopt;
         }
-        return r.rows() ? r.integer(0, 0) : 0;
+        return r.integer(0, 0);
     }
 
     /// One row, or nothing (with `error` empty when there is no such row).
@@ -224,7 +232,8 @@ public:
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!usable(error)) return std::nullopt;
-        auto const r = query(select_row + std::string(" WHERE namespace = $1 AND name = $2"), {ns, std::string(name)});
+        auto const r = query(select_rows + std::string("skillmd.skill_rows($1, $2::jsonb)"),
+                             {ns, boost::json::serialize(boost::json::array{boost::json::string(name)})});
         if (!r.ok()) {
             if (error) *error = describe("loading a skill", r);
             return std::nullopt;
@@ -237,11 +246,10 @@ public:
     db_outcome insert(std::string const& ns, db_skill const& s)
     {
         return write([&](db_outcome& out) {
-            auto const r = query("INSERT INTO skillmd.skills (namespace, name, description, triggers, content) "
-                                 "VALUES ($1, $2, $3, $4::jsonb, $5) ON CONFLICT (namespace, name) DO NOTHING RETURNING revision",
+            auto const r = query("SELECT skillmd.skill_insert($1, $2, $3, $4::jsonb, $5)",
                                  {ns, s.name, s.description, detail::triggers_json(s.triggers), s.content});
-            if (!r.ok()) return fail(out, "inserting the skill", r);
-            if (r.rows() == 0) {
+            if (!r.ok() || r.rows() != 1) return fail(out, "inserting the skill", r);
+            if (r.null(0, 0)) { // the name is taken
                 out = {db_status::exists, "a database skill named '" + s.name + "' exists in namespace " + ns + "; use update", {}};
                 return false;
             }
@@ -255,7 +263,7 @@ public:
                       std::function<db_outcome(db_skill const&)> const& check)
     {
         return write([&](db_outcome& out) {
-            auto const q = query(select_row + std::string(" WHERE namespace = $1 AND name = $2 FOR UPDATE"), {ns, std::string(name)});
+            auto const q = query(select_rows + std::string("skillmd.skill_lock($1, $2)"), {ns, std::string(name)});
             if (!q.ok()) return fail(out, "reading the skill", q);
             if (q.rows() == 0) {
                 out = {db_status::not_found, "no database skill named '" + std::string(name) + "' in namespace " + ns, {}};
@@ -264,10 +272,13 @@ public:
             db_skill current = row(q, 0);
             out = apply_update(current, u, check);
             if (!out.ok()) return false;
-            auto const r = query("UPDATE skillmd.skills SET description = $3, triggers = $4::jsonb, content = $5 "
-                                 "WHERE namespace = $1 AND name = $2",
+            auto const r = query("SELECT skillmd.skill_update($1, $2, $3, $4::jsonb, $5)",
                                  {ns, std::string(name), current.description, detail::triggers_json(current.triggers), current.content});
-            if (!r.ok()) return fail(out, "updating the skill", r);
+            if (!r.ok() || r.rows() != 1) return fail(out, "updating the skill", r);
+            if (r.null(0, 0)) { // cannot happen while the row is locked; said plainly if it does
+                out = {db_status::not_found, "no database skill named '" + std::string(name) + "' in namespace " + ns, {}};
+                return false;
+            }
             return true;
         });
     }
@@ -275,9 +286,9 @@ public:
     db_outcome erase(std::string const& ns, std::string_view name)
     {
         return write([&](db_outcome& out) {
-            auto const r = query("DELETE FROM skillmd.skills WHERE namespace = $1 AND name = $2", {ns, std::string(name)});
-            if (!r.ok()) return fail(out, "deleting the skill", r);
-            if (std::string_view(PQcmdTuples(r.get())) == "0") {
+            auto const r = query("SELECT skillmd.skill_delete($1, $2)", {ns, std::string(name)});
+            if (!r.ok() || r.rows() != 1) return fail(out, "deleting the skill", r);
+            if (r.text(0, 0) != "t") {
                 out = {db_status::not_found, "no database skill named '" + std::string(name) + "' in namespace " + ns, {}};
                 return false;
             }
@@ -286,7 +297,8 @@ public:
     }
 
     /// Lets `role` (and its members) read, or read and write, namespace `ns`. Only the
-    /// schema's owner can: for anyone else PostgreSQL refuses.
+    /// schema's owner can (it writes `skillmd.grants` itself): for anyone else PostgreSQL
+    /// refuses.
     db_outcome grant(std::string const& ns, std::string const& role, namespace_access access)
     {
         return write([&](db_outcome& out) {
@@ -309,6 +321,7 @@ public:
     bool notified(std::string const& ns)
     {
         std::lock_guard<std::mutex> lock(mutex_);
+        listen_for(ns);
         collect();
         return dirty_.erase(ns) > 0;
     }
@@ -326,6 +339,7 @@ public:
             {
                 std::lock_guard<std::mutex> lock(mutex_);
                 if (usable(nullptr)) {
+                    listen_for(ns);
                     collect();
                     if (conn_) fd = PQsocket(conn_);
                 }
@@ -343,6 +357,15 @@ public:
         }
     }
 
+    /// How many announcements are held, taken but not yet asked for by `notified` or
+    /// `wait`: at most one per namespace this store was asked about (`sync`, `wait`,
+    /// `notified`), whatever arrives on the connection.
+    std::size_t pending_notifications() const
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return dirty_.size();
+    }
+
     /// The connection's socket, for an agent's own poll loop (readable when a
     /// notification may have arrived; then call `notified`). -1 while disconnected; it
     /// changes when the store reconnects.
@@ -353,9 +376,8 @@ public:
     }
 
 private:
-    static constexpr char const* select_row =
-        "SELECT name, description, triggers::text, content, to_char(created_at, 'YYYY-MM-DD HH24:MI:SS.MS'), "
-        "to_char(updated_at, 'YYYY-MM-DD HH24:MI:SS.MS'), revision FROM skillmd.skills";
+    /// The columns of `skillmd.skill_rows` and `skillmd.skill_lock`, for `row`.
+    static constexpr char const* select_rows = "SELECT name, description, triggers, content, created_at, updated_at, revision FROM ";
 
     static db_skill row(detail::pg_result const& r, int i)
     {
@@ -462,10 +484,35 @@ private:
             note_broken();
             return;
         }
+        // Only the channels of namespaces this store listens for count; anything else on
+        // the connection (there should be nothing) is dropped at once, so what is kept
+        // never outgrows the namespaces asked about. Payloads are not read.
         while (PGnotify* n = PQnotifies(conn_)) {
-            dirty_.insert(n->extra ? n->extra : "");
+            if (auto const it = by_channel_.find(std::string_view(n->relname)); it != by_channel_.end()) dirty_.insert(it->second);
             PQfreemem(n);
         }
+    }
+
+    /** Listens for announcements of writes to `ns` on its channel, whose name (a keyed
+        hash of the namespace) only a role that may read `ns` can learn from the server.
+        Once per namespace and connection; a namespace not (yet) readable is asked about
+        again when `retry` (at each sync, not at each turn of `wait`). */
+    void listen_for(std::string const& ns, bool retry = false)
+    {
+        if (!conn_ || pid_ != ::getpid()) return;
+        if (auto const it = channels_.find(ns); it != channels_.end() && (!it->second.empty() || !retry)) return;
+        auto const r = query("SELECT skillmd.namespace_channel($1)", {ns});
+        if (!r.ok() || r.rows() != 1) return;
+        std::string const name = r.null(0, 0) ? "" : r.text(0, 0);
+        if (!name.empty()) {
+            char* quoted = PQescapeIdentifier(conn_, name.c_str(), name.size());
+            if (quoted == nullptr) return;
+            std::string const listen = "LISTEN " + std::string(quoted);
+            PQfreemem(quoted);
+            if (!exec(listen.c_str(), nullptr)) return;
+            by_channel_[name] = ns;
+        }
+        channels_[ns] = name;
     }
 
     /// A connection for this process, listening and with the schema checked. After
@@ -515,13 +562,20 @@ private:
                                    "; SET idle_in_transaction_session_timeout = " + std::to_string(opts_.statement_timeout_ms * 4);
         if (!exec(limits.c_str(), &why)) return why;
         if (std::string e = prepare_schema(); !e.empty()) return e;
-        if (!exec("LISTEN skillmd_changes", &why)) return why;
+        // A new connection listens again, for the namespaces that still let this role read.
+        std::vector<std::string> again;
+        for (auto const& [ns, name] : channels_) again.push_back(ns);
+        channels_.clear();
+        by_channel_.clear();
+        for (auto const& ns : again) listen_for(ns, true);
+        if (!conn_ || PQstatus(conn_) != CONNECTION_OK) return where() + ": the connection was lost while listening";
         return {};
     }
 
     /// The schema at this version: checked, or created when absent (under an advisory
-    /// lock, so processes starting together create it once). A newer or foreign schema
-    /// is refused.
+    /// lock, so processes starting together create it once). A version-1 schema is
+    /// upgraded when its owner connects, and refused to anyone else (its tables are open
+    /// to every role). A newer or foreign schema is refused.
     std::string prepare_schema()
     {
         std::string why;
@@ -538,22 +592,41 @@ private:
             if (!lock.ok() || !again.ok()) return finish(describe("locking the schema", again));
             if (again.rows() == 0) return finish(create_schema());
         }
-        return finish(check_schema());
+        std::int64_t version = 0;
+        if (std::string e = check_schema(version); !e.empty() || version == schema_version) return finish(e);
+        // Version 1: only its owner may change it; the advisory lock makes one upgrade of many.
+        auto const owner = query("SELECT pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = 'skillmd'", {});
+        if (!owner.ok() || owner.rows() != 1) return finish(describe("reading the schema's owner", owner));
+        if (owner.text(0, 0) != "t")
+            return finish(where() + ": the schema `skillmd` is at v1, whose tables every role can read, plan and lock "
+                                    "across tenants; connect once as the schema's owner to upgrade it to v2 (this skillmd needs v2)");
+        auto const lock = query("SELECT pg_advisory_xact_lock(7395101)", {});
+        if (!lock.ok()) return finish(describe("locking the schema", lock));
+        if (std::string e = check_schema(version); !e.empty() || version == schema_version) return finish(e);
+        std::string const upgrade = std::string(upgrade_from_v1) + version_2 + "UPDATE skillmd.meta SET value = 2 WHERE key = 'schema_version';\n";
+        if (!exec(upgrade.c_str(), &why)) return finish(why + " (upgrading the schema from v1 to v2)");
+        if (std::string e = check_schema(version); !e.empty()) return finish(e);
+        return finish(version == schema_version ? "" : where() + ": the schema `skillmd` was not upgraded to v2");
     }
 
-    std::string check_schema()
+    /// The schema's tables, columns and version (into `version`: 1 or 2); "" or why not usable.
+    std::string check_schema(std::int64_t& version)
     {
         auto const tables = query("SELECT string_agg(c.relname || ':' || c.relkind::text, ',' ORDER BY c.relname) FROM pg_class c "
                                   "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'skillmd' AND c.relkind IN ('r','v','m','p','f')",
                                   {});
         if (!tables.ok()) return describe("reading the schema", tables);
         std::string const found = tables.text(0, 0);
-        if (found != "changes:r,grants:r,meta:r,skills:r")
+        bool const v1 = found == "changes:r,grants:r,meta:r,skills:r";
+        if (!v1 && found != "changes:r,grants:r,meta:r,secret:r,skills:r")
             return where() + ": the schema `skillmd` holds tables skillmd did not create (" + found + "); refusing to use it";
-        auto const v = query("SELECT value FROM skillmd.meta WHERE key = 'schema_version'", {});
-        if (!v.ok() || v.rows() != 1) return where() + ": the schema `skillmd` has no version; refusing to use it";
-        if (v.integer(0, 0) > schema_version)
+        // v2 says its version through a function (agents may not read skillmd.meta); v1 let them read the table.
+        auto const v = query(v1 ? "SELECT value FROM skillmd.meta WHERE key = 'schema_version'" : "SELECT skillmd.schema_version()", {});
+        if (!v.ok() || v.rows() != 1 || v.null(0, 0)) return where() + ": the schema `skillmd` has no version; refusing to use it";
+        version = v.integer(0, 0);
+        if (version > schema_version)
             return where() + ": unsupported schema v" + v.text(0, 0) + " (this skillmd knows v" + std::to_string(schema_version) + ")";
+        if (version != (v1 ? 1 : 2)) return where() + ": the schema `skillmd` says v" + v.text(0, 0) + " but is not; refusing to use it";
         auto const cols = query("SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute "
                                 "WHERE attrelid = 'skillmd.skills'::regclass AND attnum > 0 AND NOT attisdropped",
                                 {});
@@ -562,15 +635,11 @@ private:
         return {};
     }
 
-    /// Version 1: the tables, the change trigger, and row-level security over `grants`.
-    /// Agents get table privileges through PUBLIC; which rows they see and change is the
-    /// policies' business, decided by the server for every statement.
-    std::string create_schema()
-    {
-        static constexpr char const* ddl = R"sql(
+    /// The tables, as version 1 had them (with version 2 in meta); the rest is `version_2`.
+    static constexpr char const* v1_tables = R"sql(
 CREATE SCHEMA skillmd;
 CREATE TABLE skillmd.meta (key text PRIMARY KEY, value bigint NOT NULL);
-INSERT INTO skillmd.meta VALUES ('schema_version', 1);
+INSERT INTO skillmd.meta VALUES ('schema_version', 2);
 CREATE TABLE skillmd.grants (
   namespace text NOT NULL, role name NOT NULL, can_write boolean NOT NULL DEFAULT false,
   PRIMARY KEY (namespace, role));
@@ -585,15 +654,156 @@ CREATE TABLE skillmd.skills (
   revision bigint NOT NULL DEFAULT 0,
   PRIMARY KEY (namespace, name));
 CREATE TABLE skillmd.changes (namespace text PRIMARY KEY, counter bigint NOT NULL);
+)sql";
 
--- The roles the current user is (directly or through membership).
-CREATE FUNCTION skillmd.my_roles() RETURNS SETOF name LANGUAGE sql STABLE SET search_path = pg_catalog AS
-  $$ SELECT rolname FROM pg_catalog.pg_roles WHERE pg_catalog.pg_has_role(current_user, oid, 'MEMBER') $$;
+    /** Version 2 over version 1's tables. Why functions and not a schema per tenant: one
+        set of tables keeps one schema to create, check and upgrade, namespaces made by a
+        grant rather than by DDL, and a table per tenant would put every tenant's name in
+        the catalog and its row counts in pg_stat_user_tables, for every role to read.
+
+        Agents' roles get no privilege on any table (so no SELECT, EXPLAIN, LOCK TABLE or
+        column statistics in pg_stats); they call the functions below, which run as the
+        schema's owner with a pinned search_path and serve only the namespaces granted to
+        the caller's role (the one SET ROLE chose, else the login role: inside a SECURITY
+        DEFINER function current_user is the owner) or a role it is a member of. Each checks the grant
+        before it touches a row, so a namespace not granted answers as an empty one, at
+        the same cost. The tables keep row-level security enabled with no policy: a
+        privilege granted by mistake still shows no row to anyone but the owner.
+
+        Announcements go to one channel per namespace, `skillmd_` and a keyed hash of its
+        name (the key, in skillmd.secret, is readable by the owner only); a member learns
+        the channel from `namespace_channel`. PostgreSQL lets any role LISTEN on any
+        channel, but another tenant does not know the name, so it hears nothing. What is
+        left for it: the shared notification queue's fill level
+        (pg_notification_queue_usage), which says that some write happened somewhere, and
+        the skills table's total size and estimated row count over all tenants
+        (pg_class.reltuples, pg_relation_size): never a namespace, a name or one
+        tenant's count. That is acceptable: it is activity of the whole database, which
+        PostgreSQL shows every role in other ways too (pg_locks lists every session's
+        locks; pg_stat_activity which roles are connected), and hiding it would take a
+        database, or a cluster, per tenant.
+
+        The per-table statistics functions behind pg_stat_user_tables and its kin are
+        revoked from PUBLIC (granted to pg_read_all_stats) when a superuser creates or
+        upgrades the schema; PostgreSQL lets only a superuser do that. */
+    static constexpr char const* version_2 = R"sql(
+CREATE TABLE skillmd.secret (one boolean PRIMARY KEY DEFAULT true CHECK (one), key bytea NOT NULL CHECK (length(key) >= 16));
+INSERT INTO skillmd.secret (key)
+  SELECT decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex');
+
+-- The caller's role: the one SET ROLE chose, else the login role. (Inside a SECURITY
+-- DEFINER function current_user is the owner; the role setting is the caller's, and SET
+-- ROLE only ever names a role the login role is a member of.)
+CREATE FUNCTION skillmd.caller() RETURNS name
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+  SELECT CASE WHEN pg_catalog.current_setting('role') = 'none' THEN session_user
+              ELSE pg_catalog.current_setting('role')::name END $$;
+
+-- May the caller read (or write) namespace p_namespace? The schema's owner (and a
+-- superuser) may everything; anyone else through a grant to a role it is a member of.
+CREATE FUNCTION skillmd.may(p_namespace text, p_write boolean) RETURNS boolean
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+  SELECT pg_catalog.pg_has_role(c.who, n.nspowner, 'USAGE')
+      OR EXISTS (SELECT 1 FROM skillmd.grants g JOIN pg_catalog.pg_roles r ON r.rolname = g.role
+                 WHERE g.namespace = p_namespace AND (g.can_write OR NOT p_write)
+                   AND pg_catalog.pg_has_role(c.who, r.oid, 'MEMBER'))
+  FROM (SELECT skillmd.caller() AS who) c, pg_catalog.pg_namespace n WHERE n.nspname = 'skillmd' $$;
+
+-- The channel of a namespace: a keyed hash of its name (the key cannot be read by agents).
+CREATE FUNCTION skillmd.channel_of(p_namespace text) RETURNS text
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+  SELECT 'skillmd_' || pg_catalog.left(pg_catalog.encode(pg_catalog.sha256(s.key ||
+         pg_catalog.sha256(s.key || pg_catalog.convert_to(p_namespace, 'UTF8'))), 'hex'), 32)
+  FROM skillmd.secret s $$;
+
+CREATE FUNCTION skillmd.schema_version() RETURNS bigint
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+  SELECT m.value FROM skillmd.meta m WHERE m.key = 'schema_version' $$;
+
+CREATE FUNCTION skillmd.namespace_channel(p_namespace text) RETURNS text
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF NOT skillmd.may(p_namespace, false) THEN RETURN NULL; END IF;
+  RETURN skillmd.channel_of(p_namespace);
+END $$;
+
+CREATE FUNCTION skillmd.namespace_counter(p_namespace text) RETURNS bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE n bigint;
+BEGIN
+  IF NOT skillmd.may(p_namespace, false) THEN RETURN 0; END IF;
+  SELECT c.counter INTO n FROM skillmd.changes c WHERE c.namespace = p_namespace;
+  RETURN COALESCE(n, 0);
+END $$;
+
+CREATE FUNCTION skillmd.skill_names(p_namespace text) RETURNS TABLE (name text, revision bigint)
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF NOT skillmd.may(p_namespace, false) THEN RETURN; END IF;
+  RETURN QUERY SELECT s.name, s.revision FROM skillmd.skills s WHERE s.namespace = p_namespace;
+END $$;
+
+CREATE FUNCTION skillmd.skill_rows(p_namespace text, p_names jsonb) RETURNS TABLE (name text, description text,
+  triggers text, content text, created_at text, updated_at text, revision bigint)
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF NOT skillmd.may(p_namespace, false) THEN RETURN; END IF;
+  RETURN QUERY SELECT s.name, s.description, s.triggers::text, s.content,
+    pg_catalog.to_char(s.created_at, 'YYYY-MM-DD HH24:MI:SS.MS'), pg_catalog.to_char(s.updated_at, 'YYYY-MM-DD HH24:MI:SS.MS'),
+    s.revision FROM skillmd.skills s
+    WHERE s.namespace = p_namespace AND s.name IN (SELECT pg_catalog.jsonb_array_elements_text(p_names));
+END $$;
+
+-- The row, locked until the end of the caller's transaction; nothing unless the caller may write.
+CREATE FUNCTION skillmd.skill_lock(p_namespace text, p_name text) RETURNS TABLE (name text, description text,
+  triggers text, content text, created_at text, updated_at text, revision bigint)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF NOT skillmd.may(p_namespace, true) THEN RETURN; END IF;
+  RETURN QUERY SELECT s.name, s.description, s.triggers::text, s.content,
+    pg_catalog.to_char(s.created_at, 'YYYY-MM-DD HH24:MI:SS.MS'), pg_catalog.to_char(s.updated_at, 'YYYY-MM-DD HH24:MI:SS.MS'),
+    s.revision FROM skillmd.skills s WHERE s.namespace = p_namespace AND s.name = p_name FOR UPDATE;
+END $$;
+
+-- The new row's revision; NULL when the name is taken. Refused unless the caller may write.
+CREATE FUNCTION skillmd.skill_insert(p_namespace text, p_name text, p_description text, p_triggers jsonb, p_content text)
+RETURNS bigint LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE rev bigint;
+BEGIN
+  IF NOT skillmd.may(p_namespace, true) THEN
+    RAISE EXCEPTION 'role % may not write namespace %', skillmd.caller(), p_namespace USING ERRCODE = '42501';
+  END IF;
+  INSERT INTO skillmd.skills AS s (namespace, name, description, triggers, content)
+    VALUES (p_namespace, p_name, p_description, p_triggers, p_content)
+    ON CONFLICT ON CONSTRAINT skills_pkey DO NOTHING RETURNING s.revision INTO rev;
+  RETURN rev;
+END $$;
+
+-- The row's new revision; NULL when there is no such row the caller may write.
+CREATE FUNCTION skillmd.skill_update(p_namespace text, p_name text, p_description text, p_triggers jsonb, p_content text)
+RETURNS bigint LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE rev bigint;
+BEGIN
+  IF NOT skillmd.may(p_namespace, true) THEN RETURN NULL; END IF;
+  UPDATE skillmd.skills s SET description = p_description, triggers = p_triggers, content = p_content
+    WHERE s.namespace = p_namespace AND s.name = p_name RETURNING s.revision INTO rev;
+  RETURN rev;
+END $$;
+
+-- Whether a row the caller may write was deleted.
+CREATE FUNCTION skillmd.skill_delete(p_namespace text, p_name text) RETURNS boolean
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF NOT skillmd.may(p_namespace, true) THEN RETURN false; END IF;
+  DELETE FROM skillmd.skills s WHERE s.namespace = p_namespace AND s.name = p_name;
+  RETURN FOUND;
+END $$;
 
 -- Every write bumps its namespace's counter (the row lock orders writers, so the counter
--- is a watermark), stamps the row with it, and announces the namespace on commit.
-CREATE FUNCTION skillmd.changed() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
-SET search_path = pg_catalog AS $$
+-- is a watermark), stamps the row with it, and announces it on commit on the namespace's
+-- own channel, with an empty payload.
+CREATE OR REPLACE FUNCTION skillmd.changed() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   ns text := CASE WHEN TG_OP = 'DELETE' THEN OLD.namespace ELSE NEW.namespace END;
   rev bigint;
@@ -603,41 +813,65 @@ BEGIN
   END IF;
   INSERT INTO skillmd.changes AS c (namespace, counter) VALUES (ns, 1)
     ON CONFLICT (namespace) DO UPDATE SET counter = c.counter + 1 RETURNING counter INTO rev;
-  PERFORM pg_notify('skillmd_changes', ns);
+  PERFORM pg_catalog.pg_notify(skillmd.channel_of(ns), '');
   IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
   NEW.revision := rev;
-  NEW.updated_at := now();
-  IF TG_OP = 'UPDATE' THEN NEW.created_at := OLD.created_at; ELSE NEW.created_at := now(); END IF;
+  NEW.updated_at := pg_catalog.now();
+  IF TG_OP = 'UPDATE' THEN NEW.created_at := OLD.created_at; ELSE NEW.created_at := pg_catalog.now(); END IF;
   RETURN NEW;
 END $$;
-CREATE TRIGGER changed BEFORE INSERT OR UPDATE OR DELETE ON skillmd.skills
-  FOR EACH ROW EXECUTE FUNCTION skillmd.changed();
 
 ALTER TABLE skillmd.skills ENABLE ROW LEVEL SECURITY;
-CREATE POLICY reads ON skillmd.skills FOR SELECT USING (EXISTS (SELECT 1 FROM skillmd.grants g
-  WHERE g.namespace = skills.namespace AND g.role IN (SELECT skillmd.my_roles())));
-CREATE POLICY inserts ON skillmd.skills FOR INSERT WITH CHECK (EXISTS (SELECT 1 FROM skillmd.grants g
-  WHERE g.namespace = skills.namespace AND g.can_write AND g.role IN (SELECT skillmd.my_roles())));
-CREATE POLICY updates ON skillmd.skills FOR UPDATE USING (EXISTS (SELECT 1 FROM skillmd.grants g
-  WHERE g.namespace = skills.namespace AND g.can_write AND g.role IN (SELECT skillmd.my_roles())))
-  WITH CHECK (EXISTS (SELECT 1 FROM skillmd.grants g
-  WHERE g.namespace = skills.namespace AND g.can_write AND g.role IN (SELECT skillmd.my_roles())));
-CREATE POLICY deletes ON skillmd.skills FOR DELETE USING (EXISTS (SELECT 1 FROM skillmd.grants g
-  WHERE g.namespace = skills.namespace AND g.can_write AND g.role IN (SELECT skillmd.my_roles())));
 ALTER TABLE skillmd.grants ENABLE ROW LEVEL SECURITY;
-CREATE POLICY own ON skillmd.grants FOR SELECT USING (role IN (SELECT skillmd.my_roles()));
 ALTER TABLE skillmd.changes ENABLE ROW LEVEL SECURITY;
-CREATE POLICY reads ON skillmd.changes FOR SELECT USING (EXISTS (SELECT 1 FROM skillmd.grants g
-  WHERE g.namespace = changes.namespace AND g.role IN (SELECT skillmd.my_roles())));
-
+ALTER TABLE skillmd.meta ENABLE ROW LEVEL SECURITY;
+ALTER TABLE skillmd.secret ENABLE ROW LEVEL SECURITY;
 REVOKE ALL ON ALL TABLES IN SCHEMA skillmd FROM PUBLIC;
-REVOKE ALL ON FUNCTION skillmd.changed() FROM PUBLIC;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA skillmd FROM PUBLIC;
 GRANT USAGE ON SCHEMA skillmd TO PUBLIC;
-GRANT SELECT, INSERT, UPDATE (description, triggers, content), DELETE ON skillmd.skills TO PUBLIC;
-GRANT SELECT ON skillmd.grants, skillmd.changes, skillmd.meta TO PUBLIC;
+GRANT EXECUTE ON FUNCTION skillmd.schema_version(), skillmd.namespace_channel(text), skillmd.namespace_counter(text),
+  skillmd.skill_names(text), skillmd.skill_rows(text, jsonb), skillmd.skill_lock(text, text),
+  skillmd.skill_insert(text, text, text, jsonb, text), skillmd.skill_update(text, text, text, jsonb, text),
+  skillmd.skill_delete(text, text) TO PUBLIC;
+
+-- Per-table statistics (pg_stat_user_tables, pg_statio_user_tables, pg_stat_xact_user_tables
+-- and the functions behind them) for pg_read_all_stats only: PUBLIC reads every table's row
+-- counts there, privileges or not. Only a superuser may change them; otherwise it stays to
+-- the administrator (docs/security-tenancy.md).
+DO $$
+DECLARE f regprocedure;
+BEGIN
+  IF (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname = current_user) THEN
+    FOR f IN SELECT p.oid::regprocedure FROM pg_catalog.pg_proc p
+             WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname LIKE 'pg\_stat\_get\_%'
+               AND p.pronargs = 1 AND p.proargtypes[0] = 'oid'::regtype
+               AND p.proname !~ '^pg_stat_get_(db|function|xact_function|subscription)' LOOP
+      EXECUTE pg_catalog.format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f);
+      EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO pg_read_all_stats', f);
+    END LOOP;
+  END IF;
+END $$;
 )sql";
+
+    /// From version 1 (row-level security, table privileges for PUBLIC) to version 2.
+    static constexpr char const* upgrade_from_v1 = R"sql(
+DROP POLICY reads ON skillmd.skills;
+DROP POLICY inserts ON skillmd.skills;
+DROP POLICY updates ON skillmd.skills;
+DROP POLICY deletes ON skillmd.skills;
+DROP POLICY own ON skillmd.grants;
+DROP POLICY reads ON skillmd.changes;
+DROP FUNCTION skillmd.my_roles();
+)sql";
+
+    /// Creates version 2 from nothing.
+    std::string create_schema()
+    {
+        std::string const ddl = std::string(v1_tables) + version_2 +
+                                "CREATE TRIGGER changed BEFORE INSERT OR UPDATE OR DELETE ON skillmd.skills "
+                                "FOR EACH ROW EXECUTE FUNCTION skillmd.changed();\n";
         std::string why;
-        if (!exec(ddl, &why))
+        if (!exec(ddl.c_str(), &why))
             return why + " (creating the schema needs a role that may create schemas in this database; " +
                    "agents then connect with roles of their own)";
         return {};
@@ -647,7 +881,9 @@ GRANT SELECT ON skillmd.grants, skillmd.changes, skillmd.meta TO PUBLIC;
     PGconn* conn_ = nullptr;
     pid_t pid_ = 0;
     std::uint64_t generation_ = 0;
-    std::set<std::string, std::less<>> dirty_;
+    std::set<std::string, std::less<>> dirty_;                  ///< namespaces announced since last asked; keys of channels_
+    std::map<std::string, std::string, std::less<>> channels_;   ///< namespace -> its channel ("" while it may not be read)
+    std::map<std::string, std::string, std::less<>> by_channel_; ///< channel listened to -> namespace
     std::string last_error_;
     std::chrono::steady_clock::time_point retry_at_{};
     std::chrono::milliseconds wait_{0};
@@ -657,6 +893,23 @@ GRANT SELECT ON skillmd.grants, skillmd.changes, skillmd.meta TO PUBLIC;
 
 
 namespace detail {
+
+/** Makes the folders of `dir` that are missing, each 0700 whatever the umask (they
+    will hold a namespace's contents). Folders that exist are left as they are: one may
+    be /tmp or a home folder. False when one could not be made. */
+inline bool make_private_dirs(std::filesystem::path const& dir)
+{
+    std::filesystem::path at;
+    for (auto const& part : dir) {
+        at /= part;
+        if (::mkdir(at.c_str(), 0700) == 0) {
+            if (::chmod(at.c_str(), 0700) != 0) return false;
+        } else if (errno != EEXIST) {
+            return false;
+        }
+    }
+    return true;
+}
 
 /// A UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
 inline std::string utc_now()
@@ -891,15 +1144,26 @@ private:
                                                                             {"counter", st.counter},
                                                                             {"written_at", detail::utc_now()},
                                                                             {"skills", std::move(skills)}});
+        // The file holds the namespace's whole contents: 0600 whatever the umask, in a
+        // folder made 0700 if it has to be made. O_EXCL and O_NOFOLLOW: never through a
+        // file or link someone else left under the temporary name.
         std::string const tmp = cache_path_ + ".tmp." + std::to_string(::getpid());
-        {
-            std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-            f << text;
-            f.flush();
-            if (!f) {
-                std::remove(tmp.c_str());
-                return "cannot write the local snapshot " + tmp;
-            }
+        auto const open_tmp = [&] { return ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600); };
+        int fd = open_tmp();
+        if (fd < 0 && errno == EEXIST && ::unlink(tmp.c_str()) == 0) fd = open_tmp(); // left by a crash of this pid's predecessor
+        if (fd < 0 && errno == ENOENT && detail::make_private_dirs(std::filesystem::path(cache_path_).parent_path())) fd = open_tmp();
+        if (fd < 0) return "cannot write the local snapshot " + tmp + ": " + std::strerror(errno);
+        bool written = ::fchmod(fd, 0600) == 0;
+        for (std::size_t at = 0; written && at < text.size();) {
+            auto const n = ::write(fd, text.data() + at, text.size() - at);
+            if (n < 0 && errno == EINTR) continue;
+            written = n > 0;
+            if (written) at += static_cast<std::size_t>(n);
+        }
+        written = ::close(fd) == 0 && written;
+        if (!written) {
+            ::unlink(tmp.c_str());
+            return "cannot write the local snapshot " + tmp;
         }
         if (std::rename(tmp.c_str(), cache_path_.c_str()) != 0) {
             std::remove(tmp.c_str());
