@@ -37,6 +37,13 @@ struct mcp_fixture
     std::filesystem::path root;
     presets::agent_skills agent;
     mcp_fixture() : root(make_tree(secret)), agent(make(root)) { agent.load(); }
+    ~mcp_fixture()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(root, ec);
+    }
+    mcp_fixture(mcp_fixture const&) = delete;
+    mcp_fixture& operator=(mcp_fixture const&) = delete;
 
     static std::string make_secret()
     {

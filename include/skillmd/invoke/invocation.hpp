@@ -231,14 +231,22 @@ inline std::vector<diagnostic> check_permission_rules(permission_rules const& ru
             out.push_back({std::string(codes::permission_rule_invalid), severity::error, std::string(kind), 0, 0, shown + ": " + why});
             return;
         }
+        // The spellings decide() matches (detail::rule_spellings), without resolving each
+        // one: a rule the resolver takes to a skill, or one that matches a spelling some
+        // skill bears. One pass over the skills per rule.
+        if (!rule.ends_with(":*") && detail::find_skill(snap, rule, match_sanitized)) return;
         std::string const lowered = skillmd::detail::ascii_lower(rule);
         std::string near;
         for (auto const* list : {&snap.skills(), &snap.shadowed()})
             for (auto const& r : *list) {
-                auto const names = detail::rule_spellings(snap, r, rules, match_sanitized); // what decide() matches
-                for (auto const* spellings : {&names.answers, &names.carries})
-                    for (auto const& n : *spellings)
-                        if (permission_rules::matches(rule, n)) return;
+                std::string const tier(r.tier.view()), base(r.command.substr(0, r.command.rfind('@')));
+                std::string const name(r.meta.name.view());
+                for (std::string const& n : {std::string(r.command.view()), base, base + "@" + tier, name, name + "@" + tier,
+                                             r.meta.label ? std::string(*r.meta.label) : std::string()}) {
+                    if (n.empty()) continue;
+                    if (permission_rules::matches(rule, n)) return;
+                    if (match_sanitized && permission_rules::matches(rule, sanitize_command(n))) return;
+                }
                 std::string const cmd = skillmd::detail::ascii_lower(r.command);
                 if (near.empty() && (cmd == lowered || permission_rules::matches(lowered, cmd))) near = r.command;
             }
