@@ -995,11 +995,12 @@ int cmd_db(std::span<char const* const> args, bool watch)
         }
         auto reg = presets::make_fleet(a.at, po, a.ns);
         reg.load();
-        if (watch) return watch_fleet(reg, a.seconds);
         // The server not reached: a database error for every operation, or an empty list
-        // (or a stale snapshot's) and "no skill named" would pass for answers.
+        // (or a stale snapshot's) and "no skill named" would pass for answers; a watch
+        // would watch nothing.
         for (auto const& d : reg.snapshot()->diagnostics())
-            if (d.code == "database") return std::cerr << "skillmd: " << safe(d.message) << "\n", exit_database;
+            if (d.code == skillmd::codes::database) return std::cerr << "skillmd: " << safe(d.message) << "\n", exit_database;
+        if (watch) return watch_fleet(reg, a.seconds);
         return db_steps(reg, a);
     }
     auto reg = presets::make_koshi(a.at);
@@ -1007,7 +1008,7 @@ int cmd_db(std::span<char const* const> args, bool watch)
     if (!reg.source<1>().store()) {
         std::cerr << "skillmd: ";
         for (auto const& d : reg.snapshot()->diagnostics())
-            if (d.code == "database") std::cerr << d.message;
+            if (d.code == skillmd::codes::database) std::cerr << safe(d.message);
         std::cerr << "\n";
         return exit_database;
     }

@@ -136,6 +136,16 @@ listed_can_load() {
   done < <("$cli" list --preset sven --dir project-sven="$d" 2>/dev/null)
 }
 
+# An unreachable database is exit 3 for every db command and for watch, never an empty answer.
+unreachable_database() {
+  local url="postgresql:///skills?host=$t/no-server" rc
+  for args in "db list" "db load --name x" "watch --for 1"; do
+    # shellcheck disable=SC2086
+    timeout 60 "$cli" $args --db "$url" >/dev/null 2>&1; rc=$?
+    [ $rc -eq 3 ] || fail "$args with the database unreachable: exit $rc"
+  done
+}
+
 # MCP protocol hygiene over stdio.
 mcp_hygiene() {
   skill "$t/m/a" a
@@ -154,6 +164,7 @@ terminal_controls
 name_resolution
 digest_completeness
 listed_can_load
+unreachable_database
 mcp_hygiene
 [ "$failures" -eq 0 ] && echo "every attack refused"
 exit $((failures > 0))
