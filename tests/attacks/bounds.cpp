@@ -64,6 +64,26 @@ std::string named_by_definition(std::string_view body, std::vector<std::string> 
     return out;
 }
 
+/// The koshi preset over `t/files` and a database in seed 003's own table holding `rows`
+/// (`(name, description)` SQL expressions), loaded.
+std::shared_ptr<snapshot const> koshi_with_rows(test::temp_dir const& t, std::vector<std::pair<std::string, std::string>> const& rows)
+{
+    sqlite3* db = nullptr;
+    BOOST_TEST_REQUIRE(sqlite3_open((t / "k.db").c_str(), &db) == SQLITE_OK);
+    std::string sql = "CREATE TABLE skills (name TEXT PRIMARY KEY, description TEXT NOT NULL, triggers TEXT NOT NULL DEFAULT '[]', "
+                      "content TEXT NOT NULL, created_at DATETIME DEFAULT CURRENT_TIMESTAMP, updated_at DATETIME DEFAULT CURRENT_TIMESTAMP);";
+    for (auto const& [name, description] : rows)
+        sql += "INSERT INTO skills (name, description, triggers, content) VALUES (" + name + ", " + description + ", '[\"t\"]', 'Body');";
+    BOOST_TEST_REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    presets::locations at;
+    at.overrides["user"] = t / "files";
+    at.overrides["db"] = t / "k.db";
+    auto agent = presets::make_koshi(at);
+    BOOST_TEST_REQUIRE(agent.load());
+    return agent.snapshot();
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(attacks_bounds)
@@ -108,24 +128,9 @@ BOOST_AUTO_TEST_CASE(hostile_database_rows_are_bounded_and_said)
 {
     test::temp_dir t;
     test::write(t / "files/f.md", "---\nname: f\ndescription: a file skill\ntriggers: [f]\n---\nF\n");
-    {
-        sqlite3* db = nullptr;
-        BOOST_TEST_REQUIRE(sqlite3_open((t / "k.db").c_str(), &db) == SQLITE_OK);
-        std::string sql = "CREATE TABLE skills (name TEXT PRIMARY KEY, description TEXT NOT NULL, triggers TEXT NOT NULL DEFAULT '[]', "
-                          "content TEXT NOT NULL, created_at DATETIME DEFAULT CURRENT_TIMESTAMP, updated_at DATETIME DEFAULT CURRENT_TIMESTAMP);"
-                          "INSERT INTO skills (name, description, triggers, content) VALUES ('good', 'Fine', '[\"g\"]', 'Body');";
-        for (int i = 0; i < 8; ++i)
-            sql += "INSERT INTO skills (name, description, triggers, content) VALUES ('big" + std::to_string(i) +
-                   "', printf('%.*c', 1048576, 'x'), '[\"b\"]', 'Body');";
-        BOOST_TEST_REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
-        sqlite3_close(db);
-    }
-    presets::locations at;
-    at.overrides["user"] = t / "files";
-    at.overrides["db"] = t / "k.db";
-    auto agent = presets::make_koshi(at);
-    BOOST_TEST_REQUIRE(agent.load());
-    auto const snap = agent.snapshot();
+    std::vector<std::pair<std::string, std::string>> rows{{"'good'", "'Fine'"}};
+    for (int i = 0; i < 8; ++i) rows.emplace_back("'big" + std::to_string(i) + "'", "printf('%.*c', 1048576, 'x')");
+    auto const snap = koshi_with_rows(t, rows);
     BOOST_TEST(snap->find("good") != nullptr);
     BOOST_TEST(snap->find("f") != nullptr);
     BOOST_TEST(snap->find("big0") == nullptr);
@@ -139,24 +144,7 @@ BOOST_AUTO_TEST_CASE(hostile_database_rows_are_bounded_and_said)
 BOOST_AUTO_TEST_CASE(a_row_over_the_databases_length_bound_is_skipped_alone)
 {
     test::temp_dir t;
-    {
-        sqlite3* db = nullptr;
-        BOOST_TEST_REQUIRE(sqlite3_open((t / "k.db").c_str(), &db) == SQLITE_OK);
-        std::string const sql =
-            "CREATE TABLE skills (name TEXT PRIMARY KEY, description TEXT NOT NULL, triggers TEXT NOT NULL DEFAULT '[]', "
-            "content TEXT NOT NULL, created_at DATETIME DEFAULT CURRENT_TIMESTAMP, updated_at DATETIME DEFAULT CURRENT_TIMESTAMP);"
-            "INSERT INTO skills (name, description, triggers, content) VALUES ('a-good', 'Fine', '[\"g\"]', 'Body');"
-            "INSERT INTO skills (name, description, triggers, content) VALUES ('huge', printf('%.*c', 16777216, 'x'), '[\"b\"]', 'B');"
-            "INSERT INTO skills (name, description, triggers, content) VALUES ('z-good', 'Fine', '[\"g\"]', 'Body');";
-        BOOST_TEST_REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
-        sqlite3_close(db);
-    }
-    presets::locations at;
-    at.overrides["user"] = t / "files";
-    at.overrides["db"] = t / "k.db";
-    auto agent = presets::make_koshi(at);
-    BOOST_TEST_REQUIRE(agent.load());
-    auto const snap = agent.snapshot();
+    auto const snap = koshi_with_rows(t, {{"'a-good'", "'Fine'"}, {"'huge'", "printf('%.*c', 16777216, 'x')"}, {"'z-good'", "'Fine'"}});
     BOOST_TEST(snap->find("a-good") != nullptr);
     BOOST_TEST(snap->find("z-good") != nullptr);
     BOOST_TEST(snap->find("huge") == nullptr);
