@@ -3,11 +3,12 @@
 #ifndef SKILLMD_TESTS_FUZZ_EXERCISE_MCP_HPP
 #define SKILLMD_TESTS_FUZZ_EXERCISE_MCP_HPP
 
-// What the protocol fuzzer runs on every input, and what the test suite replays: the
-// input's lines as JSON-RPC messages into an MCP server over a small skill tree (after an
-// `initialize`, or not), the whole input as a model's tool call into call_tool(), and as
-// a settings file's JSON. Every reply is one JSON-RPC 2.0 object, a request is answered
-// exactly once, a notification never, and nothing read comes from outside the tree.
+// What the protocol-side fuzzers run on every input, and what the test suite replays:
+// exercise_mcp takes the input's lines as JSON-RPC messages into an MCP server over a
+// small skill tree (after an `initialize`, or not): every reply is one JSON-RPC 2.0
+// object, a request is answered exactly once, a notification never, and nothing read
+// comes from outside the tree. exercise_tool_call takes the input as a model's tool call
+// into call_tool(), exercise_settings as a settings file's JSON.
 
 #include "expect.hpp"
 
@@ -17,12 +18,15 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <random>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -122,13 +126,34 @@ inline void exercise_mcp(std::string_view in)
                 expect(replies.size() == 1);
         }
     }
-    // The same bytes as a model's tool call: a result, or a failure that says why; nothing thrown.
+}
+
+/// The input as a model's tool call: a result, or a failure that says why; nothing thrown,
+/// nothing from outside the tree.
+inline void exercise_tool_call(std::string_view in)
+{
+    auto& fx = mcp_tree();
     auto const inv = fx.agent.call_tool(in);
     if (inv.status() == invoke_status::failed) expect(!inv.message.empty());
     expect(in.find(fx.secret) != std::string_view::npos || inv.content.find(fx.secret) == std::string::npos);
-    // And as a settings file.
+}
+
+/// The input as a settings file: rules or diagnostics that say why, and a decision for a
+/// skill that only a rule of the file can have made.
+inline void exercise_settings(std::string_view in)
+{
     std::vector<diagnostic> ds;
-    (void)read_override_layer(in, "user settings", "settings.json", fx.root, ds);
+    auto layer = read_override_layer(in, "user settings", "settings.json", std::filesystem::path("/base"), ds);
+    for (auto const& d : ds) expect(!d.message.empty() && d.severity == severity::error);
+    for (auto const& r : layer.rules) expect(!r.pattern.empty() && (!r.by_path || r.pattern.front() == '/'));
+    auto const rules = layer.rules;
+    overrides o;
+    o.add(std::move(layer));
+    for (auto const& [command, path] : {std::pair{"alpha", "/base/skills/alpha/SKILL.md"}, std::pair{"beta", "/elsewhere/beta/SKILL.md"}}) {
+        auto const d = o.decide(command, command, path);
+        if (d.layer.empty()) expect(d.mode == override_mode::on && d.pattern.empty());
+        else expect(std::any_of(rules.begin(), rules.end(), [&](override_rule const& r) { return r.pattern == d.pattern && r.mode == d.mode; }));
+    }
 }
 
 } // namespace skillmd::fuzz

@@ -3,10 +3,10 @@
 #ifndef SKILLMD_TESTS_FUZZ_EXERCISE_PROMPT_HPP
 #define SKILLMD_TESTS_FUZZ_EXERCISE_PROMPT_HPP
 
-// What the prompt fuzzer runs on every input, and what the test suite replays: argument
-// splitting and substitution under every policy, one-line and XML text cleaning,
-// escaping, slash commands, and every index format under every budget strategy, with
-// invariants that abort when broken.
+// What the prompt-side fuzzers run on every input, and what the test suite replays:
+// exercise_slash drives the slash-command parser, argument splitting and substitution
+// under every policy; exercise_prompt one-line and XML text cleaning, escaping and every
+// index format under every budget strategy. Broken invariants abort.
 
 #include "expect.hpp"
 
@@ -24,6 +24,41 @@ namespace skillmd::fuzz {
 
 inline bool valid_utf8(std::string_view s) { return detail::find_invalid_utf8(s) == std::string_view::npos; }
 
+/// Input: a control byte, then body, NUL, arguments. The control picks how many of the
+/// arguments' words are also declared as names (0-15).
+inline void exercise_slash(std::string_view in)
+{
+    if (in.empty()) return;
+    unsigned const control = static_cast<unsigned char>(in[0]);
+    in.remove_prefix(1);
+    auto const nul = in.find('\0');
+    std::string_view const body = in.substr(0, nul);
+    std::string_view const args = nul == std::string_view::npos ? std::string_view() : in.substr(nul + 1);
+
+    // Names: two fixed, then words of the arguments (hostile names included).
+    auto const words = split_arguments(args);
+    std::vector<std::string> names{"person", "place"};
+    for (std::size_t i = 0; i < words.items.size() && i < (control & 15); ++i) names.push_back(words.items[i]);
+    std::map<std::string, std::string, std::less<>> const vars{{"SKILL_DIR", "/skills/x"}};
+    for (auto p : {substitution::safe(), substitution::claude_code(), substitution::seed001()}) {
+        p.max_output_bytes = 1 << 16;
+        p.max_names = 1 + (control >> 4); // the bound is exercised too
+        auto const r = substitute(body, args, names, vars, p);
+        if (r.too_long) expect(r.text.empty());
+        else if (!p.seed001_exact && !r.consumed) expect(detail::trim_spaces(args).empty() || r.appended);
+        expect(r.text.size() <= p.max_output_bytes);
+        expect(r.ignored_names <= names.size());
+    }
+
+    // Slash commands: a name without white space, arguments trimmed; names sanitised.
+    if (auto const c = parse_slash(in)) {
+        std::string_view const ws = " \t\n\r\v\f";
+        expect(c->name.find_first_of(ws) == std::string::npos);
+        expect(c->arguments.empty() || (ws.find(c->arguments.front()) == ws.npos && ws.find(c->arguments.back()) == ws.npos));
+    }
+    for (char c : sanitize_command(in)) expect((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '/');
+}
+
 /// Input: a control byte, then body, NUL, arguments (the body is also used as a name,
 /// a description and a path).
 inline void exercise_prompt(std::string_view in)
@@ -34,17 +69,6 @@ inline void exercise_prompt(std::string_view in)
     auto const nul = in.find('\0');
     std::string_view const body = in.substr(0, nul);
     std::string_view const args = nul == std::string_view::npos ? std::string_view() : in.substr(nul + 1);
-
-    // Substitution: what was not consumed is appended, under the default policies.
-    std::vector<std::string> const names{"person", "place"};
-    std::map<std::string, std::string, std::less<>> const vars{{"SKILL_DIR", "/skills/x"}};
-    for (auto const& p : {substitution::safe(), substitution::claude_code(), substitution::seed001()}) {
-        auto const r = substitute(body, args, names, vars, p);
-        if (!p.seed001_exact && !r.consumed) {
-            expect(detail::trim_spaces(args).empty() || r.appended);
-        }
-    }
-    (void)split_arguments(args);
 
     // One line: no control byte, no double space, no space at either end, valid UTF-8.
     auto const line = detail::clean_line(in);
@@ -78,10 +102,6 @@ inline void exercise_prompt(std::string_view in)
         expect(escaped == by_bytes);
         expect(detail::needs_escaping(in, e) == (by_bytes.size() != in.size()));
     }
-
-    // Slash commands and names.
-    if (auto const c = parse_slash(in)) expect(c->name.find_first_of(" \t\n") == std::string::npos);
-    for (char c : sanitize_command(in)) expect((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '/');
 
     // Every index format, every strategy: valid UTF-8, within a budget that is kept.
     std::string const location = "/skills/" + std::string(body.substr(0, 40)) + "/SKILL.md";

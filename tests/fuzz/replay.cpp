@@ -58,6 +58,13 @@ BOOST_AUTO_TEST_CASE(prompt_corpus)
     BOOST_TEST(n >= 50u, "the prompt fuzz corpus is missing");
 }
 
+BOOST_AUTO_TEST_CASE(slash_corpus)
+{
+    auto const n = replay({"corpus_slash"}, [](std::string const& in) { skillmd::fuzz::exercise_slash(in); });
+    BOOST_TEST_MESSAGE("replayed " << n << " slash-command and substitution fuzz inputs");
+    BOOST_TEST(n >= 50u, "the slash-command fuzz corpus is missing");
+}
+
 BOOST_AUTO_TEST_CASE(store_corpus)
 {
     auto const n = replay({"corpus_store"}, [](std::string const& in) { skillmd::fuzz::exercise_store(in); });
@@ -70,6 +77,20 @@ BOOST_AUTO_TEST_CASE(mcp_corpus)
     auto const n = replay({"corpus_mcp"}, [](std::string const& in) { skillmd::fuzz::exercise_mcp(in); });
     BOOST_TEST_MESSAGE("replayed " << n << " protocol fuzz inputs");
     BOOST_TEST(n >= 10u, "the protocol fuzz corpus is missing");
+}
+
+BOOST_AUTO_TEST_CASE(tool_call_corpus)
+{
+    auto const n = replay({"corpus_tool_call"}, [](std::string const& in) { skillmd::fuzz::exercise_tool_call(in); });
+    BOOST_TEST_MESSAGE("replayed " << n << " tool-call fuzz inputs");
+    BOOST_TEST(n >= 10u, "the tool-call fuzz corpus is missing");
+}
+
+BOOST_AUTO_TEST_CASE(settings_corpus)
+{
+    auto const n = replay({"corpus_settings"}, [](std::string const& in) { skillmd::fuzz::exercise_settings(in); });
+    BOOST_TEST_MESSAGE("replayed " << n << " settings fuzz inputs");
+    BOOST_TEST(n >= 10u, "the settings fuzz corpus is missing");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -78,18 +78,27 @@ inline void json_quote(std::string& out, std::string_view s)
 /// is ASCII, so only string contents change, and each means what it meant.
 inline std::string escape_hidden_in_json(std::string_view json)
 {
+    // Printable ASCII is copied in runs; only DEL and multi-byte sequences are looked at
+    // (JSON writers already escape C0), so the common all-ASCII reply is one copy.
+    auto const plain_run = [&](std::size_t from) {
+        while (from < json.size() && static_cast<unsigned char>(json[from]) < 0x7f) ++from;
+        return from;
+    };
+    std::size_t i = plain_run(0);
+    if (i == json.size()) return std::string(json);
     std::string out;
-    out.reserve(json.size());
-    for (std::size_t i = 0; i < json.size();) {
+    out.reserve(json.size() + 16);
+    out.append(json.data(), i);
+    while (i < json.size()) {
         auto const c = static_cast<unsigned char>(json[i]);
         std::size_t const n = c < 0x80 ? 1 : utf8_sequence_length(json, i);
         char32_t const cp = n <= 1 ? c : utf8_decode(json.data() + i, n);
-        if ((n > 1 || cp == 0x7f) && is_hidden_code_point(cp)) { // ASCII: only DEL is left raw by JSON writers
-            append_json_escape(out, cp);
-        } else {
-            out.append(json.data() + i, n == 0 ? 1 : n);
-        }
+        if ((n > 1 || cp == 0x7f) && is_hidden_code_point(cp)) append_json_escape(out, cp);
+        else out.append(json.data() + i, n == 0 ? 1 : n);
         i += n == 0 ? 1 : n;
+        auto const end = plain_run(i);
+        out.append(json.data() + i, end - i);
+        i = end;
     }
     return out;
 }

@@ -1,0 +1,13 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+// libFuzzer target for the slash-command parser, argument splitting and substitution: clang++-14 -fsanitize=fuzzer,address,undefined.
+#include "exercise_prompt.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size)
+{
+    skillmd::fuzz::exercise_slash({reinterpret_cast<char const*>(data), size});
+    return 0;
+}
