@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds the skillmd command-line example and runs it over
+# Installs what is missing, builds the skillmd command-line tool and runs it over
 # the shipped skills/ directory.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -7,7 +7,7 @@ cd "$here"
 bash scripts/install-deps.sh
 cmake -S . -B build/demo -G Ninja -DCMAKE_BUILD_TYPE=Release -DSKILLMD_BUILD_TESTS=OFF >/dev/null
 cmake --build build/demo -j2 --target skillmd_cli readme_example
-skillmd=build/demo/examples/skillmd
+skillmd=build/demo/tools/skillmd
 mapfile -t files < <(find skills -name SKILL.md | sort)
 
 echo "== skillmd parse: the frontmatter of every shipped skill, as JSON Lines"
