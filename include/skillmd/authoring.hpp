@@ -3,8 +3,12 @@
 #ifndef SKILLMD_AUTHORING_HPP
 #define SKILLMD_AUTHORING_HPP
 
-// Tools for skill authors: the skills table and the SKILL.md template writer. No X3.
+// Tools for skill authors: the SKILL.md template writer, why each skill is (or is not)
+// listed and invocable (explain), and which systems read a skill as written
+// (portability, which parses with every parser: X3 included).
 
 #include <skillmd/authoring/scaffold.hpp>
+#include <skillmd/authoring/explain.hpp>
+#include <skillmd/authoring/portability.hpp>
 
 #endif

@@ -12,5 +12,7 @@
 #include <skillmd/frontmatter/parse_result.hpp>
 #include <skillmd/frontmatter/line_parser.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
+#include <skillmd/frontmatter/scalar_json.hpp>
+#include <skillmd/frontmatter/grammar.hpp>
 
 #endif

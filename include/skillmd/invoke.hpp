@@ -13,5 +13,7 @@
 #include <skillmd/invoke/invocation.hpp>
 #include <skillmd/invoke/tools.hpp>
 #include <skillmd/invoke/tool_calls.hpp>
+#include <skillmd/invoke/observer.hpp>
+#include <skillmd/invoke/skill_tool.hpp>
 
 #endif

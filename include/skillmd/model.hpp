@@ -3,13 +3,12 @@
 #ifndef SKILLMD_MODEL_HPP
 #define SKILLMD_MODEL_HPP
 
-// The skill model: the typed record, diagnostics and their codes, dialects (which keys
-// mean what), typed reading and validation. No X3.
+// The skill model, the bottom layer: the typed record, diagnostics and their codes, the
+// rules for names. Everything else (the parsers, validation, storage) builds on it; it
+// includes nothing of theirs. No X3.
 
 #include <skillmd/model/skill.hpp>
 #include <skillmd/model/diagnostic.hpp>
-#include <skillmd/model/dialect.hpp>
-#include <skillmd/model/read_skill.hpp>
 #include <skillmd/model/names.hpp>
 
 #endif

@@ -8,5 +8,7 @@
 // preset (presets/fleet.hpp, libpq) are left out.
 
 #include <skillmd/presets/systems.hpp>
+#include <skillmd/presets/registries.hpp>
+#include <skillmd/presets/database_tools.hpp>
 
 #endif

@@ -11,6 +11,7 @@
 
 #include <skillmd/config.hpp>
 #include <skillmd/model.hpp>
+#include <skillmd/validation.hpp>
 #include <skillmd/frontmatter.hpp>
 #include <skillmd/storage.hpp>
 #include <skillmd/index.hpp>

@@ -17,5 +17,9 @@
 #include <skillmd/storage/sources/directory_source.hpp>
 #include <skillmd/storage/sources/memory_source.hpp>
 #include <skillmd/storage/sources/plugin_source.hpp>
+#include <skillmd/storage/record.hpp>
+#include <skillmd/storage/packed.hpp>
+#include <skillmd/storage/listing_table.hpp>
+#include <skillmd/storage/db_skill.hpp>
 
 #endif

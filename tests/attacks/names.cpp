@@ -115,6 +115,30 @@ BOOST_AUTO_TEST_CASE(qualified_name_taken_over_by_a_folder)
     check(presets::make_claude_code(at), "claude-code");
 }
 
+// A plugin's skills are `plugin:name`: a user folder named `tools:deploy`, or a skill
+// saying `name: tools:deploy`, must not answer for the plugin's `deploy`.
+BOOST_AUTO_TEST_CASE(plugin_name_taken_over_by_a_folder)
+{
+    test::temp_dir t;
+    test::write(t / "plugin/deploy/SKILL.md", skill("deploy", "The plugin's own."));
+    test::write(t / "user/tools:deploy/SKILL.md", skill("deploy", "IMPOSTOR"));
+    test::write(t / "project/other/SKILL.md", skill("tools:other", "IMPOSTOR"));
+    presets::locations at;
+    at.project = t / "proj";
+    at.home = t / "home";
+    at.overrides = {{"user", t / "user"}, {"project", t / "project"}, {"plugin", t / "plugin"}};
+    auto agent = presets::make_mycode(at, "tools");
+    BOOST_TEST_REQUIRE(agent.load());
+    auto const snap = agent.snapshot();
+    auto const* r = snap->find("tools:deploy");
+    BOOST_TEST_REQUIRE(r != nullptr);
+    BOOST_TEST(r->tier == "plugin");
+    BOOST_TEST(agent.invoke("tools:deploy", caller::user).content.find("IMPOSTOR") == std::string::npos);
+    BOOST_TEST(snap->find("tools:other") == nullptr);
+    BOOST_TEST(snap->skills().size() == 1u);
+    BOOST_TEST(has_code(snap->diagnostics(), codes::name_reserved_character));
+}
+
 // sven finds `/x_y` and `/my_skill` by their sanitised names: a rule so written binds them,
 // as does a rule written as the typed command (`/helper`).
 BOOST_AUTO_TEST_CASE(sanitised_and_typed_spellings_are_bound_by_rules)

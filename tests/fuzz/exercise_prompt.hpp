@@ -24,16 +24,28 @@ namespace skillmd::fuzz {
 
 inline bool valid_utf8(std::string_view s) { return detail::find_invalid_utf8(s) == std::string_view::npos; }
 
+/// An input of the prompt-side targets: a control byte, then the text: a body, NUL, arguments.
+struct prompt_input
+{
+    unsigned control;
+    std::string_view text, body, args;
+    static prompt_input of(std::string_view in)
+    {
+        auto const text = in.substr(1);
+        auto const nul = text.find('\0');
+        return {static_cast<unsigned char>(in[0]), text, text.substr(0, nul),
+                nul == std::string_view::npos ? std::string_view() : text.substr(nul + 1)};
+    }
+};
+
 /// Input: a control byte, then body, NUL, arguments. The control picks how many of the
 /// arguments' words are also declared as names (0-15).
-inline void exercise_slash(std::string_view in)
+inline void exercise_slash(std::string_view input)
 {
-    if (in.empty()) return;
-    unsigned const control = static_cast<unsigned char>(in[0]);
-    in.remove_prefix(1);
-    auto const nul = in.find('\0');
-    std::string_view const body = in.substr(0, nul);
-    std::string_view const args = nul == std::string_view::npos ? std::string_view() : in.substr(nul + 1);
+    if (input.empty()) return;
+    auto const parts = prompt_input::of(input);
+    unsigned const control = parts.control;
+    std::string_view const in = parts.text, body = parts.body, args = parts.args;
 
     // Names: two fixed, then words of the arguments (hostile names included).
     auto const words = split_arguments(args);
@@ -61,14 +73,12 @@ inline void exercise_slash(std::string_view in)
 
 /// Input: a control byte, then body, NUL, arguments (the body is also used as a name,
 /// a description and a path).
-inline void exercise_prompt(std::string_view in)
+inline void exercise_prompt(std::string_view input)
 {
-    if (in.empty()) return;
-    unsigned const control = static_cast<unsigned char>(in[0]);
-    in.remove_prefix(1);
-    auto const nul = in.find('\0');
-    std::string_view const body = in.substr(0, nul);
-    std::string_view const args = nul == std::string_view::npos ? std::string_view() : in.substr(nul + 1);
+    if (input.empty()) return;
+    auto const parts = prompt_input::of(input);
+    unsigned const control = parts.control;
+    std::string_view const in = parts.text, body = parts.body, args = parts.args;
 
     // One line: no control byte, no double space, no space at either end, valid UTF-8.
     auto const line = detail::clean_line(in);

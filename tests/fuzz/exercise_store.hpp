@@ -3,11 +3,10 @@
 #ifndef SKILLMD_TESTS_FUZZ_EXERCISE_STORE_HPP
 #define SKILLMD_TESTS_FUZZ_EXERCISE_STORE_HPP
 
-// What the database fuzzer runs on every input, and what the test suite replays
-// (reliability goal G26): the input is a database file. It is opened, listed, every row
-// loaded, then written (create, update, delete) and checked; every step ends in a result
-// or an error that says something, and what a write reports written is what a read
-// returns.
+// What the database fuzzer runs on every input, and what the test suite replays: the
+// input is a database file. It is opened, listed, every row loaded, then written (create,
+// update, delete) and checked; every step ends in a result or an error that says
+// something, and what a write reports written is what a read returns.
 
 #include "expect.hpp"
 

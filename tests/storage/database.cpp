@@ -586,7 +586,7 @@ BOOST_AUTO_TEST_CASE(model_tool_calls_reach_the_database)
     auto const listed = presets::call_tool(agent, R"({"name":"list_skills","input":{}})");
     BOOST_TEST(listed.at("skills").as_array().size() == 2u);
     auto const loaded = presets::call_tool(agent, R"({"name":"load_skill","input":{"name":"deploy-check"}})");
-    BOOST_TEST(field(loaded, "status") == "\"needs_approval\""); // no rules: the user decides
+    BOOST_TEST(field(loaded, "status") == "\"run\""); // koshi has no approval step: the model's call runs
     auto const deleted = presets::call_tool(agent, R"({"name":"delete_skill","input":{"name":"deploy-check"}})");
     BOOST_TEST(field(deleted, "ok") == "true");
     BOOST_TEST(agent.snapshot()->find("deploy-check") == nullptr);

@@ -2038,6 +2038,56 @@ BOOST_AUTO_TEST_CASE(claude_code_index_content_and_approval_from_one_name)
     BOOST_TEST(!def.at("input_schema").at("properties").as_object().contains("args"));
 }
 
+// Claude Code asks the user before a model's call no rule decides; Pegasus, mycode and
+// sven have no approval step and run it. A deny rule denies in all of them.
+BOOST_AUTO_TEST_CASE(model_calls_wait_for_approval_only_where_the_system_asks)
+{
+    temp_dir t;
+    presets::locations at;
+    at.home = t / "home";
+    at.project = t / "project";
+    at.managed = t / "managed";
+    for (auto const* dir : {"project/skills", "home/.mycode/skills", "project/.sven/skills", "home/.claude/skills"}) {
+        write(t / dir / "plan/SKILL.md", skill("plan", "Plans"));
+        write(t / dir / "ship/SKILL.md", skill("ship", "Ships"));
+    }
+    auto check = [](auto agent, invoke_status unruled, std::string const& name) {
+        BOOST_TEST_REQUIRE(agent.load(), name);
+        auto const plan = agent.invoke("plan", caller::model);
+        BOOST_TEST((plan.status() == unruled), name);
+        BOOST_TEST((plan.permission.behavior == (unruled == invoke_status::run ? permission::allow : permission::ask)), name);
+        agent.settings().invoke.permissions.deny = {"ship"};
+        BOOST_TEST((agent.invoke("ship", caller::model).status() == invoke_status::denied), name);
+        BOOST_TEST((agent.invoke("ship", caller::user).status() == invoke_status::denied), name);
+    };
+    check(presets::make_pegasus(at), invoke_status::run, "pegasus");
+    check(presets::make_mycode(at), invoke_status::run, "mycode");
+    check(presets::make_sven(at), invoke_status::run, "sven");
+    check(presets::make_claude_code(at), invoke_status::needs_approval, "claude-code");
+}
+
+// Pegasus lists a long description whole when it fits, and leaves out a skill that does
+// not fit the budget (the others still listed), reporting it: no cut to 1,024 characters.
+BOOST_AUTO_TEST_CASE(pegasus_leaves_an_over_budget_skill_out_whole)
+{
+    temp_dir t;
+    presets::locations at;
+    at.home = t / "home";
+    at.project = t / "project";
+    std::string const long_text(2000, 'l'), huge_text(20000, 'h');
+    write(t / "project/skills/alpha/SKILL.md", skill("alpha", long_text));
+    write(t / "project/skills/beta/SKILL.md", skill("beta", huge_text));
+    write(t / "project/skills/gamma/SKILL.md", skill("gamma", "Short"));
+    auto pegasus = presets::make_pegasus(at);
+    BOOST_TEST_REQUIRE(pegasus.load());
+    auto const idx = pegasus.index();
+    BOOST_TEST(idx.text.find("- alpha: " + long_text + "\n") != std::string::npos);
+    BOOST_TEST(idx.text.find("hhhh") == std::string::npos);
+    BOOST_TEST(idx.text.find("- gamma: Short") != std::string::npos);
+    BOOST_TEST(idx.omitted == (std::vector<std::string>{"beta"}));
+    BOOST_TEST(idx.shortened.empty());
+}
+
 BOOST_AUTO_TEST_CASE(every_preset_brings_its_own_formats_and_rules)
 {
     temp_dir t;

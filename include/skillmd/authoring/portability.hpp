@@ -17,8 +17,8 @@
 #include <skillmd/frontmatter/line_parser.hpp>
 #include <skillmd/frontmatter/scalar_json.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
-#include <skillmd/model/dialect.hpp>
-#include <skillmd/model/read_skill.hpp>
+#include <skillmd/validation/dialect.hpp>
+#include <skillmd/validation/read_skill.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -640,15 +640,17 @@ inline index_policy guarded(index_policy p)
     return p;
 }
 
-/// Pegasus: 2 % of the context window (16,000 characters when it is unknown); what
-/// does not fit is left out; skills the model may not invoke are not listed.
+/// Pegasus: 2 % of the context window (16,000 characters when it is unknown); a skill
+/// that does not fit is left out whole (the others still listed, so no cap on one entry
+/// is needed), as its system does; skills the model may not invoke are not listed.
 inline index_policy pegasus()
 {
     index_policy p;
     p.budget.fraction = 0.02;
     p.budget.fallback_chars = 16000;
     p.budget.strategy = budget_strategy::skip_overflow;
-    return guarded(p);
+    p.budget.announce_omitted = true;
+    return p;
 }
 /// Claude Code: 15,000 characters or `SLASH_COMMAND_TOOL_CHAR_BUDGET`; stop at the first
 /// skill that does not fit; only documented, model-invocable skills.

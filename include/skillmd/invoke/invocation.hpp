@@ -63,6 +63,10 @@ struct invoke_options
     /// May the model invoke a skill another tier shadows (`deploy@project`)? The index
     /// never shows it, so by default only the user can.
     bool model_may_invoke_shadowed = false;
+    /// Does a model's call that no rule decides wait for the user (`needs_approval`)?
+    /// Claude Code asks; systems without an approval step (Pegasus, mycode, sven, koshi)
+    /// run it. A deny rule denies either way.
+    bool approval_step = true;
 };
 
 /// What the agent must do with an invocation. Only `run` means go.
@@ -403,6 +407,8 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
         return detail::fail(std::move(inv), invoke_error::permission_denied, std::move(why));
     }
     if (who == caller::user) inv.permission = {permission::allow, "", ""};
+    else if (inv.permission.behavior == permission::ask && !opts.approval_step)
+        inv.permission = {permission::allow, "", ""}; // the system has no approval step
 
     std::string why;
     auto text = reg.text(*r, &why); // read once: the body, and the whole file for formats that show it

@@ -156,26 +156,41 @@ using skillmd::detail::id_of;
 using skillmd::detail::open_beneath;
 using skillmd::detail::unique_fd;
 
+/// A skill's folder, open: the descriptor every read goes below, the path the kernel
+/// gives it (what absolute links inside are checked against), and its own identity (the
+/// first of the folders above a file, against loops).
+struct open_folder
+{
+    unique_fd fd;
+    std::string path;
+    file_id id{};
+    explicit operator bool() const noexcept { return static_cast<bool>(fd); }
+};
+
 /** The skill's folder, opened, and shown to be the one listed: its SKILL.md (opened below
     it) has the device and inode `expected` when given. A folder replaced since (by a link
     to another place, or another folder) is refused: its files are not the skill's.
 */
-inline unique_fd open_skill_folder(std::string const& dir, file_id const* expected, std::string& error)
+inline open_folder open_skill_folder(std::string const& dir, file_id const* expected, std::string& error)
 {
-    unique_fd root(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (!root) {
+    open_folder out;
+    out.fd = unique_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    struct stat st {};
+    if (!out.fd || ::fstat(out.fd.get(), &st) != 0) {
         error = "cannot open " + dir;
-        return root;
+        return {};
     }
+    out.id = id_of(st);
+    out.path = skillmd::detail::path_of_descriptor(out.fd.get());
     if (expected && expected->second != 0) {
-        unique_fd const f(skillmd::detail::open_beneath_following(root.get(), skillmd::detail::path_of_descriptor(root.get()), "SKILL.md", O_PATH));
-        struct stat st {};
-        if (!f || ::fstat(f.get(), &st) != 0 || id_of(st) != *expected) {
+        unique_fd const f(skillmd::detail::open_beneath_following(out.fd.get(), out.path, "SKILL.md", O_PATH));
+        struct stat skill {};
+        if (!f || ::fstat(f.get(), &skill) != 0 || id_of(skill) != *expected) {
             error = "the skill's folder is not the one listed (it changed since; list the skills again)";
-            return unique_fd();
+            return {};
         }
     }
-    return root;
+    return out;
 }
 
 /// Lists the folder `rel` ("" for the root) below `root` into `out`; false with `error`
@@ -290,11 +305,9 @@ inline skill_listing list_skill(std::string const& dir, skillmd::detail::file_id
     skill_listing out;
     auto const root = detail::open_skill_folder(dir, expected, out.error);
     if (!root) return out;
-    struct stat st {};
-    std::vector<skillmd::detail::file_id> above;
-    if (::fstat(root.get(), &st) == 0) above.push_back(skillmd::detail::id_of(st));
+    std::vector<skillmd::detail::file_id> above{root.id};
     std::size_t folders = 0;
-    if (!detail::list_below(root.get(), skillmd::detail::path_of_descriptor(root.get()), "", 0, above, folders, out)) out.files.clear();
+    if (!detail::list_below(root.fd.get(), root.path, "", 0, above, folders, out)) out.files.clear();
     return out;
 }
 
@@ -310,7 +323,7 @@ inline std::optional<std::string> read_skill_file(std::string const& dir, skillm
     }
     auto const root = detail::open_skill_folder(dir, expected, error);
     if (!root) return std::nullopt;
-    return detail::read_below(root.get(), skillmd::detail::path_of_descriptor(root.get()), rel, limit, error);
+    return detail::read_below(root.fd.get(), root.path, rel, limit, error);
 }
 
 /** The manifest of the skill in folder `dir`: every file of its listing (nested skills'
@@ -325,12 +338,9 @@ inline skill_manifest manifest_of(std::string const& dir, skillmd::detail::file_
     auto const root = detail::open_skill_folder(dir, expected, m.error);
     if (!root) return m;
     skill_listing listing;
-    struct stat st {};
-    std::vector<skillmd::detail::file_id> above;
-    if (::fstat(root.get(), &st) == 0) above.push_back(skillmd::detail::id_of(st));
+    std::vector<skillmd::detail::file_id> above{root.id};
     std::size_t folders = 0;
-    std::string const root_path = skillmd::detail::path_of_descriptor(root.get());
-    if (!detail::list_below(root.get(), root_path, "", 0, above, folders, listing)) {
+    if (!detail::list_below(root.fd.get(), root.path, "", 0, above, folders, listing)) {
         m.error = listing.error;
         return m;
     }
@@ -338,7 +348,7 @@ inline skill_manifest manifest_of(std::string const& dir, skillmd::detail::file_
     std::uint64_t total = 0;
     for (auto const& f : listing.files) {
         std::string error;
-        auto bytes = detail::read_below(root.get(), root_path, f.path, max_skill_bytes - total, error);
+        auto bytes = detail::read_below(root.fd.get(), root.path, f.path, max_skill_bytes - total, error);
         if (!bytes) {
             m.error = error;
             return m;

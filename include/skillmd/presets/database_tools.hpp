@@ -9,7 +9,7 @@
 
 #include <skillmd/invoke/content.hpp>
 #include <skillmd/invoke/tool_calls.hpp>
-#include <skillmd/model/read_skill.hpp>
+#include <skillmd/validation/read_skill.hpp>
 #include <skillmd/presets/systems.hpp>
 #include <skillmd/storage/db_skill.hpp>
 #include <skillmd/triggers/trigger_index.hpp>

@@ -65,7 +65,11 @@ inline fleet make_fleet(locations const& at, postgres_options opts, std::string 
     files = contained(at, {dir.string()}, files);
     return fleet(std::make_unique<fleet_registry>(options_for(dialects::koshi(), mode, at), directory_source("user", dir.string(), files),
                                                   postgres_source("db", std::move(store), std::move(ns), cache.string())),
-                 settings_for(index_formats::policies::koshi(), skill_tool::load_skill));
+                 [] {
+                     auto s = settings_for(index_formats::policies::koshi(), skill_tool::load_skill);
+                     s.invoke.approval_step = false; // koshi's tools run what the model calls
+                     return s;
+                 }());
 }
 
 } // namespace skillmd::presets

@@ -71,7 +71,11 @@ inline koshi make_koshi(locations const& at = {}, std::filesystem::path const& s
     return koshi(std::make_unique<koshi_registry>(options_for(dialects::koshi(), mode, at),
                                                   directory_source("user", dir.string(), files),
                                                   sqlite_source("db", std::move(store), error)),
-                 settings_for(index_formats::policies::koshi(), skill_tool::load_skill));
+                 [] {
+                     auto s = settings_for(index_formats::policies::koshi(), skill_tool::load_skill);
+                     s.invoke.approval_step = false; // koshi's tools run what the model calls
+                     return s;
+                 }());
 }
 
 } // namespace skillmd::presets

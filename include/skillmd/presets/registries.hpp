@@ -9,7 +9,7 @@
 
 #include <skillmd/config.hpp>
 #include <skillmd/storage/dedup.hpp>
-#include <skillmd/model/dialect.hpp>
+#include <skillmd/validation/dialect.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
 #include <skillmd/storage/registry.hpp>
 #include <skillmd/storage/sources/directory_source.hpp>

@@ -14,7 +14,7 @@
 #include <skillmd/storage/overrides.hpp>
 #include <skillmd/model/skill.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>
-#include <skillmd/model/dialect.hpp>
+#include <skillmd/validation/dialect.hpp>
 #include <skillmd/storage/source.hpp>
 
 #include <algorithm>
@@ -65,10 +65,12 @@ public:
         if (key.empty()) return nullptr;
         if (auto const at = key.rfind('@'); at != std::string_view::npos) {
             if (at == 0) return nullptr;
+            // Both lists are sorted by command: the tier's skill is the one whose command
+            // is `name` (or `name@tier`, the command keep-all dedup gives a copy).
             std::string_view const name = key.substr(0, at), tier = key.substr(at + 1);
             for (auto const* list : {&skills_, &shadowed_})
-                for (auto const& r : *list)
-                    if (r.tier == tier && (r.command == key || base_command(r) == name)) return &r;
+                for (auto const command : {name, key})
+                    if (auto const* r = of_tier(*list, command, tier)) return r;
             return nullptr;
         }
         if (auto const i = position_of(key); i != npos) return &skills_[i];
@@ -145,6 +147,17 @@ private:
         return c;
     }
 
+    /// The skill of `list` (sorted by command) with this command in this tier, if any.
+    static skill_record const* of_tier(record_list const& list, std::string_view command, std::string_view tier)
+    {
+        auto const& v = list.items_;
+        auto it = std::lower_bound(v.begin(), v.end(), command,
+                                   [](record_ptr const& r, std::string_view c) { return r->command < c; });
+        for (; it != v.end() && (*it)->command == command; ++it)
+            if ((*it)->tier == tier) return &**it;
+        return nullptr;
+    }
+
     static constexpr std::size_t npos = ~std::size_t{0};
     /// Where the skill whose command is `command` is in skills_ (sorted by command), or npos.
     std::size_t position_of(std::string_view command) const
@@ -158,7 +171,7 @@ private:
     record_list skills_;
     mutable std::mutex listing_mutex_;
     mutable std::unique_ptr<listing_table const> listing_;
-    record_list shadowed_;
+    record_list shadowed_; // sorted by command too (resolve_collisions goes through commands in order)
     record_list disabled_;
     std::vector<diagnostic> diagnostics_;
     // Names that find a skill besides its command (`name:` or a label), sorted, viewing
@@ -256,6 +269,16 @@ struct candidate_result
     `Dedup`, then publishes the new snapshot atomically. Readers call `snapshot()`
     (or the shortcuts) from any thread at any time.
 */
+namespace detail {
+/// What a source puts before every command it discovers: `plugin:` for a plugin's skills.
+template <class Source>
+std::string command_prefix_of(Source const& src)
+{
+    if constexpr (requires { src.plugin(); }) return std::string(src.plugin()) + ":";
+    else return {};
+}
+} // namespace detail
+
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 class basic_registry
 {
@@ -425,7 +448,9 @@ private:
     read_result read_one(work const& w) const;
     /// What a read `r` of `where` (in tier `tier`) gives a refresh: a record made of the
     /// skill and `where`, or the read's stamp and diagnostics alone.
-    read_result result_of(std::size_t tier, std::string_view tier_label, candidate_result&& r, candidate const& where) const;
+    /// `command_prefix`: what the source puts before its commands (detail::command_prefix_of).
+    read_result result_of(std::size_t tier, std::string_view tier_label, candidate_result&& r, candidate const& where,
+                          std::string_view command_prefix) const;
 
     /// A read made during tier I's discovery, as this registry took it (early_results).
     struct early_result final : early_read
@@ -446,7 +471,7 @@ private:
             auto r = read_candidate(reg_.parser_, reg_.opts_, src, c, std::move(text));
             auto out = std::make_shared<early_result>();
             out->by = &reg_;
-            out->result = reg_.result_of(I, src.label(), std::move(r), c);
+            out->result = reg_.result_of(I, src.label(), std::move(r), c, detail::command_prefix_of(src));
             if (out->result.record) {
                 // The record holds the candidate's strings now: they are freed here, on the
                 // walk's thread, not after the walk on one. The walk keeps the command, by

@@ -22,6 +22,7 @@ SKILLMD_DECL pegasus make_pegasus(locations const& at, validation_mode mode)
     auto settings = settings_for(index_formats::policies::pegasus(), skill_tool::use_skill);
     settings.invoke.unknown_skill_message = "Skill \"{}\" not found";
     settings.invoke.default_fork_agent = "general"; // the field table's default for `agent`
+    settings.invoke.approval_step = false;
     auto const builtin = at.tier("builtin", p / "skills"), user = at.tier("user", p / "data" / "skills");
     auto const o = contained(at, {builtin, user});
     return pegasus(std::make_unique<pegasus_registry>(options_for(dialects::pegasus(), mode, at),
@@ -56,6 +57,7 @@ SKILLMD_DECL mycode make_mycode(locations const& at, std::string plugin_name,
                   [] {
                       auto s = settings_for(index_formats::policies::claude_code(), skill_tool::skill_with_args);
                       s.invoke.unknown_skill_message = "Skill not found: {}";
+                      s.invoke.approval_step = false;
                       return s;
                   }());
 }
@@ -69,6 +71,7 @@ SKILLMD_DECL sven make_sven(locations const& at, validation_mode mode)
     auto const o = contained(at, dirs, sven_layout());
     auto settings = settings_for(index_formats::policies::sven(), skill_tool::load_skill);
     settings.invoke.match_sanitized = true;
+    settings.invoke.approval_step = false;
     return sven(std::make_unique<sven_registry>(
                     options_for(dialects::sven(), mode, at), directory_source(sven_tiers[0], dirs[0], o),
                     directory_source(sven_tiers[1], dirs[1], o), directory_source(sven_tiers[2], dirs[2], o),

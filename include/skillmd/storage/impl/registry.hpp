@@ -9,7 +9,7 @@
 // registry of its own types.
 
 #include <skillmd/storage/registry.hpp>
-#include <skillmd/model/read_skill.hpp>
+#include <skillmd/validation/read_skill.hpp>
 #include <skillmd/storage/requirements.hpp>
 #include <skillmd/model/names.hpp>
 #include <skillmd/detail/prefetch.hpp>
@@ -196,7 +196,7 @@ typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<P
 {
     read_result out;
     visit_source(w.tier, [&](auto const& src) {
-        out = result_of(w.tier, src.label(), read_candidate(parser_, opts_, src, *w.where), *w.where);
+        out = result_of(w.tier, src.label(), read_candidate(parser_, opts_, src, *w.where), *w.where, detail::command_prefix_of(src));
     });
     return out;
 }
@@ -204,18 +204,25 @@ typename basic_registry<Parser, Dedup, Sources...>::read_result basic_registry<P
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 typename basic_registry<Parser, Dedup, Sources...>::read_result
 basic_registry<Parser, Dedup, Sources...>::result_of(std::size_t tier, std::string_view tier_label, candidate_result&& r,
-                                                     candidate const& where) const
+                                                     candidate const& where, std::string_view command_prefix) const
 {
     read_result out;
     if (r.skill) {
-        // `@` is the qualified syntax's (`name@tier`): a folder or a `name:` holding it would
-        // answer for another tier's skill, or slip past a rule naming it. Refused in every dialect.
-        bool const named_at = r.skill->name_given && r.skill->name.find('@') != std::string::npos;
-        if (named_at || where.command.find('@') != std::string::npos) {
+        // `@` is the qualified syntax's (`name@tier`) and `:` a plugin's (`plugin:name`): a
+        // folder or a `name:` holding either would answer for another tier's or plugin's
+        // skill, or slip past a rule naming it. Refused in every dialect; only the prefix
+        // a plugin source puts before its commands may hold `:`.
+        std::string_view path_part = where.command;
+        if (path_part.starts_with(command_prefix)) path_part.remove_prefix(command_prefix.size());
+        constexpr std::string_view reserved = "@:";
+        bool const named_badly = r.skill->name_given && r.skill->name.find_first_of(reserved) != std::string::npos;
+        if (named_badly || path_part.find_first_of(reserved) != std::string_view::npos) {
+            std::string_view const bad = named_badly ? std::string_view(r.skill->name) : path_part;
+            char const which = bad[bad.find_first_of(reserved)];
             r.diagnostics.push_back({std::string(codes::name_reserved_character), severity::error, where.path, 0, 0,
-                                     std::string(named_at ? "the name `" : "the path `") +
-                                         detail::clean_line(named_at ? std::string_view(r.skill->name) : std::string_view(where.command)) +
-                                         "` holds `@`, which only a qualified `name@tier` may; skipped"});
+                                     std::string(named_badly ? "the name `" : "the path `") + detail::clean_line(bad) +
+                                         "` holds `" + which + "`, which only a qualified " +
+                                         (which == '@' ? "`name@tier`" : "plugin skill's `plugin:name`") + " may; skipped"});
             r.skill.reset();
         }
     }

@@ -8,6 +8,7 @@
 
 #include <skillmd/storage/sources/directory_source.hpp>
 #include <skillmd/detail/block_list.hpp>
+#include <skillmd/detail/contained.hpp>
 #include <skillmd/detail/read_file.hpp>
 #include <skillmd/detail/utf8.hpp>
 #include <skillmd/frontmatter/split.hpp>
@@ -59,16 +60,13 @@ namespace skillmd {
 
 namespace detail {
 
-/// The path of the file open on `fd`, as the kernel knows it (no race with a link swap).
-/// The calling thread's table, not the process's: a helper of the walk has a table of its
-/// own (see posix_walk::own_table), and /proc/self/fd is the main thread's.
+/// The path of the file open on `fd`, as the kernel knows it (no race with a link swap),
+/// else `fallback` resolved. path_of_descriptor reads the calling thread's table: a helper
+/// of the walk has a table of its own (see posix_walk::own_table).
 SKILLMD_DECL std::string opened_path(int fd, std::string const& fallback)
 {
-    std::string const link = "/proc/thread-self/fd/" + std::to_string(fd);
-    char buf[4096];
-    ssize_t const n = ::readlink(link.c_str(), buf, sizeof buf);
-    if (n > 0 && static_cast<std::size_t>(n) < sizeof buf && buf[0] == '/') return std::string(buf, static_cast<std::size_t>(n));
-    return real_path(fallback);
+    auto path = path_of_descriptor(fd);
+    return path.empty() ? real_path(fallback) : path;
 }
 
 /// How a skill file is opened: read only, never as a controlling terminal, and without

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_MODEL_DIALECT_HPP
-#define SKILLMD_MODEL_DIALECT_HPP
+#ifndef SKILLMD_VALIDATION_DIALECT_HPP
+#define SKILLMD_VALIDATION_DIALECT_HPP
 
 #include <skillmd/config.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>

@@ -1,14 +1,14 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-#ifndef SKILLMD_MODEL_READ_SKILL_HPP
-#define SKILLMD_MODEL_READ_SKILL_HPP
+#ifndef SKILLMD_VALIDATION_READ_SKILL_HPP
+#define SKILLMD_VALIDATION_READ_SKILL_HPP
 
 // From a frontmatter document to a typed, validated `skill_metadata`:
 // field names and defaults come from a dialect, every problem is a diagnostic at
 // the line and column of the value, and the rules of the Agent Skills reference
 // validator carry its rule ids so tools can compare verdicts.
 
-#include <skillmd/model/dialect.hpp>
+#include <skillmd/validation/dialect.hpp>
 #include <skillmd/model/diagnostic.hpp>
 #include <skillmd/frontmatter/document.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>
