@@ -14,7 +14,7 @@ deb=$(ls "$work"/package/skillmd_*.deb)
 echo "   $(basename "$deb")"
 dpkg-deb --info "$deb" >"$work/info.txt"
 dpkg-deb --contents "$deb" >"$work/contents.txt"
-sed -n '/Package:/,$p' "$work/info.txt" | grep -E "^ (Package|Version|Architecture|Depends|Recommends|Section):" | sed 's/^/  /'
+grep -E "^ (Package|Version|Architecture|Depends|Recommends|Section):" "$work/info.txt" | sed 's/^/  /'
 grep -q "^ Depends:.*libboost[0-9.]*-dev.*libicu-dev" "$work/info.txt" || fail "Depends lacks Boost and ICU"
 grep -q "^ Depends:.*libsqlite3-0" "$work/info.txt" || fail "Depends lacks bin/skillmd's shared libraries (dpkg-shlibdeps)"
 for f in usr/bin/skillmd usr/include/skillmd/skillmd.hpp usr/lib/cmake/skillmd/skillmd-config.cmake \
