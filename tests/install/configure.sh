@@ -90,7 +90,7 @@ explicit-sqlite)
 explicit-tools)
   step "-DSKILLMD_BUILD_TOOLS=ON with libpq hidden: fails naming the option and the part"
   configure fail -DSKILLMD_BUILD_TOOLS=ON -DCMAKE_DISABLE_FIND_PACKAGE_PostgreSQL=ON
-  expect_log "SKILLMD_BUILD_TOOLS=ON but the skillmd tool \\(bin/skillmd\\) needs what is missing: postgres"
+  expect_log "SKILLMD_BUILD_TOOLS=ON but the skillmd tool \\(bin/skillmd\\) cannot be built, missing: postgres"
   ;;
 *)
   fail "unknown case $case_"
