@@ -39,4 +39,13 @@ if(SKILLMD_DPKG_SHLIBDEPS)
 else()
   message(STATUS "skillmd: dpkg-shlibdeps not found (dpkg-dev): the .deb will not list bin/skillmd's shared libraries")
 endif()
+# What only a build makes must be in the package: cpack right after configuring fails,
+# saying to build first, rather than make a package without them.
+set(CPACK_SKILLMD_BINARY_DIR ${PROJECT_BINARY_DIR})
+set(CPACK_SKILLMD_BUILT_FILES ${CMAKE_INSTALL_LIBDIR}/${SKILLMD_COMPILED_FILE})
+skillmd_option_mode(SKILLMD_BUILD_TOOLS _skillmd_tools_mode)
+if(TARGET skillmd_cli AND NOT _skillmd_tools_mode STREQUAL "OFF") # installed with the library
+  list(APPEND CPACK_SKILLMD_BUILT_FILES ${CMAKE_INSTALL_BINDIR}/skillmd)
+endif()
+set(CPACK_PRE_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/skillmd-cpack-check.cmake)
 include(CPack)

@@ -50,6 +50,12 @@ no-sqlite)
     [ ! -e "$work/prefix/$f" ] || fail "$f is installed"
   done
   grep -q "skillmd::compiled not installed" "$work/install.log" || fail "install does not say libskillmd.a was left out"
+  step "cpack right after configuring: refused, saying to build first"
+  if "$(dirname "$cmake")/cpack" -G DEB --config "$work/build/CPackConfig.cmake" -B "$work/package" >"$work/cpack.log" 2>&1; then
+    cat "$work/cpack.log"; fail "cpack made a package of an unbuilt tree"
+  fi
+  tr -s ' \n' ' ' <"$work/cpack.log" | grep -q "the package would lack lib/libskillmd.a, which is not built: run .cmake --build" ||
+    { cat "$work/cpack.log"; fail "cpack failed without saying to build first"; }
   step "find_package(skillmd) from it: builds"
   consume "$work/plain" -DSKILLMD_CONSUME=find_package -DCMAKE_PREFIX_PATH="$work/prefix"
   step "find_package(skillmd COMPONENTS postgres mcp): found; COMPONENTS sqlite, compiled: fail naming them"
