@@ -46,4 +46,7 @@ plain_compile "$work/pkg_config" $(pkg-config --cflags --libs skillmd)
 
 step "a plain compiler line"
 plain_compile "$work/plain" -I"$prefix/include" -lboost_filesystem -lboost_json -licui18n -licuuc
+"$cxx" -std=c++20 -DSKILLMD_SEPARATE_COMPILATION -I"$prefix/include" "$consumer/compiled.cpp" -o "$work/plain_compiled" \
+  -L"$prefix/lib" -lskillmd -lboost_filesystem -lboost_json -licui18n -licuuc || fail "compile-once with a plain compiler line"
+"$work/plain_compiled" || fail "plain_compiled"
 echo "ok"
