@@ -5,7 +5,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 bash scripts/install-deps.sh
-cmake -S . -B build/demo -G Ninja -DCMAKE_BUILD_TYPE=Release -DSKILLMD_BUILD_TESTS=OFF >/dev/null
+cmake -S . -B build/demo -G Ninja -DCMAKE_BUILD_TYPE=Release -DSKILLMD_BUILD_TESTS=OFF -DSKILLMD_BUILD_TOOLS=ON >/dev/null
 cmake --build build/demo -j2 --target skillmd_cli readme_example
 skillmd=build/demo/tools/skillmd
 mapfile -t files < <(find skills -name SKILL.md | sort)

@@ -10,10 +10,12 @@ packages=(
   libboost-json1.81-dev libboost-locale1.81-dev
   libyaml-cpp-dev libfyaml-dev libbenchmark-dev libsqlite3-dev libicu-dev libssl-dev
   libpq-dev postgresql-15
-  strace git
+  strace git dpkg-dev
 )
 # libssl-dev: skills over MCP (skillmd::mcp) hash with OpenSSL's libcrypto.
 # libpq-dev: the fleet tier (skillmd::postgres); postgresql-15: the throw-away test cluster.
+# dpkg-dev: dpkg-shlibdeps, which names bin/skillmd's shared libraries in the .deb
+# (cpack -G DEB, tested by tests/install/deb.sh).
 # git: the live-anchor tests recreate their tree with ../shared/live-anchors/make_tree.sh,
 # which makes the project folder a git repository.
 # Node.js runs the seed 001 reference script in the tests; any node on PATH will do.
