@@ -7,7 +7,7 @@
 // test files reach it through these declarations, so they stay quick to build.
 
 #include <skillmd/frontmatter/parse_result.hpp>
-#include <skillmd/model/read_skill.hpp>
+#include <skillmd/validation/read_skill.hpp>
 
 #include <filesystem>
 #include <fstream>
