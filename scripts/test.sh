@@ -11,8 +11,10 @@ cd "$here"
 bash scripts/install-deps.sh
 
 echo "== gcc 12 (Release)"
+# Only the configure lines that say a suite is skipped for want of its external data
+# (SKILLMD_SKILL_CORPUS_DIR, SKILLMD_YAML_TEST_SUITE_DIR, SKILLMD_AGENT_CAPTURES_DIR).
 cmake -S . -B build/gcc -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ \
-  -DSKILLMD_BUILD_BENCHMARKS=ON >/dev/null
+  -DSKILLMD_BUILD_BENCHMARKS=ON | { grep -E '^-- skillmd: test' || true; }
 cmake --build build/gcc -j2
 (cd build/gcc && ctest --output-on-failure -j2)
 
