@@ -7,7 +7,7 @@
 // loop that only reads every SKILL.md into memory, given the list of paths, and the
 // system calls a walk cannot do without (one core, nothing parsed). And
 // refresh() when nothing changed, and the memory a loaded registry holds per skill, of
-// that tree and of real skills (the shared corpus, or `--corpus DIR`).
+// that tree and of real skills (the corpus of public skills SKILLMD_SKILL_CORPUS_DIR names, or `--corpus DIR`).
 
 #include <skillmd/frontmatter/split.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
@@ -48,10 +48,10 @@ std::string& user_tree()
     return dir;
 }
 
-/// `--corpus DIR`: the real skills `memory_per_skill/real_skills` loads; the shared corpus by default.
+/// `--corpus DIR`: the real skills `memory_per_skill/real_skills` loads; the corpus SKILLMD_SKILL_CORPUS_DIR names by default.
 std::string& corpus_dir()
 {
-    static std::string dir = SKILLMD_BENCH_SHARED_DIR "/corpus";
+    static std::string dir = SKILLMD_BENCH_CORPUS_DIR;
     return dir;
 }
 

@@ -34,10 +34,10 @@ struct corpus
     std::size_t bytes = 0;
 };
 
-/// `--corpus DIR`; the shared corpus by default.
+/// `--corpus DIR`; the corpus SKILLMD_SKILL_CORPUS_DIR names by default.
 std::string& corpus_dir()
 {
-    static std::string dir = SKILLMD_BENCH_SHARED_DIR "/corpus";
+    static std::string dir = SKILLMD_BENCH_CORPUS_DIR;
     return dir;
 }
 

@@ -17,6 +17,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace sk = skillmd;
 
@@ -157,6 +158,23 @@ static_assert(sk::content_format<markdown_content>, "markdown_content must model
 using my_registry = sk::basic_registry<small_frontmatter, last_wins, map_source, map_source>;
 using my_system = sk::basic_system<my_registry, bullet_index, markdown_content>;
 
+// One alias for each policy: the same system with only that policy replaced.
+using first_wins_system = my_system::with_dedup<sk::first_tier_wins>;                       // dedup
+using plain_parser_system = my_system::with_parser<sk::frontmatter::line_parser>;           // parser
+using one_tier_system = my_system::with_sources<map_source>;                                // tiers
+using pegasus_index_system = my_system::with_index_format<sk::index_formats::pegasus>;      // index format
+using pegasus_content_system = my_system::with_content_format<sk::content_formats::pegasus>; // content format
+using first_wins_registry = my_registry::with_dedup<sk::first_tier_wins>;                   // on the registry
+using whole_registry_system = my_system::with_registry<first_wins_registry>;                // a whole registry
+static_assert(std::is_same_v<first_wins_system, whole_registry_system>);
+static_assert(std::is_same_v<first_wins_registry, sk::basic_registry<small_frontmatter, sk::first_tier_wins, map_source, map_source>>);
+static_assert(std::is_same_v<plain_parser_system::registry_type,
+                             sk::basic_registry<sk::frontmatter::line_parser, last_wins, map_source, map_source>>);
+static_assert(std::is_same_v<one_tier_system::registry_type, my_registry::with_sources<map_source>>);
+static_assert(std::is_same_v<one_tier_system::registry_type, sk::basic_registry<small_frontmatter, last_wins, map_source>>);
+static_assert(std::is_same_v<pegasus_index_system::registry_type, my_registry>);
+static_assert(std::is_same_v<pegasus_content_system::index_format_type, bullet_index>);
+
 static int failures = 0;
 static void expect(bool ok, std::string_view what)
 {
@@ -193,5 +211,23 @@ int main()
     user.put("greet", "---\nname: greet\ndescription: Say hi.\n---\nHi $ARGUMENTS.\n");
     agent.refresh();
     expect(agent.index().text == "Skills (1):\n* greet: Say hi.\n", "a refresh sees the changed stamp");
+
+    // The registry's type changes with its parser or dedup policy: a new registry over
+    // the same tiers and options, under the same settings.
+    first_wins_system first(std::make_unique<first_wins_registry>(agent.registry()), agent.settings());
+    first.load();
+    expect(first.index().text == "Skills (1):\n* greet: Say hello.\n", "with_dedup: now the first tier wins");
+    plain_parser_system plain(std::make_unique<plain_parser_system::registry_type>(agent.registry()), agent.settings());
+    plain.load();
+    expect(plain.snapshot()->find("/huge") != nullptr, "with_parser: the line parser has no 2 KB limit");
+    one_tier_system alone(std::make_unique<one_tier_system::registry_type>(small_frontmatter{}, sk::registry_options{}, user),
+                          agent.settings());
+    alone.load();
+    expect(alone.index().text == "Skills (1):\n* greet: Say hi.\n", "with_sources: one tier");
+    // The formats change without touching the registry: the system moves into the new type.
+    one_tier_system::with_content_format<sk::content_formats::pegasus> pegasus_content(std::move(alone));
+    auto const shown = pegasus_content.invoke("/greet you", sk::caller::user);
+    expect(shown.status() == sk::invoke_status::run && shown.content.find("Hi you.") != std::string::npos,
+           "with_content_format: the registry carries over");
     return failures == 0 ? 0 : 1;
 }

@@ -28,7 +28,7 @@ echo
 echo "== skillmd tree --preset sven: the shipped skills as nested commands"
 "$skillmd" tree --preset sven --dir project-sven=skills 2>/dev/null
 echo
-echo "== skillmd index --preset claude-code: the index as seed 001 lists it (15,000-character budget)"
+echo "== skillmd index --preset claude-code: the index as Claude Code (reverse-engineered) lists it (15,000-character budget)"
 "$skillmd" index --preset claude-code --dir user=skills
 echo
 echo "== skillmd index --format agent-skills: the same skills in the reference tool's XML"
@@ -41,7 +41,7 @@ echo
 echo "== skillmd invoke \"/commit keep the subject under 50 characters\" --as user: validation, substitution, content"
 "$skillmd" invoke "/commit keep the subject under 50 characters" --as user --preset claude-code --dir user=skills 2>&1
 echo
-echo "== skillmd invoke review-code --format json: an unknown skill, seed 001's error code 2"
+echo "== skillmd invoke review-code --format json: an unknown skill, Claude Code's error code 2"
 "$skillmd" invoke review-code --preset claude-code --dir user=skills --format json || true
 echo
 echo "== skillmd match: the skills whose trigger phrases a message holds"

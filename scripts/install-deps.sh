@@ -16,9 +16,9 @@ packages=(
 # libpq-dev: the fleet tier (skillmd::postgres); postgresql-15: the throw-away test cluster.
 # dpkg-dev: dpkg-shlibdeps, which names bin/skillmd's shared libraries in the .deb
 # (cpack -G DEB, tested by tests/install/deb.sh).
-# git: the live-anchor tests recreate their tree with ../shared/live-anchors/make_tree.sh,
+# git: the tests against captures of the real agents recreate their tree with the captures' make_tree.sh,
 # which makes the project folder a git repository.
-# Node.js runs the seed 001 reference script in the tests; any node on PATH will do.
+# Node.js runs the reference script of Claude Code's line parser in the tests; any node on PATH will do.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 # npm installs the official MCP TypeScript SDK the MCP tests drive skillmd with.
 command -v npm >/dev/null 2>&1 || packages+=(npm)

@@ -75,7 +75,9 @@ inline void notify_rendered(observer& o, index_result const& r)
     @endcode
 
     To replace one policy, name the new type with `with_index_format<F>` or
-    `with_content_format<F>` and construct it from a preset (`move` keeps the registry).
+    `with_content_format<F>` and construct it from a preset (`move` keeps the registry);
+    `with_parser<P>`, `with_dedup<D>`, `with_sources<S...>` and `with_registry<R>` change
+    the registry's type, so construct that from a new registry and the old settings.
 */
 template <class Registry, index_format Index, content_format Content>
 class basic_system
@@ -88,6 +90,17 @@ public:
     using with_index_format = basic_system<Registry, F, Content>;
     template <content_format F>
     using with_content_format = basic_system<Registry, Index, F>;
+    /// Another registry type under the same formats (construct it with a new registry
+    /// and, to keep them, this system's settings).
+    template <class R>
+    using with_registry = basic_system<R, Index, Content>;
+    /// The registry's own one-alias swaps, lifted to the system.
+    template <frontmatter::frontmatter_parser P>
+    using with_parser = basic_system<typename Registry::template with_parser<P>, Index, Content>;
+    template <dedup_policy D>
+    using with_dedup = basic_system<typename Registry::template with_dedup<D>, Index, Content>;
+    template <skill_source... S>
+    using with_sources = basic_system<typename Registry::template with_sources<S...>, Index, Content>;
 
     basic_system(std::unique_ptr<Registry> registry, system_settings settings, Index index = {}, Content content = {})
         : registry_(std::move(registry)), settings_(std::move(settings)), index_(std::move(index)),

@@ -419,13 +419,13 @@ BOOST_AUTO_TEST_CASE(fmt_makes_the_smallest_edits_and_keeps_the_meaning)
     BOOST_TEST(s.text == "---\nname: s\ndescription: 'folded text'\n---\nB\n");
 }
 
-BOOST_AUTO_TEST_CASE(fmt_over_the_corpus)
+BOOST_AUTO_TEST_CASE(fmt_over_the_corpus, *test::needs_corpus())
 {
     // Every file strict YAML refuses: after the fix no reading differs unless fmt said why
     // it could not; a second fix changes nothing; the body is never touched. Every other
     // file: fmt never changes what it says, and is idempotent.
     std::size_t refused_by_strict = 0, fixed = 0;
-    for (auto const& p : test::skill_files(test::shared_dir() / "corpus")) {
+    for (auto const& p : test::skill_files(test::corpus_dir())) {
         std::string const text = test::slurp(p);
         auto const r = fix_portability(text, p.string());
         BOOST_TEST_CONTEXT(p.string())

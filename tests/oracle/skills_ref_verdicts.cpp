@@ -3,7 +3,7 @@
 //
 // Strict agent-skills validation against the specification's reference validator
 // (skills-ref 0.1.0): on every corpus file, the same verdict and the same set of
-// violated rule ids as shared/corpus/skills-ref-verdicts.tsv records.
+// violated rule ids as the corpus's skills-ref-verdicts.tsv records.
 //
 // Documented exceptions, where the reference validator is plainly wrong:
 //  - it ends the frontmatter at the next `---` anywhere in the file (`split("---", 2)`),
@@ -46,9 +46,9 @@ std::string join(std::set<std::string> const& s)
 
 BOOST_AUTO_TEST_SUITE(skills_ref_verdicts)
 
-BOOST_AUTO_TEST_CASE(strict_agent_skills_agrees_with_the_reference_validator)
+BOOST_AUTO_TEST_CASE(strict_agent_skills_agrees_with_the_reference_validator, *skillmd::test::needs_corpus())
 {
-    auto const corpus = skillmd::test::shared_dir() / "corpus";
+    auto const corpus = skillmd::test::corpus_dir();
     std::map<std::string, std::pair<std::string, std::string>> expected;
     {
         std::istringstream in(skillmd::test::slurp(corpus / "skills-ref-verdicts.tsv"));

@@ -127,10 +127,10 @@ std::vector<json::value> json_documents(std::string const& text)
 
 BOOST_AUTO_TEST_SUITE(yaml_test_suite)
 
-BOOST_AUTO_TEST_CASE(no_wrong_result_on_any_case)
+BOOST_AUTO_TEST_CASE(no_wrong_result_on_any_case, *skillmd::test::needs_yaml_test_suite())
 {
     namespace fs = std::filesystem;
-    fs::path const root = skillmd::test::shared_dir() / "yaml-test-suite";
+    fs::path const root = skillmd::test::yaml_test_suite_dir();
     std::vector<fs::path> cases;
     for (auto const& e : fs::recursive_directory_iterator(root))
         if (e.path().filename() == "in.yaml") cases.push_back(e.path().parent_path());

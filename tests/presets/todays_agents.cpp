@@ -2,7 +2,8 @@
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
 //
 // Today's agents, byte for byte: the presets claude-code-2.1, codex-0.169, gemini-cli-0.61
-// and opencode-1.18 render the tree of ../shared/live-anchors (recreated with its
+// and opencode-1.18 render the tree of the captures of what those programs sent their
+// model (SKILLMD_AGENT_CAPTURES_DIR, external data; the tree is recreated with its
 // make_tree.sh) exactly as the real programs did in the captures there. The sentences
 // around each list are the products' own, so the tests take them from the capture and
 // pass them as the format's prose; the repository carries neither the captures nor
@@ -27,7 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path anchors() { return shared_dir() / "live-anchors"; }
+fs::path anchors() { return agent_captures_dir(); }
 
 /// The pair tree for one CLI, made by the anchors' own script under `at`:
 /// `at/tree-pair-<cli>/home` and `.../proj`. `at` is what the captures call {ANCHORS}.
@@ -106,7 +107,7 @@ BOOST_AUTO_TEST_SUITE(todays_agents)
 // tier order (user first, then names found only in the project), ` - when_to_use`
 // appended, only `<` `>` escaped, `disable-model-invocation` left out, a 1,500-character
 // description whole. The capture's built-in skills (not in the tree) are dropped from it.
-BOOST_AUTO_TEST_CASE(claude_code_2_1_reproduces_the_capture)
+BOOST_AUTO_TEST_CASE(claude_code_2_1_reproduces_the_capture, *needs_agent_captures())
 {
     temp_dir t;
     fs::path const root = make_tree(t.path, "claude", "user-claude project-claude");
@@ -148,7 +149,7 @@ BOOST_AUTO_TEST_CASE(claude_code_2_1_reproduces_the_capture)
 // Codex 0.169.0: the roots table (r0 the user's `.agents/skills`, r1 the project's) and
 // every copy of every name, project scope first, then name, nested skills included,
 // nothing escaped, the long description cut to 1,021 code points and `...`.
-BOOST_AUTO_TEST_CASE(codex_0_169_reproduces_the_capture)
+BOOST_AUTO_TEST_CASE(codex_0_169_reproduces_the_capture, *needs_agent_captures())
 {
     temp_dir t;
     fs::path const root = make_tree(t.path, "codex", "user-agents project-agents");
@@ -181,7 +182,7 @@ BOOST_AUTO_TEST_CASE(codex_0_169_reproduces_the_capture)
 // Gemini CLI 0.61.0: the frame is exact, and every entry is byte for byte one of the
 // capture's. Gemini lists in the file system's order, which varies from run to run;
 // skillmd sorts by name (documented), so the entries are compared as a set.
-BOOST_AUTO_TEST_CASE(gemini_cli_0_61_reproduces_the_capture)
+BOOST_AUTO_TEST_CASE(gemini_cli_0_61_reproduces_the_capture, *needs_agent_captures())
 {
     temp_dir t;
     fs::path const root = make_tree(t.path, "gemini", "user-agents project-agents");
@@ -216,7 +217,7 @@ BOOST_AUTO_TEST_CASE(gemini_cli_0_61_reproduces_the_capture)
 
 // opencode 1.18.33: the whole text, sorted by name, nested skills found, name and
 // description raw, the location escaped.
-BOOST_AUTO_TEST_CASE(opencode_1_18_reproduces_the_capture)
+BOOST_AUTO_TEST_CASE(opencode_1_18_reproduces_the_capture, *needs_agent_captures())
 {
     temp_dir t;
     fs::path const root = make_tree(t.path, "opencode", "user-agents project-agents");

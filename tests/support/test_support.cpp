@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -56,7 +57,40 @@ std::string slurp(std::filesystem::path const& p)
     return ss.str();
 }
 
-std::filesystem::path shared_dir() { return SKILLMD_TEST_SHARED_DIR; }
+std::filesystem::path corpus_dir() { return SKILLMD_TEST_CORPUS_DIR; }
+std::filesystem::path yaml_test_suite_dir() { return SKILLMD_TEST_YAML_TEST_SUITE_DIR; }
+std::filesystem::path agent_captures_dir() { return SKILLMD_TEST_AGENT_CAPTURES_DIR; }
+
+namespace {
+boost::unit_test::precondition needs(std::filesystem::path const& dir, char const* what, char const* variable)
+{
+    return boost::unit_test::precondition([dir, what, variable](boost::unit_test::test_unit_id id) {
+        std::error_code ec;
+        boost::test_tools::assertion_result ok(std::filesystem::is_directory(dir, ec));
+        if (!ok) {
+            ok.message() << what << " not found (" << variable << " = " << dir.string() << ")";
+            // One line at the default log level too, so the test's output says what it skipped.
+            std::cout << "skipped " << boost::unit_test::framework::get(id, boost::unit_test::TUT_ANY).full_name()
+                      << ": " << what << " not found (" << variable << " = " << dir.string() << ")\n";
+        }
+        return ok;
+    });
+}
+} // namespace
+
+boost::unit_test::precondition needs_corpus()
+{
+    return needs(corpus_dir(), "the corpus of public SKILL.md files", "SKILLMD_SKILL_CORPUS_DIR");
+}
+boost::unit_test::precondition needs_yaml_test_suite()
+{
+    return needs(yaml_test_suite_dir(), "the YAML test suite", "SKILLMD_YAML_TEST_SUITE_DIR");
+}
+boost::unit_test::precondition needs_agent_captures()
+{
+    return needs(agent_captures_dir(), "the captures of what the real agent programs send their model",
+                 "SKILLMD_AGENT_CAPTURES_DIR");
+}
 std::filesystem::path source_dir() { return SKILLMD_TEST_SOURCE_DIR; }
 
 std::vector<std::filesystem::path> skill_files(std::filesystem::path const& root)

@@ -9,6 +9,8 @@
 #include <skillmd/frontmatter/parse_result.hpp>
 #include <skillmd/validation/read_skill.hpp>
 
+#include <boost/test/unit_test.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <stdlib.h>
@@ -47,7 +49,16 @@ std::ptrdiff_t plain_line_length(std::string_view text, bool flow, bool definiti
 std::ptrdiff_t quoted_run_length(std::string_view text, bool double_quoted, bool definition);
 
 std::string slurp(std::filesystem::path const& p);
-std::filesystem::path shared_dir();
+/// The external test data (not in the repository; CMake variables SKILLMD_SKILL_CORPUS_DIR,
+/// SKILLMD_YAML_TEST_SUITE_DIR, SKILLMD_AGENT_CAPTURES_DIR).
+std::filesystem::path corpus_dir();          ///< a corpus of public SKILL.md files
+std::filesystem::path yaml_test_suite_dir(); ///< the official YAML test suite
+std::filesystem::path agent_captures_dir();  ///< what real agent programs sent their model
+/// Preconditions for the test cases that need that data: without it they are skipped,
+/// saying which variable names the folder (`BOOST_AUTO_TEST_CASE(c, *needs_corpus())`).
+boost::unit_test::precondition needs_corpus();
+boost::unit_test::precondition needs_yaml_test_suite();
+boost::unit_test::precondition needs_agent_captures();
 std::filesystem::path source_dir();
 /// Every SKILL.md below `root`, sorted.
 std::vector<std::filesystem::path> skill_files(std::filesystem::path const& root);

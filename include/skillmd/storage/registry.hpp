@@ -299,6 +299,31 @@ public:
     {
     }
 
+    using parser_type = Parser;
+    using dedup_type = Dedup;
+
+    /// The same registry with one policy replaced, in one alias: construct it anew, or
+    /// from a registry of the same tiers (below) when only the parser or dedup changed.
+    template <frontmatter::frontmatter_parser P>
+    using with_parser = basic_registry<P, Dedup, Sources...>;
+    template <dedup_policy D>
+    using with_dedup = basic_registry<Parser, D, Sources...>;
+    template <skill_source... S>
+    using with_sources = basic_registry<Parser, Dedup, S...>;
+
+    /** The options and copies of the tiers of `other`, a registry of the same sources
+        under another parser or dedup policy (`with_parser<P>`, `with_dedup<D>`). The
+        parser is built from the options' dialect and mode when it can be, else default
+        constructed. Copied sources share what they keep behind pointers (a directory
+        source's change watches): keep one of the two registries, typically the new one.
+    */
+    template <frontmatter::frontmatter_parser P, dedup_policy D>
+        requires(std::constructible_from<Parser, frontmatter::parse_options> || std::default_initializable<Parser>)
+    explicit basic_registry(basic_registry<P, D, Sources...> const& other)
+        : basic_registry(other, std::index_sequence_for<Sources...>{})
+    {
+    }
+
     basic_registry(basic_registry const&) = delete;
     basic_registry& operator=(basic_registry const&) = delete;
 
@@ -361,6 +386,19 @@ public:
     auto const& source() const noexcept { return std::get<I>(sources_); }
 
 private:
+    template <class Other, std::size_t... I>
+    basic_registry(Other const& other, std::index_sequence<I...>)
+        : basic_registry(parser_for(other.options()), other.options(), other.template source<I>()...)
+    {
+    }
+    static Parser parser_for(registry_options const& o)
+    {
+        if constexpr (std::constructible_from<Parser, frontmatter::parse_options>)
+            return Parser(parse_options_for(o.dialect, o.mode));
+        else
+            return Parser{};
+    }
+
     void refresh_locked(); // discover, read what changed, assemble, publish
 
     /// What reading one candidate gave, or what the previous snapshot kept of it.
