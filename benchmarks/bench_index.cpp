@@ -85,13 +85,13 @@ void skip_overflow_pegasus_whole_list(benchmark::State& s)
 
 void always_bypass_sven(benchmark::State& s) { run(s, fmts::sven{}, fmts::policies::sven().budget); }
 
-void shorten_then_drop_codex_default(benchmark::State& s) { run(s, fmts::codex{}, fmts::policies::codex().budget); }
+void shorten_then_drop_codex_default(benchmark::State& s) { run(s, fmts::codex_0_169{}, fmts::policies::codex_0_169().budget); }
 
 void shorten_then_drop_codex(benchmark::State& s)
 {
-    auto b = fmts::policies::codex().budget;
+    auto b = fmts::policies::codex_0_169().budget;
     b.chars = 1000000; // the minimal lines fit, the full ones do not: descriptions are shared out
-    run(s, fmts::codex{}, b);
+    run(s, fmts::codex_0_169{}, b);
 }
 
 /// A loaded snapshot of the same 10,000 skills.
@@ -141,11 +141,11 @@ void from_snapshot_claude_code_default(benchmark::State& state)
 void from_snapshot_codex_budget(benchmark::State& state)
 {
     auto const& snap = loaded();
-    auto policy = fmts::policies::codex();
+    auto policy = fmts::policies::codex_0_169();
     policy.budget.chars = 1000000;
     skillmd::index_result r;
     for (auto _ : state) {
-        r = skillmd::render_index(*snap, fmts::codex{}, policy);
+        r = skillmd::render_index(*snap, fmts::codex_0_169{}, policy);
         benchmark::DoNotOptimize(r.text.data());
     }
     state.counters["listed"] = static_cast<double>(r.listed.size());

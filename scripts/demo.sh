@@ -34,9 +34,8 @@ echo
 echo "== skillmd index --format agent-skills: the same skills in the reference tool's XML"
 "$skillmd" index --preset claude-code --dir user=skills --format agent-skills
 echo
-echo "== skillmd index --format codex --budget 600: Codex's format, descriptions shortened to fit"
-"$skillmd" index --preset claude-code --dir user=skills --format codex --budget 600 | sed -n '1,9p'
-echo "   (Codex's usage rules follow)"
+echo "== skillmd index --format codex-0.169 --budget 600: Codex's format, descriptions shortened to fit"
+"$skillmd" index --preset claude-code --dir user=skills --format codex-0.169 --budget 600 | sed -n '1,12p'
 echo
 echo "== skillmd invoke \"/commit keep the subject under 50 characters\" --as user: validation, substitution, content"
 "$skillmd" invoke "/commit keep the subject under 50 characters" --as user --preset claude-code --dir user=skills 2>&1

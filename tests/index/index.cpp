@@ -27,6 +27,42 @@ namespace fmts = skillmd::index_formats;
 
 namespace {
 
+/// The budget tests' format: `- name: description (file: path)` lines, XML-escaped, with
+/// no frame, so every character the budget counts is an entry's.
+struct file_lines
+{
+    static constexpr std::size_t description_overhead = 1;
+    static constexpr escaping escape = escaping::xml;
+    static constexpr std::string_view name = "file-lines";
+    void describe(std::string& out, index_entry const& e) const { fmts::detail::append_clean_line(out, e.description); }
+    void begin(std::string&, index_summary const&) const {}
+    void head(std::string& out, index_entry const& e) const
+    {
+        out += "- ";
+        fmts::detail::put(out, e.name, escape);
+        out += ": ";
+    }
+    void described(std::string& out, std::string_view text) const
+    {
+        skillmd::detail::append_escaped(out, text, escape);
+        out += ' ';
+    }
+    void tail(std::string& out, index_entry const& e) const
+    {
+        out += "(file: ";
+        fmts::detail::put(out, e.location, escape);
+        out += ")\n";
+    }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        head(out, e);
+        if (!text.empty()) described(out, text);
+        tail(out, e);
+    }
+    void end(std::string&, index_summary const&) const {}
+};
+static_assert(index_format<file_lines>);
+
 index_entry entry(std::string_view command, std::string_view name, std::string_view description,
                   std::string_view location, std::string_view when = {}, std::string_view hint = {})
 {
@@ -279,8 +315,6 @@ BOOST_AUTO_TEST_CASE(empty_lists)
 {
     std::vector<index_entry> const none;
     BOOST_TEST(render_named("agent-skills", none) == "<available_skills>\n</available_skills>"); // skills-ref's tests
-    BOOST_TEST(render_named("codex", none).empty());
-    BOOST_TEST(render_named("gemini", none).empty());
     BOOST_TEST(render_named("pegasus", none) == "Available skills:\n\nUse the use_skill tool to invoke a skill when relevant.\n");
 }
 
@@ -300,7 +334,7 @@ BOOST_AUTO_TEST_CASE(xml_formats_keep_line_breaks_like_the_reference_tool)
                std::string::npos);
     // One-line formats fold them.
     BOOST_TEST(render_named("pegasus", e).find("- m: First line. Second line <b>\n") != std::string::npos);
-    BOOST_TEST(render_named("codex", e).find("- m: First line. Second line &lt;b&gt; (file: /s/m/SKILL.md)\n") != std::string::npos);
+    BOOST_TEST(render_index(e, file_lines{}, {}).text == "- m: First line. Second line &lt;b&gt; (file: /s/m/SKILL.md)\n");
 }
 
 BOOST_AUTO_TEST_CASE(entries_from_a_snapshot_follow_visibility)
@@ -460,11 +494,11 @@ BOOST_AUTO_TEST_CASE(no_text_leaves_its_place_in_any_format)
                 auto const good = render_named(name, benign);
                 auto const bad = render_named(name, hostile);
                 auto const gl = lines(good), bl = lines(bad);
-                bool const markdown = name == "pegasus" || name == "claude-code" || name == "koshi" || name == "codex";
+                bool const markdown = name == "pegasus" || name == "claude-code" || name == "koshi";
                 // One-line formats keep their shape line for line; XML formats may hold a
                 // description's line breaks inside an element, so their tags are counted.
                 if (markdown) BOOST_TEST(gl.size() == bl.size());
-                bool const xml = !markdown || name == "codex"; // codex lines sit in <skills_instructions>
+                bool const xml = !markdown;
                 // XML formats escape tags; Markdown lists keep them as inline text on the entry's line
                 for (std::string_view tag : {"available_skills>", "<skill>", "</skill>", "<name>", "</name>",
                                              "<description>", "</description>", "<location>", "</location>",
@@ -546,7 +580,7 @@ BOOST_AUTO_TEST_CASE(fraction_of_the_context_window)
     BOOST_TEST(p.budget.resolve() == 16000u); // window unknown: the fallback
     p.budget.context_tokens = 200000;
     BOOST_TEST(p.budget.resolve() == 16000u); // 200,000 x 4 x 2 %
-    auto c = fmts::policies::codex();
+    auto c = fmts::policies::codex_0_169();
     BOOST_TEST(c.budget.resolve() == 8000u);
     c.budget.context_tokens = 128000;
     BOOST_TEST(c.budget.resolve() == 10240u);
@@ -600,21 +634,21 @@ BOOST_AUTO_TEST_CASE(always_skills_count_against_the_others)
     BOOST_TEST(r.listed == std::vector<std::string>{"sa"}, boost::test_tools::per_element());
 }
 
-BOOST_AUTO_TEST_CASE(codex_shortens_then_drops_descriptions_then_skills)
+BOOST_AUTO_TEST_CASE(shorten_then_drop_shortens_then_drops_descriptions_then_skills)
 {
-    // codex lines: "- sa: dddddddddd (file: /p/sa)\n" = 31; minimal "- sa: (file: /p/sa)\n" = 20.
+    // lines: "- sa: dddddddddd (file: /p/sa)\n" = 31; minimal "- sa: (file: /p/sa)\n" = 20.
     auto const e = sized(3, 10);
     index_budget b;
     b.strategy = budget_strategy::shorten_then_drop;
     b.chars = 93; // everything fits
-    auto r = render_index(e, fmts::codex{}, b);
+    auto r = render_index(e, file_lines{}, b);
     BOOST_TEST(r.shortened.empty());
     BOOST_TEST(r.used == 93u);
 
     // Stage 2: 60 for the minimal lines, 12 left: each description gets 4 characters
     // (3 rounds of 1 character plus the space the first one brings).
     b.chars = 72;
-    r = render_index(e, fmts::codex{}, b);
+    r = render_index(e, file_lines{}, b);
     BOOST_TEST(r.listed.size() == 3u);
     BOOST_TEST(r.shortened.size() == 3u);
     BOOST_TEST(r.text.find("- sa: ddd (file: /p/sa)\n- sb: ddd (file: /p/sb)\n- sc: ddd (file: /p/sc)\n") != std::string::npos);
@@ -622,12 +656,12 @@ BOOST_AUTO_TEST_CASE(codex_shortens_then_drops_descriptions_then_skills)
 
     // One more character goes to the first skill in the next round.
     b.chars = 73;
-    r = render_index(e, fmts::codex{}, b);
+    r = render_index(e, file_lines{}, b);
     BOOST_TEST(r.text.find("- sa: dddd (file: /p/sa)\n- sb: ddd (file: /p/sb)\n") != std::string::npos);
 
     // Stage 3: not even the minimal lines fit: minimal lines in order until full.
     b.chars = 50;
-    r = render_index(e, fmts::codex{}, b);
+    r = render_index(e, file_lines{}, b);
     BOOST_TEST(r.listed == (std::vector<std::string>{"sa", "sb"}), boost::test_tools::per_element());
     BOOST_TEST(r.omitted == std::vector<std::string>{"sc"}, boost::test_tools::per_element());
     BOOST_TEST(r.text.find("- sa: (file: /p/sa)\n- sb: (file: /p/sb)\n") != std::string::npos);
@@ -693,7 +727,7 @@ BOOST_AUTO_TEST_CASE(cuts_count_code_points_and_never_split_a_sequence)
     index_budget b;
     b.strategy = budget_strategy::shorten_then_drop;
     b.chars = 20 * 2 + 6; // 3 characters each: the space and 2 é
-    auto const r = render_index(e, fmts::codex{}, b);
+    auto const r = render_index(e, file_lines{}, b);
     BOOST_TEST(r.text.find("- sa: \xc3\xa9\xc3\xa9 (file: /p/sa)\n") != std::string::npos);
     BOOST_TEST(detail::find_invalid_utf8(r.text) == std::string::npos);
     BOOST_TEST(r.used == 46u);
@@ -707,7 +741,7 @@ BOOST_AUTO_TEST_CASE(escaped_characters_count_as_written)
     index_budget b;
     b.strategy = budget_strategy::shorten_then_drop;
     b.chars = 20 + 1 + 10; // the space and two "&amp;"
-    auto const r = render_index(e, fmts::codex{}, b);
+    auto const r = render_index(e, file_lines{}, b);
     BOOST_TEST(r.text.find("- sa: &amp;&amp; (file: /p/sa)\n") != std::string::npos);
 }
 

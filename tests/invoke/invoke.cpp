@@ -443,8 +443,8 @@ BOOST_AUTO_TEST_CASE(every_format_matches_its_golden_file)
     BOOST_TEST(content_formats::sven{}.render(model) == golden("sven-model"));
     BOOST_TEST(content_formats::sven{}.render(user) == golden("sven-user"));
     BOOST_TEST(content_formats::agent_skills{}.render(model) == golden("agent-skills"));
-    BOOST_TEST(content_formats::codex{}.render(model) == golden("codex"));
-    BOOST_TEST(content_formats::gemini{}.render(model) == golden("gemini"));
+    BOOST_TEST(content_formats::codex_0_169{}.render(model) == golden("codex-0.169"));
+    BOOST_TEST(content_formats::gemini_cli_0_61{}.render(model) == golden("gemini-cli-0.61"));
 }
 
 BOOST_AUTO_TEST_CASE(sven_knowledge_hints_align_their_titles)
@@ -497,9 +497,9 @@ BOOST_AUTO_TEST_CASE(a_body_cannot_close_its_wrapper)
     BOOST_TEST(sven.find("name=\"a&quot;b&lt;c&gt;\"") != std::string::npos);
     auto const spec = content_formats::agent_skills{}.render(s);
     BOOST_TEST(spec.find("</skill_content>") == spec.size() - 16);
-    auto const codex = content_formats::codex{}.render(s);
+    auto const codex = content_formats::codex_0_169{}.render(s);
     BOOST_TEST(codex.find("</skill>") == codex.size() - 8);
-    auto const gemini = content_formats::gemini{}.render(s);
+    auto const gemini = content_formats::gemini_cli_0_61{}.render(s);
     BOOST_TEST(gemini.find("</instructions>") == gemini.find("\n  </instructions>") + 3);
     BOOST_TEST(gemini.find("</activated_skill>") == gemini.size() - 18);
 }

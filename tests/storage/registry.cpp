@@ -2143,10 +2143,10 @@ BOOST_AUTO_TEST_CASE(replacing_one_policy_is_one_type_alias)
     presets::locations at;
     at.overrides = {{"user", t / "user"}, {"managed", t / "m"}, {"project", t / "p"}};
     write(t / "user/commit/SKILL.md", skill("commit", "Commit work"));
-    using codex_listing = presets::claude_code::with_index_format<index_formats::codex>;
-    codex_listing agent(presets::make_claude_code(at));
+    using xml_listing = presets::claude_code::with_index_format<index_formats::agent_skills>;
+    xml_listing agent(presets::make_claude_code(at));
     agent.load();
-    BOOST_TEST(agent.index().text.starts_with("<skills_instructions>"));
+    BOOST_TEST(agent.index().text.starts_with("<available_skills>"));
     BOOST_TEST(agent.invoke("/commit", caller::user).content.starts_with("Base directory for this skill: "));
     static_assert(!std::is_same_v<presets::pegasus, presets::agent_skills>);
 }

@@ -233,111 +233,6 @@ struct agent_skills_guide
     void end(std::string& out, index_summary const&) const { out += "</available_skills>\n"sv; }
 };
 
-/// Codex (`core-skills` render): `<skills_instructions>`, the intro, one
-/// `- name: description (file: path)` line per skill, and Codex's fixed usage rules;
-/// nothing at all when no skill is listed.
-struct codex
-{
-    static constexpr std::size_t description_overhead = 1;
-    static constexpr escaping escape = escaping::xml;
-    static constexpr std::string_view name = "codex";
-    void describe(std::string& out, index_entry const& e) const { detail::append_clean_line(out, e.description); }
-    void begin(std::string& out, index_summary const& s) const
-    {
-        if (s.listed == 0) return;
-        out += "<skills_instructions>\n## Skills\n"
-               "A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the "
-               "list of skills that can be used. Each entry includes a name, description, and file path so you can "
-               "open the source for full instructions when using a specific skill.\n"
-               "### Available skills\n"sv;
-    }
-    void head(std::string& out, index_entry const& e) const
-    {
-        out += "- "sv;
-        detail::put(out, e.name, escape);
-        out += ": "sv;
-    }
-    void described(std::string& out, std::string_view text) const
-    {
-        detail::append_escaped(out, text, escape);
-        out += ' ';
-    }
-    void tail(std::string& out, index_entry const& e) const
-    {
-        out += "(file: "sv;
-        detail::put(out, e.location, escape);
-        out += ")\n"sv;
-    }
-    void entry(std::string& out, index_entry const& e, std::string_view text) const
-    {
-        head(out, e);
-        if (!text.empty()) described(out, text);
-        tail(out, e);
-    }
-    void end(std::string& out, index_summary const& s) const
-    {
-        if (s.listed == 0) return;
-        // Codex's usage rules, as its renderer writes them.
-        out += "### How to use skills\n"
-               "- Discovery: The list above is the skills available in this session (name + description + file "
-               "path). Skill bodies live on disk at the listed paths.\n"
-               "- Trigger rules: If the user names a skill (with `$SkillName` or plain text) OR the task clearly "
-               "matches a skill's description shown above, you must use that skill for that turn. Multiple mentions "
-               "mean use them all. Do not carry skills across turns unless re-mentioned.\n"
-               "- Missing/blocked: If a named skill isn't in the list or the path can't be read, say so briefly and "
-               "continue with the best fallback.\n"
-               "- How to use a skill (progressive disclosure):\n"
-               "  1) After deciding to use a skill, open its `SKILL.md`. Read only enough to follow the workflow.\n"
-               "  2) When `SKILL.md` references relative paths (e.g., `scripts/foo.py`), resolve them relative to the "
-               "skill directory listed above first, and only consider other paths if needed.\n"
-               "  3) If `SKILL.md` points to extra folders such as `references/`, load only the specific files needed "
-               "for the request; don't bulk-load everything.\n"
-               "  4) If `scripts/` exist, prefer running or patching them instead of retyping large code blocks.\n"
-               "  5) If `assets/` or templates exist, reuse them instead of recreating from scratch.\n"
-               "- Coordination and sequencing:\n"
-               "  - If multiple skills apply, choose the minimal set that covers the request and state the order "
-               "you'll use them.\n"
-               "  - Announce which skill(s) you're using and why (one short line). If you skip an obvious skill, say "
-               "why.\n"
-               "- Context hygiene:\n"
-               "  - Keep context small: summarize long sections instead of pasting them; only load extra files when "
-               "needed.\n"
-               "  - Avoid deep reference-chasing: prefer opening only files directly linked from `SKILL.md` unless "
-               "you're blocked.\n"
-               "  - When variants exist (frameworks, providers, domains), pick only the relevant reference file(s) "
-               "and note that choice.\n"
-               "- Safety and fallback: If a skill can't be applied cleanly (missing files, unclear instructions), "
-               "state the issue, pick the next-best approach, and continue.\n"
-               "</skills_instructions>\n"sv;
-    }
-};
-
-/// Gemini CLI: `# Available Agent Skills`, the pointer to `activate_skill`, and the
-/// indented `<available_skills>` block; nothing when no skill is listed.
-struct gemini
-{
-    static constexpr std::size_t description_overhead = 0;
-    static constexpr escaping escape = escaping::xml;
-    static constexpr std::string_view name = "gemini";
-    void describe(std::string& out, index_entry const& e) const { skillmd::detail::append_xml_text(out, e.description); }
-    void begin(std::string& out, index_summary const& s) const
-    {
-        if (s.listed == 0) return;
-        out += "# Available Agent Skills\n\n"
-               "You have access to the following specialized skills. To activate a skill and receive its detailed "
-               "instructions, call the `activate_skill` tool with the skill's name.\n\n"
-               "<available_skills>\n"sv;
-    }
-    void entry(std::string& out, index_entry const& e, std::string_view text) const
-    {
-        detail::indented_skill(out, e, text);
-    }
-    void end(std::string& out, index_summary const& s) const
-    {
-        if (s.listed > 0) out += "</available_skills>\n"sv;
-    }
-};
-
 // Today's agents, byte for byte. Each reproduces the skill section one released
 // version sends to its model (checked against captures of the real programs). The
 // sentences around the list are each product's own prose, so they are a parameter:
@@ -611,8 +506,6 @@ static_assert(index_format<koshi>, "index_formats::koshi must model index_format
 static_assert(index_format<sven>, "index_formats::sven must model index_format");
 static_assert(index_format<agent_skills>, "index_formats::agent_skills must model index_format");
 static_assert(index_format<agent_skills_guide>, "index_formats::agent_skills_guide must model index_format");
-static_assert(index_format<codex>, "index_formats::codex must model index_format");
-static_assert(index_format<gemini>, "index_formats::gemini must model index_format");
 static_assert(index_format<claude_code_2_1>, "index_formats::claude_code_2_1 must model index_format");
 static_assert(index_format<codex_0_169>, "index_formats::codex_0_169 must model index_format");
 static_assert(index_format<gemini_cli_0_61>, "index_formats::gemini_cli_0_61 must model index_format");
@@ -684,18 +577,6 @@ inline index_policy sven()
 }
 /// The reference tool and the client guide (they set no budget).
 inline index_policy agent_skills() { return unbudgeted_system(); }
-/// Codex: 2 % of the context window at about 4 characters a token, else 8,000
-/// characters; shorten descriptions, then drop them, then drop skills.
-inline index_policy codex()
-{
-    index_policy p;
-    p.budget.fraction = 0.02;
-    p.budget.fallback_chars = 8000;
-    p.budget.strategy = budget_strategy::shorten_then_drop;
-    return guarded(p);
-}
-/// Gemini CLI (no budget of its own).
-inline index_policy gemini() { return unbudgeted_system(); }
 
 /// Claude Code 2.1: 1 % of the context window at about 4 characters a token (8,000
 /// characters when it is unknown) or `SLASH_COMMAND_TOOL_CHAR_BUDGET`; every name stays,
@@ -714,12 +595,16 @@ inline index_policy claude_code_2_1()
     p.order = index_order::tier_then_command;
     return p;
 }
-/// Codex 0.169: Codex's budget (above) and its order: project scope first, then name,
-/// then path. The format itself cuts descriptions at 1,024 code points.
+/// Codex 0.169: 2 % of the context window at about 4 characters a token, else 8,000
+/// characters; shorten descriptions, then drop them, then drop skills; project scope
+/// first, then name, then path. The format itself cuts descriptions at 1,024 code points.
 inline index_policy codex_0_169()
 {
-    index_policy p = codex();
-    p.budget.entry_cap = 0;
+    index_policy p;
+    p.budget.fraction = 0.02;
+    p.budget.fallback_chars = 8000;
+    p.budget.strategy = budget_strategy::shorten_then_drop;
+    p.budget.announce_omitted = true;
     p.order = index_order::scope_then_name;
     return p;
 }
@@ -759,9 +644,10 @@ inline index_policy as_documented(index_policy p)
 } // namespace policies
 
 /// The format names `skillmd index --format` takes.
-inline constexpr std::string_view names[] = {"pegasus",         "claude-code",   "koshi",           "sven",
-                                              "agent-skills",    "agent-skills-guide", "codex",     "gemini",
-                                              "claude-code-2.1", "codex-0.169",   "gemini-cli-0.61", "opencode-1.18"};
+inline constexpr std::string_view names[] = {"pegasus",         "claude-code",     "koshi",
+                                              "sven",            "agent-skills",    "agent-skills-guide",
+                                              "claude-code-2.1", "codex-0.169",     "gemini-cli-0.61",
+                                              "opencode-1.18"};
 
 /// Calls `f` with the format named `name`; false when there is none.
 template <class Visitor>
@@ -773,8 +659,6 @@ bool visit(std::string_view name, Visitor&& f)
     else if (name == sven::name) f(sven{});
     else if (name == agent_skills::name) f(agent_skills{});
     else if (name == agent_skills_guide::name) f(agent_skills_guide{});
-    else if (name == codex::name) f(codex{});
-    else if (name == gemini::name) f(gemini{});
     else if (name == claude_code_2_1::name) f(claude_code_2_1{});
     else if (name == codex_0_169::name) f(codex_0_169{});
     else if (name == gemini_cli_0_61::name) f(gemini_cli_0_61{});
@@ -791,8 +675,6 @@ inline std::optional<index_policy> policy_for(std::string_view name)
     if (name == "koshi") return policies::koshi();
     if (name == "sven") return policies::sven();
     if (name == "agent-skills" || name == "agent-skills-guide") return policies::agent_skills();
-    if (name == "codex") return policies::codex();
-    if (name == "gemini") return policies::gemini();
     if (name == "claude-code-2.1") return policies::claude_code_2_1();
     if (name == "codex-0.169") return policies::codex_0_169();
     if (name == "gemini-cli-0.61") return policies::gemini_cli_0_61();

@@ -297,10 +297,10 @@ struct agent_skills
     }
 };
 
-/// Codex: the whole SKILL.md in a `<skill>` element, as a user message.
-struct codex
+/// Codex 0.169: the whole SKILL.md in a `<skill>` element, as a user message.
+struct codex_0_169
 {
-    static constexpr std::string_view name = "codex";
+    static constexpr std::string_view name = "codex-0.169";
     std::string render(loaded_skill const& s) const
     {
         std::string out = "<skill>\n<name>";
@@ -315,10 +315,10 @@ struct codex
     }
 };
 
-/// Gemini CLI: the `activate_skill` result, body and resources in `<activated_skill>`.
-struct gemini
+/// Gemini CLI 0.61: the `activate_skill` result, body and resources in `<activated_skill>`.
+struct gemini_cli_0_61
 {
-    static constexpr std::string_view name = "gemini";
+    static constexpr std::string_view name = "gemini-cli-0.61";
     std::string render(loaded_skill const& s) const
     {
         std::string out = "<activated_skill";
@@ -343,12 +343,12 @@ static_assert(content_format<mycode>, "content_formats::mycode must model conten
 static_assert(content_format<koshi>, "content_formats::koshi must model content_format");
 static_assert(content_format<sven>, "content_formats::sven must model content_format");
 static_assert(content_format<agent_skills>, "content_formats::agent_skills must model content_format");
-static_assert(content_format<codex>, "content_formats::codex must model content_format");
-static_assert(content_format<gemini>, "content_formats::gemini must model content_format");
+static_assert(content_format<codex_0_169>, "content_formats::codex_0_169 must model content_format");
+static_assert(content_format<gemini_cli_0_61>, "content_formats::gemini_cli_0_61 must model content_format");
 
 /// The format names `skillmd invoke --format` takes.
 inline constexpr std::string_view names[] = {"pegasus", "claude-code", "mycode", "koshi",
-                                              "sven", "agent-skills", "codex", "gemini"};
+                                              "sven", "agent-skills", "codex-0.169", "gemini-cli-0.61"};
 
 /// Calls `f` with the content format named `name`; false when there is none.
 template <class Visitor>
@@ -360,8 +360,8 @@ bool visit(std::string_view name, Visitor&& f)
     else if (name == "koshi") f(koshi{});
     else if (name == "sven") f(sven{});
     else if (name == "agent-skills") f(agent_skills{});
-    else if (name == "codex") f(codex{});
-    else if (name == "gemini") f(gemini{});
+    else if (name == "codex-0.169") f(codex_0_169{});
+    else if (name == "gemini-cli-0.61") f(gemini_cli_0_61{});
     else return false;
     return true;
 }

@@ -115,20 +115,20 @@ using claude_code_2_1_registry = claude_code_registry;
 /// its roots (the project's config folder, the user's folders, system, admin, then the
 /// project's `.agents`): the roots table numbers them so, and of one file reached
 /// through two roots the first root's copy stays. The listing orders by scope instead.
-using codex_registry = basic_registry<parser, keep_every_copy, directory_source, directory_source, directory_source,
+using codex_0_169_registry = basic_registry<parser, keep_every_copy, directory_source, directory_source, directory_source,
                                       directory_source, directory_source, directory_source>;
-inline constexpr char const* codex_tiers[] = {"project-codex", "user-codex", "user-agents", "system", "admin", "project-agents"};
+inline constexpr char const* codex_0_169_tiers[] = {"project-codex", "user-codex", "user-agents", "system", "admin", "project-agents"};
 
 /// Gemini CLI 0.61: by increasing precedence; a later tier wins, each loser a warning.
-using gemini_cli_registry = basic_registry<parser, highest_tier_wins_warned, directory_source, directory_source,
+using gemini_cli_0_61_registry = basic_registry<parser, highest_tier_wins_warned, directory_source, directory_source,
                                            directory_source, directory_source>;
-inline constexpr char const* gemini_cli_tiers[] = {"user-gemini", "user-agents", "project-gemini", "project-agents"};
+inline constexpr char const* gemini_cli_0_61_tiers[] = {"user-gemini", "user-agents", "project-gemini", "project-agents"};
 
 /// opencode 1.18: in the order opencode scans them; a later tier wins.
-using opencode_registry = basic_registry<parser, highest_tier_wins, directory_source, directory_source, directory_source,
+using opencode_1_18_registry = basic_registry<parser, highest_tier_wins, directory_source, directory_source, directory_source,
                                          directory_source, directory_source, directory_source, directory_source,
                                          directory_source>;
-inline constexpr char const* opencode_tiers[] = {"user-claude",          "user-agents",          "project-claude",
+inline constexpr char const* opencode_1_18_tiers[] = {"user-claude",          "user-agents",          "project-claude",
                                                  "project-agents",       "user-opencode-skill",  "user-opencode-skills",
                                                  "project-opencode-skill", "project-opencode-skills"};
 

@@ -79,7 +79,7 @@ SKILLMD_DECL claude_code_2_1 make_claude_code_2_1(locations const& at = {}, vali
 /// deep; every copy of a name is listed (project scope first, then name, then path), by a
 /// short `rN/` path into a roots table; descriptions cut at 1,024 code points; nothing
 /// escaped; 2 % of the context window, descriptions shortened before skills are dropped.
-using codex_0_169 = basic_system<codex_registry, index_formats::codex_0_169, content_formats::codex>;
+using codex_0_169 = basic_system<codex_0_169_registry, index_formats::codex_0_169, content_formats::codex_0_169>;
 SKILLMD_DECL codex_0_169 make_codex_0_169(locations const& at = {}, validation_mode mode = validation_mode::lenient,
                                           index_formats::codex_0_169 format = {});
 
@@ -87,7 +87,7 @@ SKILLMD_DECL codex_0_169 make_codex_0_169(locations const& at = {}, validation_m
 /// `.agents/skills`, the later wins with a warning per loser; `SKILL.md` one folder
 /// deep; the `<available_skills>` block with text embedded raw; sorted by name (Gemini's
 /// own order is the file system's, which varies); the `activate_skill` tool.
-using gemini_cli_0_61 = basic_system<gemini_cli_registry, index_formats::gemini_cli_0_61, content_formats::gemini>;
+using gemini_cli_0_61 = basic_system<gemini_cli_0_61_registry, index_formats::gemini_cli_0_61, content_formats::gemini_cli_0_61>;
 SKILLMD_DECL gemini_cli_0_61 make_gemini_cli_0_61(locations const& at = {}, validation_mode mode = validation_mode::lenient,
                                                   index_formats::gemini_cli_0_61 format = {});
 
@@ -96,7 +96,7 @@ SKILLMD_DECL gemini_cli_0_61 make_gemini_cli_0_61(locations const& at = {}, vali
 /// any depth; a later tier wins (opencode keeps whichever copy it parsed last, which
 /// varies); sorted by name as `localeCompare` sorts; name and description raw, the
 /// location escaped; the `skill` tool.
-using opencode_1_18 = basic_system<opencode_registry, index_formats::opencode_1_18, content_formats::agent_skills>;
+using opencode_1_18 = basic_system<opencode_1_18_registry, index_formats::opencode_1_18, content_formats::agent_skills>;
 SKILLMD_DECL opencode_1_18 make_opencode_1_18(locations const& at = {}, validation_mode mode = validation_mode::lenient,
                                               index_formats::opencode_1_18 format = {});
 
@@ -110,9 +110,9 @@ SKILLMD_DECL opencode_1_18 make_opencode_1_18(locations const& at = {}, validati
     X(skillmd::basic_system<skillmd::presets::sven_registry, skillmd::index_formats::sven, skillmd::content_formats::sven>) \
     X(skillmd::basic_system<skillmd::presets::agent_skills_registry, skillmd::index_formats::agent_skills, skillmd::content_formats::agent_skills>) \
     X(skillmd::basic_system<skillmd::presets::claude_code_registry, skillmd::index_formats::claude_code_2_1, skillmd::content_formats::claude_code>) \
-    X(skillmd::basic_system<skillmd::presets::codex_registry, skillmd::index_formats::codex_0_169, skillmd::content_formats::codex>) \
-    X(skillmd::basic_system<skillmd::presets::gemini_cli_registry, skillmd::index_formats::gemini_cli_0_61, skillmd::content_formats::gemini>) \
-    X(skillmd::basic_system<skillmd::presets::opencode_registry, skillmd::index_formats::opencode_1_18, skillmd::content_formats::agent_skills>)
+    X(skillmd::basic_system<skillmd::presets::codex_0_169_registry, skillmd::index_formats::codex_0_169, skillmd::content_formats::codex_0_169>) \
+    X(skillmd::basic_system<skillmd::presets::gemini_cli_0_61_registry, skillmd::index_formats::gemini_cli_0_61, skillmd::content_formats::gemini_cli_0_61>) \
+    X(skillmd::basic_system<skillmd::presets::opencode_1_18_registry, skillmd::index_formats::opencode_1_18, skillmd::content_formats::agent_skills>)
 #ifdef SKILLMD_SEPARATE_COMPILATION
 SKILLMD_PRESET_SYSTEMS(SKILLMD_EXTERN_TEMPLATE)
 #else

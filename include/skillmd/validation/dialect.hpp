@@ -196,22 +196,22 @@ inline dialect claude_code_2_1()
     return d;
 }
 
-/// Codex ("codex"): `name` (the folder's name when missing; the `$name` a user types)
+/// Codex 0.169 ("codex-0.169"): `name` (the folder's name when missing; the `$name` a user types)
 /// and a required description; every other key ignored, as Codex ignores it.
-inline dialect codex()
+inline dialect codex_0_169()
 {
-    return {.id = "codex",
+    return {.id = "codex-0.169",
             .keys = {{"name", field::name}, {"description", field::description}, {"metadata", field::metadata}},
             .unknown = unknown_keys::ignore,
             .description_required = true,
             .command_from_name = true};
 }
 
-/// Gemini CLI ("gemini-cli"): only `name` and `description`, both required (Gemini
+/// Gemini CLI 0.61 ("gemini-cli-0.61"): only `name` and `description`, both required (Gemini
 /// skips a file without them); other keys ignored.
-inline dialect gemini_cli()
+inline dialect gemini_cli_0_61()
 {
-    return {.id = "gemini-cli",
+    return {.id = "gemini-cli-0.61",
             .keys = {{"name", field::name}, {"description", field::description}},
             .unknown = unknown_keys::ignore,
             .name_required = true,
@@ -219,11 +219,11 @@ inline dialect gemini_cli()
             .command_from_name = true};
 }
 
-/// opencode ("opencode"): `name` and `description`, both required (opencode skips a
+/// opencode 1.18 ("opencode-1.18"): `name` and `description`, both required (opencode skips a
 /// skill without either), plus the specification's optional fields; others ignored.
-inline dialect opencode()
+inline dialect opencode_1_18()
 {
-    return {.id = "opencode",
+    return {.id = "opencode-1.18",
             .keys = {{"name", field::name}, {"description", field::description}, {"license", field::license},
                      {"compatibility", field::compatibility}, {"metadata", field::metadata}},
             .unknown = unknown_keys::ignore,
@@ -235,8 +235,8 @@ inline dialect opencode()
 /// Every shipped dialect, for lookups by command-line name.
 inline std::vector<dialect> all()
 {
-    return {agent_skills(), pegasus(), claude_code(), mycode(), koshi(), sven(), claude_code_2_1(), codex(), gemini_cli(),
-            opencode()};
+    return {agent_skills(), pegasus(), claude_code(), mycode(), koshi(), sven(), claude_code_2_1(), codex_0_169(),
+            gemini_cli_0_61(), opencode_1_18()};
 }
 
 inline std::optional<dialect> find(std::string_view id)

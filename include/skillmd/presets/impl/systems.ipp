@@ -130,20 +130,20 @@ SKILLMD_DECL codex_0_169 make_codex_0_169(locations const& at, validation_mode m
                                               h / ".codex" / "skills" / ".system", "/etc/codex/skills",
                                               p / ".agents" / "skills"};
     std::vector<std::string> dirs;
-    for (std::size_t i = 0; i < 6; ++i) dirs.push_back(detail::absolute_root(at.tier(codex_tiers[i], defaults[i])));
+    for (std::size_t i = 0; i < 6; ++i) dirs.push_back(detail::absolute_root(at.tier(codex_0_169_tiers[i], defaults[i])));
     directory_options nested;
     nested.layout = layout::nested; // 6 levels, 2,000 folders per root: Codex's limits are the defaults
     auto const o = contained(at, dirs, nested);
     auto user_codex = o;
     user_codex.skip.push_back(".system"); // the system tier lives inside ~/.codex/skills
     format.roots.clear();
-    for (std::size_t i = 0; i < 6; ++i) format.roots.push_back({codex_tiers[i], dirs[i]});
+    for (std::size_t i = 0; i < 6; ++i) format.roots.push_back({codex_0_169_tiers[i], dirs[i]});
     auto settings = settings_for(index_formats::policies::codex_0_169(), skill_tool::load_skill);
-    return codex_0_169(std::make_unique<codex_registry>(
-                           options_for(dialects::codex(), mode, at), directory_source(codex_tiers[0], dirs[0], o),
-                           directory_source(codex_tiers[1], dirs[1], user_codex), directory_source(codex_tiers[2], dirs[2], o),
-                           directory_source(codex_tiers[3], dirs[3], o), directory_source(codex_tiers[4], dirs[4], o),
-                           directory_source(codex_tiers[5], dirs[5], o)),
+    return codex_0_169(std::make_unique<codex_0_169_registry>(
+                           options_for(dialects::codex_0_169(), mode, at), directory_source(codex_0_169_tiers[0], dirs[0], o),
+                           directory_source(codex_0_169_tiers[1], dirs[1], user_codex), directory_source(codex_0_169_tiers[2], dirs[2], o),
+                           directory_source(codex_0_169_tiers[3], dirs[3], o), directory_source(codex_0_169_tiers[4], dirs[4], o),
+                           directory_source(codex_0_169_tiers[5], dirs[5], o)),
                        std::move(settings), std::move(format));
 }
 
@@ -154,13 +154,13 @@ SKILLMD_DECL gemini_cli_0_61 make_gemini_cli_0_61(locations const& at, validatio
     std::filesystem::path const defaults[] = {h / ".gemini" / "skills", h / ".agents" / "skills", p / ".gemini" / "skills",
                                               p / ".agents" / "skills"};
     std::vector<std::string> dirs;
-    for (std::size_t i = 0; i < 4; ++i) dirs.push_back(at.tier(gemini_cli_tiers[i], defaults[i]));
+    for (std::size_t i = 0; i < 4; ++i) dirs.push_back(at.tier(gemini_cli_0_61_tiers[i], defaults[i]));
     auto const o = contained(at, dirs); // flat: `*/SKILL.md`, one level
-    return gemini_cli_0_61(std::make_unique<gemini_cli_registry>(
-                               options_for(dialects::gemini_cli(), mode, at), directory_source(gemini_cli_tiers[0], dirs[0], o),
-                               directory_source(gemini_cli_tiers[1], dirs[1], o),
-                               directory_source(gemini_cli_tiers[2], dirs[2], o),
-                               directory_source(gemini_cli_tiers[3], dirs[3], o)),
+    return gemini_cli_0_61(std::make_unique<gemini_cli_0_61_registry>(
+                               options_for(dialects::gemini_cli_0_61(), mode, at), directory_source(gemini_cli_0_61_tiers[0], dirs[0], o),
+                               directory_source(gemini_cli_0_61_tiers[1], dirs[1], o),
+                               directory_source(gemini_cli_0_61_tiers[2], dirs[2], o),
+                               directory_source(gemini_cli_0_61_tiers[3], dirs[3], o)),
                            settings_for(index_formats::policies::gemini_cli_0_61(), skill_tool::activate_skill),
                            std::move(format));
 }
@@ -173,15 +173,15 @@ SKILLMD_DECL opencode_1_18 make_opencode_1_18(locations const& at, validation_mo
                                               h / ".config" / "opencode" / "skills", p / ".opencode" / "skill",
                                               p / ".opencode" / "skills"};
     std::vector<std::string> dirs;
-    for (std::size_t i = 0; i < 8; ++i) dirs.push_back(at.tier(opencode_tiers[i], defaults[i]));
+    for (std::size_t i = 0; i < 8; ++i) dirs.push_back(at.tier(opencode_1_18_tiers[i], defaults[i]));
     auto const o = contained(at, dirs, sven_layout()); // any depth
     return opencode_1_18(
-        std::make_unique<opencode_registry>(
-            options_for(dialects::opencode(), mode, at), directory_source(opencode_tiers[0], dirs[0], o),
-            directory_source(opencode_tiers[1], dirs[1], o), directory_source(opencode_tiers[2], dirs[2], o),
-            directory_source(opencode_tiers[3], dirs[3], o), directory_source(opencode_tiers[4], dirs[4], o),
-            directory_source(opencode_tiers[5], dirs[5], o), directory_source(opencode_tiers[6], dirs[6], o),
-            directory_source(opencode_tiers[7], dirs[7], o)),
+        std::make_unique<opencode_1_18_registry>(
+            options_for(dialects::opencode_1_18(), mode, at), directory_source(opencode_1_18_tiers[0], dirs[0], o),
+            directory_source(opencode_1_18_tiers[1], dirs[1], o), directory_source(opencode_1_18_tiers[2], dirs[2], o),
+            directory_source(opencode_1_18_tiers[3], dirs[3], o), directory_source(opencode_1_18_tiers[4], dirs[4], o),
+            directory_source(opencode_1_18_tiers[5], dirs[5], o), directory_source(opencode_1_18_tiers[6], dirs[6], o),
+            directory_source(opencode_1_18_tiers[7], dirs[7], o)),
         settings_for(index_formats::policies::opencode_1_18(), skill_tool::skill_lowercase), std::move(format));
 }
 
