@@ -6,7 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 // Seed 001's line parser, quirk by quirk, as the seed documents it (golden cases).
-// The corpus-wide comparison with the seed's algorithm is the seed001_line_parser test.
+// The corpus-wide comparison with the seed's algorithm is the claude_code_line_parser_reference test.
 
 namespace fm = skillmd::frontmatter;
 

@@ -52,12 +52,12 @@ inline void exercise_slash(std::string_view input)
     std::vector<std::string> names{"person", "place"};
     for (std::size_t i = 0; i < words.items.size() && i < (control & 15); ++i) names.push_back(words.items[i]);
     std::map<std::string, std::string, std::less<>> const vars{{"SKILL_DIR", "/skills/x"}};
-    for (auto p : {substitution::safe(), substitution::claude_code(), substitution::seed001()}) {
+    for (auto p : {substitution::safe(), substitution::claude_code(), substitution::claude_code_exact()}) {
         p.max_output_bytes = 1 << 16;
         p.max_names = 1 + (control >> 4); // the bound is exercised too
         auto const r = substitute(body, args, names, vars, p);
         if (r.too_long) expect(r.text.empty());
-        else if (!p.seed001_exact && !r.consumed) expect(detail::trim_spaces(args).empty() || r.appended);
+        else if (!p.exact_replace_all && !r.consumed) expect(detail::trim_spaces(args).empty() || r.appended);
         expect(r.text.size() <= p.max_output_bytes);
         expect(r.ignored_names <= names.size());
     }

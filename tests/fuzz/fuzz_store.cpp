@@ -1,6 +1,6 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
-// libFuzzer target for database files (reliability goal G26):
+// libFuzzer target for database files:
 // clang++-14 -fsanitize=fuzzer,address,undefined. The seed corpus is small databases
 // made with 512-byte pages, so that mutations reach every page.
 #include "exercise_store.hpp"

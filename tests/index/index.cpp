@@ -353,13 +353,13 @@ BOOST_AUTO_TEST_CASE(entries_from_a_snapshot_follow_visibility)
     for (auto const& e : index_entries(*snap, listing::model)) model.emplace_back(e.command);
     for (auto const& e : index_entries(*snap, listing::model_documented)) documented.emplace_back(e.command);
     for (auto const& e : index_entries(*snap, listing::all)) all.emplace_back(e.command);
-    // seed 000's matrix: disable-model-invocation leaves the list, user-invocable: false stays
+    // Pegasus's matrix: disable-model-invocation leaves the list, user-invocable: false stays
     BOOST_TEST(model == (std::vector<std::string>{"hidden-menu", "open", "undocumented"}), boost::test_tools::per_element());
-    // seed 001 also needs a written description (the heading fallback does not count)
+    // Claude Code also needs a written description (the heading fallback does not count)
     BOOST_TEST(documented == (std::vector<std::string>{"hidden-menu", "open"}), boost::test_tools::per_element());
     BOOST_TEST(all.size() == 4u);
     auto const text = render_index(*snap, fmts::claude_code{}, fmts::policies::claude_code()).text;
-    BOOST_TEST(text == "- /hidden-menu: Only the model (m)\n- /open: Anyone (m)\n"); // seed 001: the tier follows
+    BOOST_TEST(text == "- /hidden-menu: Only the model (m)\n- /open: Anyone (m)\n"); // Claude Code: the tier follows
 }
 
 /// A snapshot renders its rows as they are when every skill is listed in its order, and
@@ -548,7 +548,7 @@ std::vector<index_entry> sized(std::size_t n, std::size_t desc_len, std::string_
 
 BOOST_AUTO_TEST_CASE(stop_at_first_overflow_counts_lines_and_newlines)
 {
-    // seed 001: "- /sa: dddddddddd" is 17 characters, 18 with its newline.
+    // Claude Code: "- /sa: dddddddddd" is 17 characters, 18 with its newline.
     auto const e = sized(3, 10);
     index_budget b;
     b.chars = 36;

@@ -114,9 +114,9 @@ BOOST_AUTO_TEST_CASE(code_and_amounts_survive_by_default)
     BOOST_TEST(substitute("``a ` $0``", "x").text == "``a ` $0``\n\nARGUMENTS: x");
 }
 
-BOOST_AUTO_TEST_CASE(seed001_exact_policy)
+BOOST_AUTO_TEST_CASE(claude_code_exact_policy)
 {
-    auto const p = substitution::seed001();
+    auto const p = substitution::claude_code_exact();
     BOOST_TEST(substitute("A $ARGUMENTS[0] $0 `$ARGUMENTS`", "v", {}, {}, p).text == "A v[0] $0 `v`");
     BOOST_TEST(substitute("Plain", "v", {}, {}, p).text == "Plain\n\nARGUMENTS: v");
     BOOST_TEST(substitute("Plain $ARGUMENTS", "", {}, {}, p).text == "Plain $ARGUMENTS");
@@ -140,7 +140,7 @@ BOOST_AUTO_TEST_CASE(huge_and_hostile_arguments)
     auto const bomb = substitute(many, std::string(60 * 1024, 'x'));
     BOOST_TEST(bomb.too_long);
     BOOST_TEST(bomb.text.empty());
-    auto seed = substitution::seed001();
+    auto seed = substitution::claude_code_exact();
     std::string backticks;
     for (int k = 0; k < 30000; ++k) backticks += "$`";
     BOOST_TEST(substitute(std::string(200 * 1024, 'b') + "$ARGUMENTS", backticks, {}, {}, seed).too_long);
@@ -172,7 +172,7 @@ BOOST_AUTO_TEST_CASE(deny_first_then_allow_else_ask)
 BOOST_AUTO_TEST_CASE(only_colon_star_is_a_wildcard)
 {
     BOOST_TEST(permission_rules::matches("plugin:*", "plugin:pdf"));
-    BOOST_TEST(permission_rules::matches("plugin:*", "plugin")); // the prefix itself (seed 001: startsWith)
+    BOOST_TEST(permission_rules::matches("plugin:*", "plugin")); // the prefix itself (Claude Code: startsWith)
     BOOST_TEST(!permission_rules::matches("my-*", "my-skill"));
     BOOST_TEST(permission_rules::matches("my-*", "my-*"));
     BOOST_TEST(!permission_rules::matches("*", "anything"));
@@ -225,7 +225,7 @@ BOOST_AUTO_TEST_CASE(names_that_cannot_be_skills)
         BOOST_TEST(valid_command_name(good), good);
 }
 
-BOOST_AUTO_TEST_CASE(seed004_sanitiser)
+BOOST_AUTO_TEST_CASE(sven_sanitiser)
 {
     BOOST_TEST(sanitize_command("sven/plan") == "sven/plan");
     BOOST_TEST(sanitize_command("Sven Plan/Code-Review") == "sven_plan/code_review");
@@ -238,7 +238,7 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(invocation)
 
-BOOST_AUTO_TEST_CASE(seed001_error_codes)
+BOOST_AUTO_TEST_CASE(claude_code_error_codes)
 {
     auto m = claude_skills();
     memory_registry reg(test::compiled_parser{}, with(dialects::claude_code()), m);
@@ -455,7 +455,7 @@ BOOST_AUTO_TEST_CASE(sven_knowledge_hints_align_their_titles)
     s.knowledge = {"sven-p2p.md", "sven-node.md"};
     s.knowledge_titles = {"P2P Networking", "Node Gateway"};
     auto const out = content_formats::sven{}.render(s);
-    // Seed 004's own example, to the space.
+    // sven's own example, to the space.
     BOOST_TEST(out.find("Relevant knowledge docs (use search_knowledge or read_file to load):\n"
                         "  - .sven/knowledge/sven-p2p.md  (P2P Networking)\n"
                         "  - .sven/knowledge/sven-node.md (Node Gateway)\n") != std::string::npos);
@@ -591,7 +591,7 @@ BOOST_AUTO_TEST_CASE(template_passes_the_specification)
         BOOST_TEST(!write_skill_template((t / "skills").string(), bad).ok, bad);
 }
 
-BOOST_AUTO_TEST_CASE(skills_table_of_seed002)
+BOOST_AUTO_TEST_CASE(skills_table_of_mycode)
 {
     memory_source m("m");
     m.set("test-plan-generator", "---\nname: test-plan-generator\ndescription: Generate test plans for releases\n---\nx\n");

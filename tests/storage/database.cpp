@@ -1,9 +1,9 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
 //
-// The database tier (SPEC 7, seed 003) and the koshi preset: operations, validation,
+// The database tier and the koshi preset: operations, validation,
 // files winning, refresh across processes, and the faults of notes/reliability.md
-// G24-G28 (several processes at once, a writer killed mid-transaction, corrupt and
+// The reliability cases (several processes at once, a writer killed mid-transaction, corrupt and
 // foreign files, a full disk, read-only storage, fork).
 
 #include "../fuzz/exercise_store.hpp"
@@ -276,7 +276,7 @@ BOOST_AUTO_TEST_CASE(corrupt_foreign_and_newer_files)
         BOOST_TEST(error.find("view skills") != std::string::npos, error);
     }
 
-    // Seed 003's own table, without skillmd's column, is adopted.
+    // koshi's own table, without skillmd's column, is adopted.
     {
         sqlite3* db = nullptr;
         sqlite3_open((t / "koshi.db").c_str(), &db);
@@ -292,7 +292,7 @@ BOOST_AUTO_TEST_CASE(corrupt_foreign_and_newer_files)
     BOOST_TEST(old->triggers == std::vector<std::string>{"old"}, boost::test_tools::per_element());
 }
 
-// G26's cheap version of a database fuzzer: a few bytes flipped anywhere, many times.
+// A cheap version of the database fuzzer: a few bytes flipped anywhere, many times.
 // Sparse flips are the hard case: the quick check on open may pass while a row's bytes
 // changed. Whatever the file holds, the store (the database fuzzer's checks) and the
 // koshi preset end in a result or a clear error, never a crash (ASan and UBSan in CI).
@@ -497,7 +497,7 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(koshi_preset)
 
-BOOST_AUTO_TEST_CASE(seed003_behaviour)
+BOOST_AUTO_TEST_CASE(koshi_behaviour)
 {
     test::temp_dir t;
     auto const at = koshi_at(t);
@@ -551,7 +551,7 @@ BOOST_AUTO_TEST_CASE(seed003_behaviour)
     BOOST_TEST(active == "## Active Skills\n\n### code-review\n\n# Review\nRead the diff.\n\n### reminders\n\n# Reminders\nUse the scheduler.\n");
     BOOST_TEST(presets::active_skills_for(reg, "nothing relevant").empty());
 
-    // The index lists names and descriptions only, in seed 003's Markdown.
+    // The index lists names and descriptions only, in koshi's Markdown.
     auto const index = render_index(*reg.snapshot(), index_formats::koshi{}, index_formats::policies::koshi()).text;
     BOOST_TEST(index.find("- **reminders**: Set reminders and scheduled notifications\n") != std::string::npos);
 
@@ -574,7 +574,7 @@ BOOST_AUTO_TEST_CASE(model_tool_calls_reach_the_database)
         "description":"Pre-deployment checklist","triggers":["deploy"],"content":"## Steps\n1. Test\n"}})");
     BOOST_TEST(field(created, "ok") == "true");
     BOOST_TEST(agent.snapshot()->find("deploy-check") != nullptr);
-    // Seed 003's refusals come back as results, not exceptions.
+    // koshi's refusals come back as results, not exceptions.
     auto const taken = presets::call_tool(agent, R"({"name":"create_skill","input":{"name":"reminders",
         "description":"d","triggers":["x"],"content":"x"}})");
     BOOST_TEST(field(taken, "error") == "\"file_skill\"");

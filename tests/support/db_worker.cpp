@@ -1,7 +1,8 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
 //
-// A separate process for the database tests (notes/reliability.md G24, G25):
+// A separate process for the database tests (several processes writing at once, a
+// writer killed mid-transaction):
 //   db_worker write DB ID N   create N skills w<ID>-<k>, update each, delete every fourth
 //   db_worker read DB MS      list and load for MS milliseconds; fail on a partial row
 //   db_worker churn DB        write forever (to be killed mid-transaction)

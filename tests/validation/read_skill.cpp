@@ -141,7 +141,7 @@ BOOST_AUTO_TEST_CASE(defaults_come_from_the_directory_and_the_body)
     auto const nested = read(skillmd::dialects::sven(), "---\ndescription: x\n---\n", validation_mode::strict, "review",
                              "plan/review");
     BOOST_TEST_REQUIRE(nested.skill.has_value());
-    BOOST_TEST(nested.skill->name == "review"); // seed 004: the folder's name; the command stays the path
+    BOOST_TEST(nested.skill->name == "review"); // sven: the folder's name; the command stays the path
     auto const unnamed = read(skillmd::dialects::mycode(), "---\ndescription: x\n---\n", validation_mode::strict, "review",
                               "plan/review");
     BOOST_TEST_REQUIRE(unnamed.skill.has_value()); // a default from the walk is not an unsafe name

@@ -106,7 +106,7 @@ char const usage_text[] =
     "          --format pegasus, claude-code, mycode, koshi, sven, agent-skills, codex,\n"
     "          gemini (default: the preset's own) or json; --as model (default) or user\n"
     "          --substitution safe (never in code or amounts; every preset's default),\n"
-    "          claude-code (Claude Code as documented), seed001 (the reverse-engineered\n"
+    "          claude-code (Claude Code as documented), claude-code-exact (the reverse-engineered\n"
     "          replaceAll, to the letter)\n"
     "          exit 0 when the skill may run, 4 when it needs the user's approval (an\n"
     "          --allow rule, or --as user, gives it), 1 on an error or a deny rule\n"
@@ -272,8 +272,8 @@ std::string parse_options(std::span<char const* const> args, options& o, std::st
             (a == "--allow" ? o.allow : o.deny).emplace_back(*f);
         } else if (command == "invoke" && a == "--substitution") {
             auto f = value(a);
-            if (!f || (*f != "safe" && *f != "claude-code" && *f != "seed001"))
-                return "--substitution takes safe, claude-code or seed001";
+            if (!f || (*f != "safe" && *f != "claude-code" && *f != "claude-code-exact"))
+                return "--substitution takes safe, claude-code or claude-code-exact";
             o.substitution = std::string(*f);
         } else if (command == "mcp" && a == "--page-size") {
             auto f = value(a);
@@ -617,7 +617,7 @@ int cmd_invoke(System const& agent, options const& o)
     skillmd::invoke_options io = agent.settings().invoke; // the preset's own, then what the command line adds
     io.permissions.allow.insert(io.permissions.allow.end(), o.allow.begin(), o.allow.end());
     io.permissions.deny.insert(io.permissions.deny.end(), o.deny.begin(), o.deny.end());
-    if (o.substitution == "seed001") io.substitution = skillmd::substitution::seed001();
+    if (o.substitution == "claude-code-exact") io.substitution = skillmd::substitution::claude_code_exact();
     else if (o.substitution == "claude-code") io.substitution = skillmd::substitution::claude_code();
     else if (o.substitution == "safe") io.substitution = skillmd::substitution::safe();
     std::string const format = o.format_given && !o.json ? o.format : std::string(System::content_format_type::name);

@@ -6,7 +6,7 @@
 // Portability: would every agent system read this SKILL.md the same? Four readings of one
 // file are compared: strict YAML (the X3 grammar as the reference validator's loader
 // reads), the lenient reading of the Agent Skills client guide (`key: a: b` taken as
-// text), Claude Code's line parser (seed 001: one `key: value` per line, quotes cut), and
+// text), Claude Code's line parser (one `key: value` per line, quotes cut), and
 // the reference validator's rules. fix_portability() makes the smallest edits that
 // remove the differences (a BOM, tabs used to indent, values that need quotes, values
 // spread over lines or written as block scalars, a comment after a value) and keeps an

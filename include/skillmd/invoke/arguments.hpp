@@ -83,7 +83,7 @@ struct substitution_policy
     bool skip_code = true;         ///< fenced code blocks and inline code are left as written
     bool amounts_are_text = true;  ///< `$1,000`, `$1.50` and `US$5` are not placeholders
     bool append_unconsumed = true; ///< `ARGUMENTS: <value>` when no placeholder took them
-    bool seed001_exact = false;    ///< Claude Code: replace every `$ARGUMENTS`, else append; nothing more
+    bool exact_replace_all = false; ///< Claude Code: replace every `$ARGUMENTS`, else append; nothing more
     /// Claude Code runs JavaScript's `replaceAll` on the content with the base-directory line
     /// in front; `$\`` in an argument stands for everything before the match, this included.
     std::string text_before;
@@ -109,11 +109,12 @@ inline substitution_policy claude_code()
     p.amounts_are_text = false;
     return p;
 }
-/// Claude Code to the letter.
-inline substitution_policy seed001()
+/// Claude Code to the letter, as reverse-engineered: every `$ARGUMENTS` replaced the way
+/// JavaScript's `replaceAll` does, else the arguments appended; nothing more.
+inline substitution_policy claude_code_exact()
 {
     substitution_policy p;
-    p.seed001_exact = true;
+    p.exact_replace_all = true;
     return p;
 }
 } // namespace substitution
@@ -481,7 +482,7 @@ inline substitution_result substitute(std::string_view body, std::string_view ar
                                       substitution_policy const& policy = {})
 {
     substitution_result res;
-    bool const fits = policy.seed001_exact ? detail::substitute_exactly(res, body, args, policy)
+    bool const fits = policy.exact_replace_all ? detail::substitute_exactly(res, body, args, policy)
                                            : detail::substituter(body, args, names, variables, policy, res).run();
     if (!fits) { // past the limit: nothing of it is kept
         res.too_long = true;

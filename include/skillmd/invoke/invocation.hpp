@@ -421,7 +421,7 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
     vars.emplace("SKILL_DIR", ls.base_directory);
     vars.emplace("CLAUDE_SKILL_DIR", ls.base_directory);
     auto policy = opts.substitution;
-    if (policy.seed001_exact && policy.text_before.empty())
+    if (policy.exact_replace_all && policy.text_before.empty())
         policy.text_before = "Base directory for this skill: " + ls.base_directory + "\n\n";
     inv.substitution = substitute(ls.body, q.args, to_owned(r->meta.arguments), vars, policy);
     if (inv.substitution.too_long)

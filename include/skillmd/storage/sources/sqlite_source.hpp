@@ -7,9 +7,9 @@
 // `skills` table, as a `skill_source` and with create / update / delete / list / load.
 // Link `skillmd::sqlite` (SQLite::SQLite3); nothing else includes this header.
 //
-// How SQLite is used so that nothing is lost (notes/reliability.md G24-G28): WAL, a
-// busy timeout on every connection, every write in BEGIN IMMEDIATE, bound parameters
-// only; defensive mode, trusted_schema off, no mmap, quick_check on open; a schema
+// How SQLite is used so that nothing is lost (several processes, killed writers,
+// corrupt files, full disks): WAL, a busy timeout on every connection, every write in
+// BEGIN IMMEDIATE, bound parameters only; defensive mode, trusted_schema off, no mmap, quick_check on open; a schema
 // version in `user_version` and a refusal of newer schemas or foreign objects; a new
 // connection after fork() (the inherited one is never used or closed: closing it would
 // drop the parent's locks); the file is touched only through SQLite.

@@ -3,7 +3,7 @@
 // description: the block regex `^---\s*\n([\s\S]*?)---\s*\n?`, lines split at their
 // first colon, key and value trimmed, one quote dropped from each end of the value.
 //
-// usage: node seed001_reference.mjs SKILLMD_BINARY CORPUS_DIR
+// usage: node claude_code_line_parser.mjs SKILLMD_BINARY CORPUS_DIR
 // Runs `skillmd parse --parser line` over every SKILL.md and compares frontmatter
 // and body offset file by file. Prints "N passed, N failed".
 import { execFileSync } from 'node:child_process';
