@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
 //
-// The skill index (SPEC 6.1-6.3): every format against a golden file written from its
+// The skill index: every format against a golden file written from its
 // document, hostile text that tries to break out of each format, and the budgets.
 
 #include "../support/test_support.hpp"

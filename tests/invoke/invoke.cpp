@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
 //
-// Invocation (SPEC 6.4-6.11): arguments, permissions, slash commands, validation codes
+// Invocation: arguments, permissions, slash commands, validation codes
 // and caller rules, loaded-content formats (golden files), trigger matching over a
 // registry, tool definitions, and the authoring helpers.
 

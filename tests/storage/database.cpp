@@ -1,10 +1,9 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
 //
-// The database tier and the koshi preset: operations, validation,
-// files winning, refresh across processes, and the faults of notes/reliability.md
-// The reliability cases (several processes at once, a writer killed mid-transaction, corrupt and
-// foreign files, a full disk, read-only storage, fork).
+// The database tier and the koshi preset: operations, validation, files winning, refresh
+// across processes, and the faults a database meets (several processes at once, a writer
+// killed mid-transaction, corrupt and foreign files, a full disk, read-only storage, fork).
 
 #include "../fuzz/exercise_store.hpp"
 #include "../support/test_support.hpp"

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
 //
-// Typed skill records, dialects and validation (SPEC 4): field types and aliases,
+// Typed skill records, dialects and validation: field types and aliases,
 // defaults, strict and lenient modes, and bad input with its positions.
 
 #include "../support/test_support.hpp"
