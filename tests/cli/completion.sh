@@ -23,9 +23,9 @@ expect() { # expect "WANTED" WORD...
 expect "index invoke" in
 expect "lint list" li
 expect "--help --version" --
-expect "--dialect --dir" lint --di
+expect "--dialect" lint --di
 expect "--dir" list --di
-expect "--format --fix" fmt --f
+expect "--fix --format" fmt --f
 expect "claude-code claude-code-2.1" list --preset cl
 expect "table text" list --format t
 expect "text" tree --format t

@@ -155,13 +155,17 @@ inline constexpr std::array<command_doc, 14> commands{{
      "prints a body; every write is validated like a file skill.\n"
      "  --db postgresql://...    (or a libpq connection string) the fleet tier: namespace\n"
      "                           --namespace NS (default: default) of a shared database\n"
+     "  --dir user=PATH          the file skills, which win over the database's\n"
+     "  --dir cache=PATH         the fleet tier's cache file (PostgreSQL)\n"
      "  --revision N             update only if the row is still at revision N\n"
      "  grant --role R --access read|write, revoke --role R   (the schema's owner)\n"
      "  --format text|json       list and load only: text (default) or JSON\n"
      "Exit: 0 done, 1 refused, 2 usage error, 3 database error.\n"},
     {"watch", "print the fleet tier's changes as other processes make them", "--db --dir --namespace --for --format",
-     "usage: skillmd watch --db postgresql://... [--namespace NS] [--for SECONDS] [--format text|json]\n"
+     "usage: skillmd watch --db postgresql://... [--namespace NS] [--dir user=PATH|cache=PATH] [--for SECONDS]\n"
+     "                     [--format text|json]\n"
      "Prints `+ name rev`, `~ name rev`, `- name` as other processes change the namespace.\n"
+     "  --dir user=PATH, --dir cache=PATH   as for db\n"
      "  --for SECONDS            stop after SECONDS (default 0: until interrupted)\n"
      "  --format text|json       text (default) or one JSON object per change\n"
      "Exit: 0 done, 1 output lost, 2 usage error, 3 database error.\n"},
