@@ -145,6 +145,8 @@ void walk_skill_files(std::vector<std::string> const& paths, std::vector<skillmd
     }
 }
 
+int lint_report(options const& o, std::vector<skillmd::diagnostic> const& all, std::size_t checked, std::size_t loaded);
+
 int cmd_lint(options const& o)
 {
     auto const dialect = *skillmd::dialects::find(o.dialect);
@@ -185,6 +187,12 @@ int cmd_lint(options const& o)
         return a.line != b.line ? a.line < b.line : a.column < b.column;
     });
 
+    return lint_report(o, all, checked, loaded);
+}
+
+/// Prints lint's diagnostics (text or JSON Lines) and its summary on stderr; the exit status.
+int lint_report(options const& o, std::vector<skillmd::diagnostic> const& all, std::size_t checked, std::size_t loaded)
+{
     std::size_t errors = 0, warnings = 0;
     std::string out;
     for (auto const& d : all) {
@@ -199,6 +207,7 @@ int cmd_lint(options const& o)
     }
     print(out);
     std::fflush(stdout);
+    auto const dialect = *skillmd::dialects::find(o.dialect);
     if (o.portability) {
         std::cerr << checked << " file(s) checked for portability: " << loaded << " read the same everywhere, "
                   << (checked - loaded) << " differ\n";
