@@ -38,7 +38,8 @@ for c in parse lint fmt list tree index invoke match explain new digest db watch
   [ "$(wc -l <<<"$usage")" -le 40 ] || fail "help $c is $(wc -l <<<"$usage") lines"
   grep -q "^Exit: " <<<"$usage" || fail "help $c names no exit status"
 done
-[ "$("$cli" --help)" = "$overview" ] && [ "$("$cli" -h)" = "$overview" ] || fail "--help or -h is not the overview"
+[ "$("$cli" --help)" = "$overview" ] && [ "$("$cli" -h)" = "$overview" ] && [ "$("$cli" help help)" = "$overview" ] ||
+  fail "--help, -h or help help is not the overview"
 [ "$("$cli" db create -h)" = "$("$cli" help db)" ] || fail "db create -h is not db's usage"
 "$cli" list --help 2>&1 | grep -q "skillmd parse" && fail "list --help prints other commands"
 
@@ -56,6 +57,7 @@ usage_error() { # usage_error "FIRST LINE" HINT_COMMAND ARGS...
 }
 usage_error "skillmd: unknown flag --fromat for list; did you mean --format?" list list --fromat json
 usage_error "skillmd: unknown command lsit; did you mean list?" "" lsit
+usage_error "skillmd: unknown flag --format=json for lint; write --format json" lint lint --format=json x
 usage_error "skillmd: unknown command frobnicate" "" frobnicate
 usage_error "skillmd: no command given" ""
 usage_error "skillmd: unknown flag --verison; did you mean --version?" "" --verison

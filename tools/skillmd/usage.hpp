@@ -259,7 +259,11 @@ inline int usage_error(std::string_view command, std::string_view why)
 /// An unknown flag, with the command's closest flag when one is close.
 inline int unknown_flag(command_doc const& c, std::string_view flag)
 {
-    return usage_error(c.name, "unknown flag " + std::string(flag) + " for " + std::string(c.name) + did_you_mean(flag, words(c.flags)));
+    std::string const said = "unknown flag " + std::string(flag) + " for " + std::string(c.name);
+    // `--format=json`: the value is the next argument.
+    if (auto const eq = flag.find('='); eq != std::string_view::npos && takes_flag(c, flag.substr(0, eq)))
+        return usage_error(c.name, said + "; write " + std::string(flag.substr(0, eq)) + " " + std::string(flag.substr(eq + 1)));
+    return usage_error(c.name, said + did_you_mean(flag, words(c.flags)));
 }
 
 inline std::string overview()
@@ -276,7 +280,7 @@ inline std::string overview()
 /// `skillmd help [COMMAND]`: the overview, or one command's usage, on stdout.
 inline int help(std::string_view command)
 {
-    if (command.empty()) {
+    if (command.empty() || command == "help") {
         std::cout << overview();
         return exit_ok;
     }
