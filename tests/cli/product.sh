@@ -6,7 +6,8 @@
 set -u
 cli=$(realpath "$1")
 t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
+chmod 755 "$t" # the throw-away PostgreSQL cluster below runs as an unprivileged user
+trap 'bash "$(dirname "$(realpath "$0")")/../postgres/cluster.sh" stop "$t/pg" >/dev/null 2>&1; rm -rf "$t"' EXIT
 failed=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 skill() { # skill DIR NAME [EXTRA FRONTMATTER LINE]
@@ -168,6 +169,28 @@ grep -q "warning: --dir project=$t/nowhere: no such file or directory" "$t/err1"
 grep -q "warning: --dir" "$t/err2" && fail "a warning for a --dir that exists: $(cat "$t/err2")"
 cmp -s "$t/out1" "$t/out2" && [ $rc1 -eq $rc2 ] || fail "a missing --dir changed the result"
 "$cli" db list --db "$t/k.db" --dir user="$t/nowhere" 2>&1 >/dev/null | grep -q "warning: --dir user=" || fail "db: no warning for a missing --dir user="
+
+# watch --format json against a throw-away PostgreSQL cluster, when a server is installed.
+here=$(dirname "$(realpath "$0")")
+if bash "$here/../postgres/cluster.sh" start "$t/pg" >/dev/null 2>&1; then
+  url="postgresql:///skillmd?host=$t/pg&user=skillmd_admin"
+  pg() { "$cli" db "$@" --db "$url" --dir user="$t/files" >/dev/null 2>&1; }
+  pg create --name w1 --description d --triggers w --content x
+  "$cli" watch --db "$url" --dir user="$t/files" --for 6 --format json >"$t/watch.out" 2>"$t/watch.err" &
+  watcher=$!
+  for _ in $(seq 1 50); do grep -q watching "$t/watch.err" && break; sleep 0.1; done
+  pg update --name w1 --description changed
+  pg create --name w2 --description d --triggers w --content x
+  pg delete --name w1
+  wait "$watcher" || fail "watch --format json: exit $?"
+  grep -q '^{"change":"changed","name":"w1","revision":[0-9]*}$' "$t/watch.out" &&
+    grep -q '^{"change":"added","name":"w2","revision":[0-9]*}$' "$t/watch.out" &&
+    grep -qx '{"change":"removed","name":"w1","revision":null}' "$t/watch.out" || fail "watch --format json: $(cat "$t/watch.out")"
+  check_json "watch --format json" <"$t/watch.out"
+  bash "$here/../postgres/cluster.sh" stop "$t/pg" >/dev/null 2>&1
+else
+  echo "no PostgreSQL server: watch --format json is not checked"
+fi
 
 echo "product: $failed failed"
 [ "$failed" -eq 0 ]
