@@ -46,7 +46,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using cli::exit_ok, cli::exit_errors, cli::exit_usage, cli::exit_needs_approval;
+using cli::exit_ok, cli::exit_errors, cli::exit_needs_approval;
 using cli::options, cli::print, cli::print_diagnostics, cli::safe;
 
 skillmd::diagnostic io_error(std::string const& file, std::string const& why)
