@@ -10,6 +10,10 @@ cmake --build build/demo -j2 --target skillmd_cli readme_example
 skillmd=build/demo/tools/skillmd
 mapfile -t files < <(find skills -name SKILL.md | sort)
 
+echo "== skillmd --version, and the commands (skillmd help COMMAND shows one; docs/cli.md has them all)"
+"$skillmd" --version
+"$skillmd" help
+echo
 echo "== skillmd parse: the frontmatter of every shipped skill, as JSON Lines"
 "$skillmd" parse "${files[@]}"
 echo
@@ -40,7 +44,7 @@ echo
 echo "== skillmd invoke \"/commit keep the subject under 50 characters\" --as user: validation, substitution, content"
 "$skillmd" invoke "/commit keep the subject under 50 characters" --as user --preset claude-code --dir user=skills 2>&1
 echo
-echo "== skillmd invoke review-code --format json: an unknown skill, Claude Code's error code 2"
+echo "== skillmd invoke review-code --format json: an unknown skill, \"code\":\"unknown-skill\" beside Claude Code's error code 2"
 "$skillmd" invoke review-code --preset claude-code --dir user=skills --format json || true
 echo
 echo "== skillmd match: the skills whose trigger phrases a message holds"

@@ -32,7 +32,7 @@ failed=0
 for case in good colon huge binary nul-body latin1 utf16 dangling self-loop fifo wrong-case bad-yaml; do
   file="$tree/$case/SKILL.md"
   loaded=no; grep -qF "\"path\":\"$file\"" <<<"$list" && loaded=yes
-  errors=no; grep -F "\"file\": \"$file\"" <<<"$lint" | grep -qF '"severity": "error"' && errors=yes
+  errors=no; grep -F "\"file\":\"$file\"" <<<"$lint" | grep -qF '"severity":"error"' && errors=yes
   if [ "$loaded" = "$errors" ]; then
     echo "DISAGREE $case: list loaded=$loaded, lint error=$errors"; failed=1
   fi

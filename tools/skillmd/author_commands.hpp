@@ -7,6 +7,8 @@
 #ifndef SKILLMD_EXAMPLES_AUTHOR_COMMANDS_HPP
 #define SKILLMD_EXAMPLES_AUTHOR_COMMANDS_HPP
 
+#include "json_output.hpp"
+
 #include <skillmd/authoring/explain.hpp>
 #include <skillmd/authoring/portability.hpp>
 #include <skillmd/detail/json.hpp>
@@ -32,14 +34,6 @@
 #include <unistd.h>
 
 namespace cli {
-
-/// One line of the CLI's JSON: serialised, then every control or invisible formatting
-/// character in its strings escaped (`\u009b`), as its text output escapes them.
-inline std::string json_line(boost::json::value const& v)
-{
-    return skillmd::detail::escape_hidden_in_json(boost::json::serialize(v)) + "\n";
-}
-
 
 /// The override layers of `--user-settings` and `--project-settings`, in that order (the
 /// project's win); path keys are taken from the folder the settings file is in.
@@ -68,7 +62,7 @@ int cmd_explain(System const& agent, std::vector<std::string> const& names, bool
 {
     auto const all = skillmd::explain(agent, names.empty() ? std::string_view() : std::string_view(names.front()));
     if (json) {
-        std::string out = json_line(skillmd::to_json(all));
+        std::string out = json_lines(skillmd::to_json(all)); // one line per skill file
         std::fwrite(out.data(), 1, out.size(), stdout);
     } else {
         std::string out;
@@ -131,39 +125,65 @@ inline bool replace_file(std::filesystem::path const& path, std::string const& t
 /// `skillmd fmt`: for each file, the edits that make every reading agree; `fix` writes them.
 /// Exit 1 when (check) some file would change or (both) some file cannot be fixed safely.
 /// `fmt` over files read the loader's way (inside their tier, within its size bound):
-/// each file is fixed whole or left untouched with the reason.
+/// each file is fixed whole or left untouched with the reason. With `json`, one object per
+/// file on stdout: {"file","status","edits":[{"line","edit"}],"notes":[diagnostic...]};
+/// status is clean, to-fix (--check), fixed (--fix) or untouched.
 struct fmt_run
 {
     bool fix = false;
+    bool json = false;
     std::size_t files = 0, changed = 0, refused = 0, unfixable = 0;
     std::string out;
-
-    void refuse(std::string const& file, std::string const& why)
-    {
-        std::cerr << to_text(skillmd::diagnostic{std::string(skillmd::codes::io_error), skillmd::severity::error, file, 0, 0,
-                                                 "cannot read the file: " + why})
-                  << "\n";
-        ++refused;
-    }
 
     /// One file whose text the source read (`text`), or why it could not (`why`).
     void one(std::string const& file, std::optional<std::string> const& text, std::string const& why)
     {
         ++files;
-        if (!text) return refuse(file, why);
-        auto const r = skillmd::fix_portability(*text, file);
-        for (auto const& d : r.notes) std::cerr << to_text(d) << "\n";
+        if (!text) {
+            ++refused;
+            return report(file, "untouched", {}, {{std::string(skillmd::codes::io_error), skillmd::severity::error, file, 0, 0,
+                                                  "cannot read the file: " + why}});
+        }
+        auto r = skillmd::fix_portability(*text, file);
         refused += r.refused;
         unfixable += !r.notes.empty() && !r.refused;
-        if (!r.changed) return;
+        if (!r.changed) return report(file, r.refused ? "untouched" : "clean", {}, r.notes);
         std::string write_error;
         if (fix && !replace_file(file, r.text, write_error)) {
-            std::cerr << skillmd::detail::terminal_safe(file) << ": error: [io-error] " << write_error << "\n";
             ++refused; // not counted as fixed
-            return;
+            r.notes.push_back({std::string(skillmd::codes::io_error), skillmd::severity::error, file, 0, 0, write_error});
+            return report(file, "untouched", {}, r.notes);
         }
         ++changed;
-        for (auto const& e : r.edits) out += skillmd::detail::terminal_safe(file) + ":" + skillmd::detail::terminal_safe(e) + "\n";
+        report(file, fix ? "fixed" : "to-fix", r.edits, r.notes);
+    }
+
+    /// What was (or would be) done to one file: text (edits on stdout, notes on stderr) or JSON.
+    void report(std::string const& file, std::string_view status, std::vector<std::string> const& edits,
+                std::vector<skillmd::diagnostic> const& notes)
+    {
+        if (!json) {
+            for (auto const& d : notes) std::cerr << to_text(d) << "\n";
+            for (auto const& e : edits) out += skillmd::detail::terminal_safe(file) + ":" + skillmd::detail::terminal_safe(e) + "\n";
+            return;
+        }
+        out += "{\"file\":";
+        skillmd::detail::json_quote(out, file);
+        out += ",\"status\":";
+        skillmd::detail::json_quote(out, status);
+        out += ",\"edits\":[";
+        for (std::size_t k = 0; k < edits.size(); ++k) {
+            auto colon = edits[k].find(": "); // every edit is "LINE: what was done"
+            if (colon == 0 || edits[k].find_first_not_of("0123456789") != colon) colon = std::string::npos;
+            out += k ? ",{\"line\":" : "{\"line\":";
+            out += colon == std::string::npos ? std::string("0") : edits[k].substr(0, colon);
+            out += ",\"edit\":";
+            skillmd::detail::json_quote(out, colon == std::string::npos ? edits[k] : edits[k].substr(colon + 2));
+            out += '}';
+        }
+        out += "],\"notes\":";
+        write_diagnostics(out, notes);
+        out += "}\n";
     }
 
     /// Prints the edits; false when stdout could not take them.
