@@ -563,9 +563,9 @@ int cmd_registry(options const& o, std::string_view command)
     if (o.preset == "sven") return go([](auto const& a) { return presets::make_sven(a); }, presets::sven_tiers);
     if (o.preset == "koshi") return go([](auto const& a) { return presets::make_koshi(a); }, presets::koshi_tiers);
     if (o.preset == "claude-code-2.1") return go([](auto const& a) { return presets::make_claude_code_2_1(a); }, presets::claude_code_tiers);
-    if (o.preset == "codex-0.169") return go([](auto const& a) { return presets::make_codex_0_169(a); }, presets::codex_tiers);
-    if (o.preset == "gemini-cli-0.61") return go([](auto const& a) { return presets::make_gemini_cli_0_61(a); }, presets::gemini_cli_tiers);
-    if (o.preset == "opencode-1.18") return go([](auto const& a) { return presets::make_opencode_1_18(a); }, presets::opencode_tiers);
+    if (o.preset == "codex-0.169") return go([](auto const& a) { return presets::make_codex_0_169(a); }, presets::codex_0_169_tiers);
+    if (o.preset == "gemini-cli-0.61") return go([](auto const& a) { return presets::make_gemini_cli_0_61(a); }, presets::gemini_cli_0_61_tiers);
+    if (o.preset == "opencode-1.18") return go([](auto const& a) { return presets::make_opencode_1_18(a); }, presets::opencode_1_18_tiers);
     return cli::usage_error(command, "unknown preset " + o.preset + cli::did_you_mean(o.preset, cli::preset_names));
 }
 
