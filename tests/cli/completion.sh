@@ -29,7 +29,7 @@ expect "--fix --format" fmt --f
 expect "claude-code claude-code-2.1" list --preset cl
 expect "table text" list --format t
 expect "text" tree --format t
-expect "codex codex-0.169" index --format co
+expect "codex-0.169" index --format co
 expect "create" db cr
 expect "user" invoke /x --as u
 expect "invoke" help inv

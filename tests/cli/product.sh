@@ -192,5 +192,16 @@ else
   echo "no PostgreSQL server: watch --format json is not checked"
 fi
 
+# A model's call no rule decides: Claude Code asks (exit 4, needs_approval); Pegasus,
+# mycode and sven have no approval step and run it (exit 0); a deny rule denies in all.
+out=$("$cli" invoke alpha "${dirs[@]}" --format json); rc=$?
+[ $rc -eq 4 ] && grep -q '"status":"needs_approval"' <<<"$out" || fail "claude-code model call: exit $rc, $out"
+for p in pegasus:builtin mycode:user sven:user-sven; do
+  out=$("$cli" invoke alpha --preset "${p%%:*}" --dir "${p#*:}=$t/user" --format json 2>/dev/null); rc=$?
+  [ $rc -eq 0 ] && grep -q '"status":"run"' <<<"$out" || fail "${p%%:*} model call: exit $rc, $out"
+  out=$("$cli" invoke alpha --preset "${p%%:*}" --dir "${p#*:}=$t/user" --deny alpha --format json 2>/dev/null); rc=$?
+  [ $rc -eq 1 ] && grep -q '"status":"denied"' <<<"$out" || fail "${p%%:*} denied model call: exit $rc, $out"
+done
+
 echo "product: $failed failed"
 [ "$failed" -eq 0 ]

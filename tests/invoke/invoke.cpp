@@ -11,6 +11,7 @@
 #include <skillmd/invoke/invocation.hpp>
 #include <skillmd/storage/sources/directory_source.hpp>
 #include <skillmd/storage/sources/memory_source.hpp>
+#include <skillmd/storage/sources/plugin_source.hpp>
 #include <skillmd/invoke/tools.hpp>
 #include <skillmd/triggers/trigger_index.hpp>
 
@@ -44,7 +45,6 @@ memory_source claude_skills()
     m.set("manual", "---\ndescription: Deploy\ndisable-model-invocation: true\n---\nDeploy now.\n");
     m.set("background", "---\ndescription: Conventions\nuser-invocable: false\n---\nUse tabs.\n");
     m.set("plain", "---\ndescription: Plain\nmodel: inherit\n---\nNo placeholders here.\n");
-    m.set("ms-office:xlsx", "---\ndescription: Spreadsheets\n---\nOpen $ARGUMENTS.\n");
     m.set("greet", "---\ndescription: Greets\narguments: [person, place]\n---\nHello $person from $place!\n");
     return m;
 }
@@ -297,8 +297,11 @@ BOOST_AUTO_TEST_CASE(caller_rules_follow_the_trigger_control_matrix)
 
 BOOST_AUTO_TEST_CASE(permission_decisions)
 {
-    auto m = claude_skills();
-    memory_registry reg(test::compiled_parser{}, with(dialects::claude_code()), m);
+    // The project's skills, and a plugin's (`ms-office:xlsx`).
+    memory_source office("plugin");
+    office.set("xlsx", "---\ndescription: Spreadsheets\n---\nOpen $ARGUMENTS.\n");
+    basic_registry<test::compiled_parser, first_tier_wins, memory_source, plugin_source<memory_source>> reg(
+        test::compiled_parser{}, with(dialects::claude_code()), claude_skills(), plugin_source<memory_source>("ms-office", office));
     reg.load();
     invoke_options o;
     o.permissions.deny = {"ms-office:*"};

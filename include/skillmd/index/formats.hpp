@@ -351,15 +351,27 @@ struct codex_0_169
         out += prose.list_heading;
         out += '\n';
     }
-    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    // An entry in three parts (has_entry_parts), so that sharing descriptions out writes
+    // each entry's name and path once.
+    void head(std::string& out, index_entry const& e) const
     {
         out += "- "sv;
         detail::append_clean_line(out, e.name);
         out += ": "sv;
-        if (!text.empty()) {
-            out += text;
-            out += ' ';
-        }
+    }
+    void described(std::string& out, std::string_view text) const
+    {
+        out += text;
+        out += ' ';
+    }
+    void entry(std::string& out, index_entry const& e, std::string_view text) const
+    {
+        head(out, e);
+        if (!text.empty()) described(out, text);
+        tail(out, e);
+    }
+    void tail(std::string& out, index_entry const& e) const
+    {
         out += "(file: "sv;
         std::size_t n = 0;
         for (; n < used_.size(); ++n)

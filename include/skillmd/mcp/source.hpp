@@ -152,6 +152,8 @@ public:
 
     std::string_view label() const noexcept { return state_->label; }
     std::string const& name_space() const noexcept { return state_->ns; }
+    /// What every command of this source starts with (the registry allows `:` only there).
+    std::string command_prefix() const { return state_->ns + ":"; }
 
     discovery discover() const
     {
@@ -288,7 +290,7 @@ private:
 
     std::string skill_path(candidate const& c) const
     {
-        std::string const prefix = state_->ns + ":";
+        std::string const prefix = command_prefix();
         return c.command.starts_with(prefix) ? c.command.substr(prefix.size()) : c.command;
     }
 
@@ -310,7 +312,7 @@ private:
     candidate candidate_of(published_skill const& s) const
     {
         candidate c;
-        c.command = state_->ns + ":" + s.path;
+        c.command = command_prefix() + s.path;
         c.path = s.uri;
         c.directory_name = s.path.substr(s.path.rfind('/') == std::string::npos ? 0 : s.path.rfind('/') + 1);
         c.stamp = stamp_of(s.files.front());

@@ -270,11 +270,13 @@ struct candidate_result
     (or the shortcuts) from any thread at any time.
 */
 namespace detail {
-/// What a source puts before every command it discovers: `plugin:` for a plugin's skills.
+/// What a source puts before every command it discovers (its `command_prefix()`, when it
+/// has one): `plugin:` for a plugin's skills, `server:` for an MCP server's. Only this
+/// part of a command may hold `:`.
 template <class Source>
 std::string command_prefix_of(Source const& src)
 {
-    if constexpr (requires { src.plugin(); }) return std::string(src.plugin()) + ":";
+    if constexpr (requires { src.command_prefix(); }) return std::string(src.command_prefix());
     else return {};
 }
 } // namespace detail

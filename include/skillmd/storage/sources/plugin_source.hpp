@@ -23,11 +23,13 @@ public:
 
     std::string_view label() const noexcept { return inner_.label(); }
     std::string const& plugin() const noexcept { return plugin_; }
+    /// What every command of this source starts with (the registry allows `:` only there).
+    std::string command_prefix() const { return plugin_ + ":"; }
 
     discovery discover() const
     {
         discovery d = inner_.discover();
-        for (auto& c : d.skills) c.command = plugin_ + ":" + c.command;
+        for (auto& c : d.skills) c.command = command_prefix() + c.command;
         return d;
     }
 
@@ -59,7 +61,7 @@ public:
 private:
     candidate unprefixed(candidate c) const
     {
-        if (c.command.compare(0, plugin_.size() + 1, plugin_ + ":") == 0) c.command.erase(0, plugin_.size() + 1);
+        if (auto const prefix = command_prefix(); c.command.starts_with(prefix)) c.command.erase(0, prefix.size());
         return c;
     }
     std::string plugin_;
