@@ -33,7 +33,6 @@ struct file_lines
 {
     static constexpr std::size_t description_overhead = 1;
     static constexpr escaping escape = escaping::xml;
-    static constexpr std::string_view name = "file-lines";
     void describe(std::string& out, index_entry const& e) const { fmts::detail::append_clean_line(out, e.description); }
     void begin(std::string&, index_summary const&) const {}
     void head(std::string& out, index_entry const& e) const
