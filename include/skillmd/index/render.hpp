@@ -246,13 +246,27 @@ inline void arrange(std::vector<index_entry>& entries, index_order order)
             return a.command != b.command ? a.command < b.command : rest(a, b);
         });
         return;
-    case index_order::scope_then_name:
-        std::stable_sort(entries.begin(), entries.end(), [&](auto const& a, auto const& b) {
-            int const sa = detail::scope_rank(a.tier), sb = detail::scope_rank(b.tier);
-            if (sa != sb) return sa < sb;
+    case index_order::scope_then_name: {
+        // Positions are sorted, each with its scope worked out once, and every entry is
+        // then moved once: an entry is large, and a sort moves it at every step.
+        // Entries mostly come in that order already (one scope, names that are the
+        // commands): then nothing moves.
+        std::vector<std::pair<int, std::size_t>> at(entries.size());
+        for (std::size_t i = 0; i < at.size(); ++i) at[i] = {detail::scope_rank(entries[i].tier), i};
+        auto const before = [&](auto const& x, auto const& y) {
+            if (x.first != y.first) return x.first < y.first;
+            auto const& a = entries[x.second];
+            auto const& b = entries[y.second];
             return a.name != b.name ? a.name < b.name : rest(a, b);
-        });
+        };
+        if (std::is_sorted(at.begin(), at.end(), before)) return;
+        std::stable_sort(at.begin(), at.end(), before);
+        std::vector<index_entry> sorted;
+        sorted.reserve(entries.size());
+        for (auto const& [scope, i] : at) sorted.push_back(std::move(entries[i]));
+        entries = std::move(sorted);
         return;
+    }
     }
 }
 
