@@ -144,6 +144,12 @@ BOOST_AUTO_TEST_CASE(huge_and_hostile_arguments)
     std::string backticks;
     for (int k = 0; k < 30000; ++k) backticks += "$`";
     BOOST_TEST(substitute(std::string(200 * 1024, 'b') + "$ARGUMENTS", backticks, {}, {}, seed).too_long);
+    // Claude Code's rule counts every byte against the cap: the text after the last
+    // `$ARGUMENTS`, and the appended arguments (found by the slash-command fuzzer).
+    seed.max_output_bytes = 150;
+    BOOST_TEST(substitute("$ARGUMENTS" + std::string(150, 't'), "x", {}, {}, seed).too_long);
+    BOOST_TEST(substitute(std::string(100, 'b'), std::string(100, 'x'), {}, {}, seed).too_long);
+    BOOST_TEST(!substitute(std::string(100, 'b'), "x", {}, {}, seed).too_long);
     BOOST_TEST(substitute("$0", "\"unterminated 'quote").unbalanced_quote);
     BOOST_TEST(substitute("$", "x").text == "$\n\nARGUMENTS: x");
     BOOST_TEST(substitute("x\\", "").text == "x\\");

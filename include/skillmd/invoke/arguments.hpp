@@ -280,7 +280,7 @@ inline bool substitute_exactly(substitution_result& res, std::string_view body, 
         res.text += "\n\nARGUMENTS: ";
         res.text += args;
         res.appended = true;
-        return true;
+        return res.text.size() <= policy.max_output_bytes;
     }
     std::string out;
     std::size_t at = 0, hit;
@@ -289,10 +289,10 @@ inline bool substitute_exactly(substitution_result& res, std::string_view body, 
         if (!js_replacement(out, args, policy.text_before, body, hit, 10, policy.max_output_bytes)) return false;
         at = hit + 10;
     }
-    out.append(body.substr(at));
+    out.append(body.substr(at)); // the text after the last match counts too
     res.text = std::move(out);
     res.consumed = true;
-    return true;
+    return res.text.size() <= policy.max_output_bytes;
 }
 
 /** One pass over a body: code spans copied as they are, `\$` escapes, and each `$` token
