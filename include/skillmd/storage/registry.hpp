@@ -258,17 +258,6 @@ struct candidate_result
     bool absent = false; ///< a folder without SKILL.md: no skill, nothing to say
 };
 
-/** The skill registry, assembled from policies at compile time.
-
-    @tparam Parser  a @ref frontmatter_parser (e.g. `frontmatter::x3_parser`)
-    @tparam Dedup   a @ref dedup_policy
-    @tparam Sources the tiers, in the order their preset documents (tier 0 first)
-
-    Call protocol: `load()` (or `refresh()`) discovers every tier in order, reads and
-    parses what changed (in parallel), gates requirements, resolves collisions with
-    `Dedup`, then publishes the new snapshot atomically. Readers call `snapshot()`
-    (or the shortcuts) from any thread at any time.
-*/
 namespace detail {
 /// What a source puts before every command it discovers (its `command_prefix()`, when it
 /// has one): `plugin:` for a plugin's skills, `server:` for an MCP server's. Only this
@@ -281,6 +270,17 @@ std::string command_prefix_of(Source const& src)
 }
 } // namespace detail
 
+/** The skill registry, assembled from policies at compile time.
+
+    @tparam Parser  a @ref frontmatter_parser (e.g. `frontmatter::x3_parser`)
+    @tparam Dedup   a @ref dedup_policy
+    @tparam Sources the tiers, in the order their preset documents (tier 0 first)
+
+    Call protocol: `load()` (or `refresh()`) discovers every tier in order, reads and
+    parses what changed (in parallel), gates requirements, resolves collisions with
+    `Dedup`, then publishes the new snapshot atomically. Readers call `snapshot()`
+    (or the shortcuts) from any thread at any time.
+*/
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 class basic_registry
 {
