@@ -29,13 +29,6 @@
 
 namespace skillmd {
 
-namespace codes {
-inline constexpr std::string_view portability_yaml = "portability-yaml";           ///< strict YAML refuses what lenient readers take
-inline constexpr std::string_view portability_line_parser = "portability-line-parser"; ///< Claude Code's line parser reads a field differently
-inline constexpr std::string_view portability_validator = "portability-validator"; ///< the reference validator refuses the skill for a rule
-inline constexpr std::string_view fmt_unfixable = "fmt-unfixable";                 ///< a difference no edit can remove safely
-} // namespace codes
-
 /// The most edits `fmt` makes in one file; a file that needs more is left untouched.
 inline constexpr std::size_t max_fmt_edits = 1024;
 
@@ -414,7 +407,7 @@ inline fix_result fix_portability(std::string_view text, std::string_view file)
     if (yaml_edits == max_fmt_edits || !pt::fix_line_differences(t, res, file)) {
         res = fix_result{};
         res.refused = true;
-        res.notes.push_back({"fmt-unsafe", severity::error, std::string(file), 1, 1,
+        res.notes.push_back({std::string(codes::fmt_unsafe), severity::error, std::string(file), 1, 1,
                              "left untouched: it needs more than " + std::to_string(max_fmt_edits) + " edits"});
         res.text = std::string(text);
         return res;
@@ -439,7 +432,7 @@ inline fix_result fix_portability(std::string_view text, std::string_view file)
     }
     if (!safe) {
         res.refused = true;
-        res.notes.push_back({"fmt-unsafe", severity::error, std::string(file), 1, 1,
+        res.notes.push_back({std::string(codes::fmt_unsafe), severity::error, std::string(file), 1, 1,
                              "left untouched: the edits would change what the file says"});
         res.text = std::string(text);
         res.edits.clear();

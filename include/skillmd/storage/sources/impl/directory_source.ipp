@@ -870,7 +870,7 @@ struct directory_source::walker
     {
         out.diagnostics.push_back({std::string(code), sev, detail::escaped(path), 0, 0, std::move(msg)});
     }
-    void warn(std::string const& path, std::string msg) { report(path, severity::warning, "discovery", std::move(msg)); }
+    void warn(std::string const& path, std::string msg) { report(path, severity::warning, codes::discovery, std::move(msg)); }
 
     bool skipped(std::string_view name) const
     {
@@ -1107,7 +1107,7 @@ struct directory_source::walker
             if (type != detail::entry_type::directory) { // a link (or a file system without types): it must stay inside
                 std::string const real = detail::real_path(full);
                 if (!detail::within(real, *sh->roots)) {
-                    report(full, severity::warning, "skill-outside-root",
+                    report(full, severity::warning, codes::skill_outside_root,
                            "links outside the tier's folders (to " + detail::escaped(real) +
                                "); not followed (allow the folder with directory_options::allowed_roots)");
                     return;
@@ -1125,7 +1125,7 @@ struct directory_source::walker
             return;
         }
         if (!first_visit(id)) {
-            report(full, severity::info, "discovery-loop",
+            report(full, severity::info, codes::discovery_loop,
                    type == detail::entry_type::link
                        ? "symbolic link to a directory already visited (a loop or a second path); skipped"
                        : "directory already visited; skipped");
