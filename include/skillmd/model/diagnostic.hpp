@@ -4,6 +4,7 @@
 #define SKILLMD_MODEL_DIAGNOSTIC_HPP
 
 #include <skillmd/config.hpp>
+#include <skillmd/detail/hex.hpp>
 #include <skillmd/detail/json.hpp>
 #include <skillmd/detail/utf8.hpp>
 
@@ -145,13 +146,11 @@ namespace detail {
 */
 inline std::string terminal_safe(std::string_view s, bool keep_lines = false)
 {
-    static constexpr char hex[] = "0123456789abcdef";
     std::string out;
     out.reserve(s.size());
     auto byte = [&](unsigned char b) {
         out += "\\x";
-        out += hex[b >> 4];
-        out += hex[b & 15];
+        append_hex_byte(out, b);
     };
     for (std::size_t i = 0; i < s.size();) {
         auto const c = static_cast<unsigned char>(s[i]);
@@ -174,7 +173,7 @@ inline std::string terminal_safe(std::string_view s, bool keep_lines = false)
         char32_t const cp = utf8_decode(s.data() + i, n);
         if (is_hidden_code_point(cp)) {
             out += cp > 0xffff ? "\\U" : "\\u";
-            for (int shift = cp > 0xffff ? 28 : 12; shift >= 0; shift -= 4) out += hex[(cp >> shift) & 15];
+            append_hex(out, cp, cp > 0xffff ? 8 : 4);
         } else {
             out.append(s.substr(i, n));
         }

@@ -9,6 +9,7 @@
 #include <skillmd/storage/sources/directory_source.hpp>
 #include <skillmd/detail/block_list.hpp>
 #include <skillmd/detail/contained.hpp>
+#include <skillmd/detail/hex.hpp>
 #include <skillmd/detail/read_file.hpp>
 #include <skillmd/detail/utf8.hpp>
 #include <skillmd/frontmatter/split.hpp>
@@ -142,14 +143,12 @@ SKILLMD_DECL bool printable_name(std::string_view name)
 
 SKILLMD_DECL std::string escaped(std::string_view s)
 {
-    static constexpr char hex[] = "0123456789abcdef";
     std::string out;
     for (char const ch : s) {
         auto const c = static_cast<unsigned char>(ch);
         if (c < 0x20 || c == 0x7f || c >= 0x80) {
             out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 15];
+            append_hex_byte(out, c);
         } else {
             out += static_cast<char>(c);
         }
