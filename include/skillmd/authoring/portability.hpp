@@ -14,6 +14,7 @@
 // original. This header parses, so it includes the grammar.
 
 #include <skillmd/config.hpp>
+#include <skillmd/detail/trim.hpp>
 #include <skillmd/frontmatter/line_parser.hpp>
 #include <skillmd/frontmatter/scalar_json.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
@@ -258,8 +259,7 @@ inline bool fix_one_yaml_error(std::string& t, fix_result& res, std::string_view
                     std::string_view const nl(t.data() + nb, ne - nb);
                     if (nl.find_first_not_of(" \t") == std::string_view::npos) break; // a blank line: a line break in the value
                     if (indent_of(t, nb) <= k) break;
-                    std::string_view piece = nl.substr(indent_of(t, nb));
-                    while (!piece.empty() && (piece.back() == ' ' || piece.back() == '\t')) piece.remove_suffix(1);
+                    std::string_view const piece = skillmd::detail::trim_end(nl.substr(indent_of(t, nb)));
                     if (piece.starts_with("#") || piece.find(" #") != std::string_view::npos) return false; // comments: by hand
                     value += ' ';
                     value += piece;
@@ -267,7 +267,7 @@ inline bool fix_one_yaml_error(std::string& t, fix_result& res, std::string_view
                     next = t.find('\n', ne);
                 }
                 // A ` #` on the key's line stays: the lenient reading takes the whole line.
-                while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.pop_back();
+                value.resize(skillmd::detail::trim_end(value).size());
                 break;
             }
             if (kb == 0) return false;
@@ -353,9 +353,8 @@ inline bool fix_line_differences(std::string& t, fix_result& res, std::string_vi
                     note(kline, d.value.column(), "`" + key + "` has a comment inside its value; move it by hand");
                     continue;
                 }
-                std::string_view rest = region.substr(v.size());
-                rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t")));
-                comment = std::string(rest);
+                std::string_view const rest = region.substr(v.size());
+                comment = std::string(skillmd::detail::trim_start(rest));
             }
             auto const q = portable_quote(v);
             if (!q) {

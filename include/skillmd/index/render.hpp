@@ -10,6 +10,7 @@
 
 #include <skillmd/detail/prefetch.hpp>
 #include <skillmd/detail/prompt_text.hpp>
+#include <skillmd/detail/trim.hpp>
 #include <skillmd/detail/unicode.hpp>
 #include <skillmd/storage/listing_table.hpp>
 #include <skillmd/storage/registry.hpp>
@@ -618,7 +619,7 @@ private:
             std::string_view t = text(i);
             bool const ascii = length_[i] == t.size(); // code points are bytes
             if (allow[i] < length_[i]) t = ascii ? t.substr(0, allow[i]) : prefix_code_points(t, allow[i]);
-            while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+            t = trim_end(t, " ");
             // The plan knows what the entry costs; it is written without being counted again
             // (index_budgets/shared_out_descriptions_are_counted_as_written holds the two equal).
             if constexpr (has_entry_parts<F>) {
