@@ -399,6 +399,7 @@ struct thread_noting_reader final : early_reader
             threads.insert(std::this_thread::get_id());
             wait = threads.size() == 1 && ++calls <= 400;
         }
+        // Kept: the slow read is what the test is made of (nothing is awaited).
         if (wait) std::this_thread::sleep_for(std::chrono::milliseconds(5));
         return nullptr;
     }
