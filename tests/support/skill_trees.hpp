@@ -10,6 +10,10 @@
 
 #include <skillmd/frontmatter/x3_parser.hpp>
 #include <skillmd/storage/registry.hpp>
+#include <skillmd/detail/block_list.hpp>
+#include <skillmd/storage/sources/directory_source.hpp>
+#include <skillmd/storage/sources/memory_source.hpp>
+#include <skillmd/storage/sources/plugin_source.hpp>
 
 #include <boost/test/unit_test.hpp>
 
