@@ -3,7 +3,7 @@
 //
 // Trigger matching: 10,000 trigger phrases against a 4 KB message, with
 // trigger_matcher (one pass) and with one std::regex search per phrase, the way
-// seed 003 matches (case-insensitive, word boundaries).
+// koshi matches (case-insensitive, word boundaries).
 
 #include <skillmd/triggers/matcher.hpp>
 

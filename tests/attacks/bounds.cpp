@@ -64,7 +64,7 @@ std::string named_by_definition(std::string_view body, std::vector<std::string> 
     return out;
 }
 
-/// The koshi preset over `t/files` and a database in seed 003's own table holding `rows`
+/// The koshi preset over `t/files` and a database in koshi's own table holding `rows`
 /// (`(name, description)` SQL expressions), loaded.
 std::shared_ptr<snapshot const> koshi_with_rows(test::temp_dir const& t, std::vector<std::pair<std::string, std::string>> const& rows)
 {

@@ -5,8 +5,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-// Seed 001's line parser, quirk by quirk, as the seed documents it (golden cases).
-// The corpus-wide comparison with the seed's algorithm is the claude_code_line_parser_reference test.
+// Claude Code's line parser, quirk by quirk, as its design describes it (golden cases).
+// The corpus-wide comparison with that algorithm is the claude_code_line_parser_reference test.
 
 namespace fm = skillmd::frontmatter;
 
@@ -39,7 +39,7 @@ golden const cases[] = {
     {"---\n\n\nname: a\n---\n\n\nbody", R"({"name": "a"})", 20},
     // JavaScript's `\s` is Unicode's: U+00A0 and U+3000 after a fence are white space too
     {"--- \xc2\xa0\nname: a\n---\xc2\xa0\n\xe3\x80\x80" "body", R"({"name": "a"})", 24},
-    // body offsets agree with JavaScript running the seed's regex on the same text
+    // body offsets agree with JavaScript running Claude Code's regex on the same text
     // no match: no frontmatter, the whole file is the body
     {"# Title\n", "null", 0},
     {"---\nname: never closed\n", "null", 0},

@@ -275,10 +275,12 @@ BOOST_AUTO_TEST_CASE(a_failed_server_keeps_its_listing_and_is_restarted)
     auto const down = src.discover();
     BOOST_TEST(commands(down) == std::vector<std::string>{"remote:alpha"});
     BOOST_TEST(has(down.diagnostics, "its last listing stays"), all(down.diagnostics));
+    // Kept: the retry pause (first_retry, 50 ms) must pass for the next look to try a restart.
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     BOOST_TEST(has(src.discover().diagnostics, "its last listing stays")); // the restart fails: still down
 
     fs::remove(t / "down");
+    // Kept: the pause under test; the next look restarts the server only once it has passed.
     std::this_thread::sleep_for(std::chrono::milliseconds(500)); // past the doubled pause
     auto const up = src.discover();
     BOOST_TEST(up.diagnostics.empty(), all(up.diagnostics));

@@ -1,5 +1,5 @@
-// Seed 001's frontmatter reading, run by JavaScript's own regular-expression engine,
-// as the reference for skillmd's `line_parser` (bug for bug). Written from the seed's
+// Claude Code's frontmatter reading (as its published design describes it), run by JavaScript's own regular-expression engine,
+// as the reference for skillmd's `line_parser` (bug for bug). Written from that design's
 // description: the block regex `^---\s*\n([\s\S]*?)---\s*\n?`, lines split at their
 // first colon, key and value trimmed, one quote dropped from each end of the value.
 //

@@ -480,6 +480,7 @@ BOOST_AUTO_TEST_CASE(a_writer_killed_mid_transaction_leaves_a_consistent_databas
     std::mt19937 rng(42);
     for (int i = 0; i < 20; ++i) {
         pid_t const churn = spawn({"churn", db});
+        // Kept: a random moment to kill the writer at, mid-write (nothing is awaited).
         ::usleep(static_cast<useconds_t>(5000 + rng() % 40000));
         ::kill(churn, SIGKILL);
         wait_for(churn);

@@ -9,6 +9,7 @@
 
 #include "../support/pg_cluster.hpp"
 #include "../support/test_support.hpp"
+#include "../support/wait.hpp"
 
 #include <skillmd/presets/fleet.hpp>
 #include <skillmd/storage/sources/postgres_source.hpp>
@@ -20,6 +21,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -374,9 +377,14 @@ BOOST_AUTO_TEST_CASE(changes_are_announced_and_seen)
     BOOST_TEST(agent.snapshot() == before);
 
     auto const& tier = agent.source<1>();
-    std::atomic<bool> woke{false};
-    std::thread waiter([&] { woke = tier.wait(std::chrono::seconds(20)); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::atomic<bool> woke{false}, waiting{false};
+    std::thread waiter([&] {
+        waiting = true;
+        woke = tier.wait(std::chrono::seconds(20));
+    });
+    // The write goes once the waiter is on its way into `wait`; its announcement takes a
+    // round trip through the server, and one that came first would be held for `wait` anyway.
+    BOOST_TEST_REQUIRE(wait_until([&] { return waiting.load(); }, std::chrono::seconds(20)), "the waiting thread never started");
     BOOST_TEST(other.create(skill("third"), {}).ok());
     waiter.join();
     BOOST_TEST(woke.load());
@@ -413,34 +421,44 @@ BOOST_AUTO_TEST_CASE(faults_lose_nothing_acknowledged)
 
     // Writes keep going while the server restarts; every acknowledged one is kept.
     std::atomic<bool> stop{false};
-    std::vector<std::string> acknowledged;
+    std::atomic<std::size_t> acknowledged_count{0};
+    std::vector<std::string> acknowledged; // read once `writes` has ended
     std::thread writes([&] {
         for (int i = 0; !stop; ++i) {
             std::string const n = "during-" + std::to_string(i);
-            if (writer.create(skill(n), {}).ok()) acknowledged.push_back(n);
+            if (writer.create(skill(n), {}).ok()) {
+                acknowledged.push_back(n);
+                ++acknowledged_count;
+            }
+            // Kept: it paces the writer (a steady stream across the restart), nothing is awaited.
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    auto const acknowledged_past = [&](std::size_t n) {
+        return wait_until([&] { return acknowledged_count.load() > n; }, std::chrono::seconds(30));
+    };
+    BOOST_TEST(acknowledged_past(2), "no write acknowledged before the restart");
     cluster::control("restart");
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    BOOST_TEST(acknowledged_past(acknowledged_count.load() + 2), "no write acknowledged after the restart");
     stop = true;
     writes.join();
-    BOOST_TEST(acknowledged.size() > 5u);
-    for (int i = 0; i < 50 && !agent.snapshot()->find(acknowledged.back()); ++i) {
-        agent.refresh();
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    BOOST_TEST_REQUIRE(acknowledged.size() > 5u);
+    auto const agent_has = [&](std::string const& name) {
+        return wait_until(
+            [&] {
+                if (agent.snapshot()->find(name)) return true;
+                agent.refresh();
+                return agent.snapshot()->find(name) != nullptr;
+            },
+            std::chrono::seconds(10));
+    };
+    BOOST_TEST(agent_has(acknowledged.back()), "the agent never saw " << acknowledged.back());
     for (auto const& n : acknowledged) BOOST_TEST(agent.snapshot()->find(n) != nullptr, n);
 
     // A connection killed by the server: the next operation reconnects.
     cluster::admin_sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'agent_a'");
     BOOST_TEST((writer.create(skill("after-kill"), {}).ok() || writer.create(skill("after-kill"), {}).ok()));
-    for (int i = 0; i < 50 && !agent.snapshot()->find("after-kill"); ++i) {
-        agent.refresh();
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    BOOST_TEST(agent.snapshot()->find("after-kill") != nullptr);
+    BOOST_TEST(agent_has("after-kill"), "the agent never saw after-kill");
     std::size_t const count = agent.snapshot()->skills().size();
 
     // The server down: the last snapshot stays, with a diagnostic; writes are refused.
@@ -467,18 +485,16 @@ BOOST_AUTO_TEST_CASE(faults_lose_nothing_acknowledged)
 
     // The server back: everyone resynchronises.
     cluster::control("up");
-    for (int i = 0; i < 100 && late.source<1>().stale(); ++i) {
-        late.refresh();
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    BOOST_TEST(!late.source<1>().stale());
+    BOOST_TEST(wait_until(
+                   [&] {
+                       late.refresh();
+                       return !late.source<1>().stale();
+                   },
+                   std::chrono::seconds(10)),
+               "the late agent never left its local snapshot");
     BOOST_TEST(all(late.snapshot()->diagnostics()) == "");
     BOOST_TEST((writer.create(skill("back"), {}).ok() || writer.create(skill("back"), {}).ok()));
-    for (int i = 0; i < 100 && !agent.snapshot()->find("back"); ++i) {
-        agent.refresh();
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    BOOST_TEST(agent.snapshot()->find("back") != nullptr);
+    BOOST_TEST(agent_has("back"), "the agent never saw back");
     BOOST_TEST(all(agent.snapshot()->diagnostics()) == "");
 }
 
@@ -491,9 +507,16 @@ BOOST_AUTO_TEST_CASE(the_command_line_on_the_fleet_tier)
     std::string const db = " --db '" + cluster::conninfo("agent_a") + "' --namespace cli --dir user=" + (t / "files").string() +
                            " --dir cache=" + (t / "cache.json").string();
     std::string const out = (t / "watch.out").string();
-    std::string const watch = cli + "watch" + db + " --for 6 > " + out + " 2>&1 &";
+    std::string const pid_file = (t / "watch.pid").string();
+    std::string const watch = cli + "watch" + db + " --for 6 > " + out + " 2>&1 & echo $! > " + pid_file;
     BOOST_TEST(std::system(watch.c_str()) == 0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    // What a file holds, "" while it does not exist (the shell makes `out` in its own time).
+    auto const text_of = [](std::string const& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    };
+    BOOST_TEST_REQUIRE(wait_until([&] { return text_of(out).find("watching ") != std::string::npos; }, std::chrono::seconds(20)),
+                       "watch never started: " << text_of(out));
     auto run = [&](std::string const& args) { return WEXITSTATUS(std::system((cli + args + db + " > /dev/null 2>&1").c_str())); };
     BOOST_TEST(run("db create --name cli-made --description 'Made by the CLI' --content 'Body.' --triggers cli") == 0);
     BOOST_TEST(run("db create --name cli-made --description 'Again' --content 'Body.' --triggers cli") == 1);
@@ -504,11 +527,19 @@ BOOST_AUTO_TEST_CASE(the_command_line_on_the_fleet_tier)
     BOOST_TEST(WEXITSTATUS(std::system((cli + "db list" + db + " | grep -q '^cli-made\tdatabase\tcli\tChanged$'").c_str())) == 0);
     BOOST_TEST(run("db delete --name cli-made") == 0);
     BOOST_TEST(run("db grant --role agent_a --access write") == 3); // only the owner grants
-    std::this_thread::sleep_for(std::chrono::milliseconds(6000));
+    BOOST_TEST(wait_until([&] { return text_of(out).find("- cli-made") != std::string::npos; }, std::chrono::seconds(20)),
+               "watch never reported the deletion");
     std::string const seen = slurp(out);
     BOOST_TEST(seen.find("watching ") != std::string::npos, seen);
     BOOST_TEST(seen.find("+ cli-made") != std::string::npos, seen);
     BOOST_TEST(seen.find("- cli-made") != std::string::npos, seen);
+    // `watch --for 6` ends by itself; the test ends after it, not while it still writes in `t`.
+    auto const running = [&, pid = text_of(pid_file)] {
+        std::string const stat = text_of("/proc/" + pid.substr(0, pid.find('\n')) + "/stat");
+        auto const p = stat.rfind(')');
+        return p != std::string::npos && p + 2 < stat.size() && stat[p + 2] != 'Z';
+    };
+    BOOST_TEST(wait_until([&] { return !running(); }, std::chrono::seconds(30)), "watch --for 6 never ended");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

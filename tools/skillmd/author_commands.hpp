@@ -45,7 +45,7 @@ inline bool read_settings(std::vector<std::pair<std::string, std::string>> const
         auto text = skillmd::detail::read_file(file, why, 1024 * 1024); // a settings file is small: 1 MiB is its bound
         std::vector<skillmd::diagnostic> ds;
         if (!text) {
-            ds.push_back({"override-invalid", skillmd::severity::error, file, 0, 0, "cannot read the settings: " + why});
+            ds.push_back({std::string(skillmd::codes::override_invalid), skillmd::severity::error, file, 0, 0, "cannot read the settings: " + why});
         } else {
             auto const base = std::filesystem::absolute(std::filesystem::path(file)).parent_path();
             out.add(skillmd::read_override_layer(*text, label, file, base, ds));

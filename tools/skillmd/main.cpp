@@ -139,7 +139,7 @@ void walk_skill_files(std::vector<std::string> const& paths, std::vector<skillmd
         all.insert(all.end(), std::make_move_iterator(d.diagnostics.begin()), std::make_move_iterator(d.diagnostics.end()));
         for (auto const& c : d.skills) found += check(src, c);
         if (found == 0)
-            all.push_back({"lint-no-skills", skillmd::severity::warning, p, 0, 0,
+            all.push_back({std::string(skillmd::codes::lint_no_skills), skillmd::severity::warning, p, 0, 0,
                            "no SKILL.md found here (" + std::to_string(d.directories.size()) +
                                " folder(s) searched, .git and node_modules skipped)"});
     }

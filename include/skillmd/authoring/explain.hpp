@@ -114,45 +114,45 @@ std::vector<skill_explanation> explain(System const& sys, std::string_view name 
         e.command = r.command;
         e.tier = r.tier;
         e.path = r.where.path;
-        auto add = [&](std::string code, std::string text) { e.reasons.push_back({std::move(code), std::move(text), r.where.path.str(), 0, 0}); };
+        auto add = [&](std::string_view code, std::string text) { e.reasons.push_back({std::string(code), std::move(text), r.where.path.str(), 0, 0}); };
         override_decision const none;
         override_decision const& ov = r.overridden ? *r.overridden : none;
         std::string const via = ov.layer + (ov.origin.empty() ? "" : " (" + ov.origin + ")");
         if (where == "off") {
             e.index = "off";
-            add("override", "turned off by `" + ov.pattern + "`: \"off\" in " + via);
+            add(codes::override, "turned off by `" + ov.pattern + "`: \"off\" in " + via);
             out.push_back(std::move(e));
             return;
         }
         if (where == "shadowed") {
             e.index = "shadowed";
-            add("shadowed", "shadowed by " + r.shadowed_by + ": the collision rule keeps that tier's skill; this one "
+            add(codes::shadowed, "shadowed by " + r.shadowed_by + ": the collision rule keeps that tier's skill; this one "
                             "stays reachable as `/" + r.qualified() + "`");
         }
         if (r.hidden) {
             auto why = gate.unmet(r.meta);
-            add("requirement", "hidden: " + (why ? *why : std::string("its requirements were unmet when the skills were loaded")));
+            add(codes::requirement, "hidden: " + (why ? *why : std::string("its requirements were unmet when the skills were loaded")));
         }
         if (r.meta.disable_model_invocation)
-            add("hidden-flag", "`disable-model-invocation: true`: the model neither sees nor invokes it; the user still can");
+            add(codes::hidden_flag, "`disable-model-invocation: true`: the model neither sees nor invokes it; the user still can");
         if (r.meta.user_invocable_only)
-            add("hidden-flag", "`user_invocable_only: true` (sven): only the user may invoke it");
+            add(codes::hidden_flag, "`user_invocable_only: true` (sven): only the user may invoke it");
         if (!r.meta.user_invocable && ov.mode != override_mode::user_invocable_only)
-            add("hidden-flag", "`user-invocable: false`: not a `/` command; the model may still invoke it");
+            add(codes::hidden_flag, "`user-invocable: false`: not a `/` command; the model may still invoke it");
         if (ov.mode == override_mode::name_only)
-            add("override", "listed by name only, without its description: `" + ov.pattern +
+            add(codes::override, "listed by name only, without its description: `" + ov.pattern +
                                 "` is \"name-only\" in " + via);
         if (ov.mode == override_mode::user_invocable_only)
-            add("override", "only the user may invoke it: `" + ov.pattern + "` is \"user-invocable-only\" in " + via);
+            add(codes::override, "only the user may invoke it: `" + ov.pattern + "` is \"user-invocable-only\" in " + via);
         if (ov.mode == override_mode::on && !ov.layer.empty())
-            add("override", "`" + ov.pattern + "` is \"on\" in " + via + " (it undoes any earlier layer's)");
+            add(codes::override, "`" + ov.pattern + "` is \"on\" in " + via + " (it undoes any earlier layer's)");
 
         bool const eligible = where == "skill" &&
                               r.visible_to(policy.which == listing::all ? visibility::all : visibility::model);
         bool const documented = r.meta.description_given || r.meta.when_to_use ||
                                 ov.mode == override_mode::name_only;
         if (eligible && policy.which == listing::model_documented && !documented)
-            add("undocumented", "not listed: this system lists only skills with a written `description` or `when_to_use`");
+            add(codes::undocumented, "not listed: this system lists only skills with a written `description` or `when_to_use`");
         if (where == "skill") {
             if (listed.count(r.command)) {
                 e.index = shortened.count(r.command) ? "shortened" : "listed";
@@ -161,9 +161,9 @@ std::vector<skill_explanation> explain(System const& sys, std::string_view name 
                     if (ov.mode == override_mode::name_only)
                         ; // said above
                     else if (cap && skillmd::detail::utf8_length(r.meta.description) > cap)
-                        add("budget-shortened", "description cut to " + std::to_string(cap) + " code points (the per-entry cap)");
+                        add(codes::budget_shortened, "description cut to " + std::to_string(cap) + " code points (the per-entry cap)");
                     else
-                        add("budget-shortened", "description shortened or dropped to fit " + detail::shown_budget(idx) +
+                        add(codes::budget_shortened, "description shortened or dropped to fit " + detail::shown_budget(idx) +
                                                     ": " + detail::budget_rule_text(policy.budget.strategy));
                 }
             } else if (auto const it = omitted.find(r.command); it != omitted.end()) {
@@ -172,11 +172,11 @@ std::vector<skill_explanation> explain(System const& sys, std::string_view name 
                                          (policy.budget.strategy == budget_strategy::stop_at_overflow ||
                                           policy.budget.strategy == budget_strategy::always_bypass);
                 if (after_first)
-                    add("budget-omitted", "left out: `" + idx.omitted.front() + "` before it did not fit in " +
+                    add(codes::budget_omitted, "left out: `" + idx.omitted.front() + "` before it did not fit in " +
                                               detail::shown_budget(idx) + ", and " +
                                               detail::budget_rule_text(policy.budget.strategy));
                 else
-                    add("budget-omitted", "left out: it did not fit in " + detail::shown_budget(idx) + " (" +
+                    add(codes::budget_omitted, "left out: it did not fit in " + detail::shown_budget(idx) + " (" +
                                               std::to_string(idx.used) + " used); " +
                                               detail::budget_rule_text(policy.budget.strategy));
             } else {
@@ -205,7 +205,7 @@ std::vector<skill_explanation> explain(System const& sys, std::string_view name 
             e.path = d.file;
             e.index = "not-loaded";
         }
-        e.reasons.push_back({"not-loaded", "[" + d.code + "] " + d.message, d.file, d.line, d.column});
+        e.reasons.push_back({std::string(codes::not_loaded), "[" + d.code + "] " + d.message, d.file, d.line, d.column});
     }
     for (auto& [file, e] : failed) out.push_back(std::move(e));
 

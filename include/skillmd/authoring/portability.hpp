@@ -14,6 +14,7 @@
 // original. This header parses, so it includes the grammar.
 
 #include <skillmd/config.hpp>
+#include <skillmd/detail/trim.hpp>
 #include <skillmd/frontmatter/line_parser.hpp>
 #include <skillmd/frontmatter/scalar_json.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
@@ -28,13 +29,6 @@
 #include <vector>
 
 namespace skillmd {
-
-namespace codes {
-inline constexpr std::string_view portability_yaml = "portability-yaml";           ///< strict YAML refuses what lenient readers take
-inline constexpr std::string_view portability_line_parser = "portability-line-parser"; ///< Claude Code's line parser reads a field differently
-inline constexpr std::string_view portability_validator = "portability-validator"; ///< the reference validator refuses the skill for a rule
-inline constexpr std::string_view fmt_unfixable = "fmt-unfixable";                 ///< a difference no edit can remove safely
-} // namespace codes
 
 /// The most edits `fmt` makes in one file; a file that needs more is left untouched.
 inline constexpr std::size_t max_fmt_edits = 1024;
@@ -265,8 +259,7 @@ inline bool fix_one_yaml_error(std::string& t, fix_result& res, std::string_view
                     std::string_view const nl(t.data() + nb, ne - nb);
                     if (nl.find_first_not_of(" \t") == std::string_view::npos) break; // a blank line: a line break in the value
                     if (indent_of(t, nb) <= k) break;
-                    std::string_view piece = nl.substr(indent_of(t, nb));
-                    while (!piece.empty() && (piece.back() == ' ' || piece.back() == '\t')) piece.remove_suffix(1);
+                    std::string_view const piece = skillmd::detail::trim_end(nl.substr(indent_of(t, nb)));
                     if (piece.starts_with("#") || piece.find(" #") != std::string_view::npos) return false; // comments: by hand
                     value += ' ';
                     value += piece;
@@ -274,7 +267,7 @@ inline bool fix_one_yaml_error(std::string& t, fix_result& res, std::string_view
                     next = t.find('\n', ne);
                 }
                 // A ` #` on the key's line stays: the lenient reading takes the whole line.
-                while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.pop_back();
+                value.resize(skillmd::detail::trim_end(value).size());
                 break;
             }
             if (kb == 0) return false;
@@ -360,9 +353,8 @@ inline bool fix_line_differences(std::string& t, fix_result& res, std::string_vi
                     note(kline, d.value.column(), "`" + key + "` has a comment inside its value; move it by hand");
                     continue;
                 }
-                std::string_view rest = region.substr(v.size());
-                rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t")));
-                comment = std::string(rest);
+                std::string_view const rest = region.substr(v.size());
+                comment = std::string(skillmd::detail::trim_start(rest));
             }
             auto const q = portable_quote(v);
             if (!q) {
@@ -414,7 +406,7 @@ inline fix_result fix_portability(std::string_view text, std::string_view file)
     if (yaml_edits == max_fmt_edits || !pt::fix_line_differences(t, res, file)) {
         res = fix_result{};
         res.refused = true;
-        res.notes.push_back({"fmt-unsafe", severity::error, std::string(file), 1, 1,
+        res.notes.push_back({std::string(codes::fmt_unsafe), severity::error, std::string(file), 1, 1,
                              "left untouched: it needs more than " + std::to_string(max_fmt_edits) + " edits"});
         res.text = std::string(text);
         return res;
@@ -439,7 +431,7 @@ inline fix_result fix_portability(std::string_view text, std::string_view file)
     }
     if (!safe) {
         res.refused = true;
-        res.notes.push_back({"fmt-unsafe", severity::error, std::string(file), 1, 1,
+        res.notes.push_back({std::string(codes::fmt_unsafe), severity::error, std::string(file), 1, 1,
                              "left untouched: the edits would change what the file says"});
         res.text = std::string(text);
         res.edits.clear();

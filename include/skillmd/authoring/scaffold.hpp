@@ -20,7 +20,7 @@
 namespace skillmd {
 
 /** mycode's `/skills` listing: a box-drawn table of names and descriptions,
-    `inner_width` code points between the borders (60 in the seed), descriptions cut
+    `inner_width` code points between the borders (60 in mycode), descriptions cut
     with `…` to fit, then the hint on how skills are invoked.
 */
 inline std::string skills_table(std::vector<skill_record const*> const& rows, std::size_t inner_width = 60)

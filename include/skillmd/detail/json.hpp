@@ -3,6 +3,7 @@
 #ifndef SKILLMD_DETAIL_JSON_HPP
 #define SKILLMD_DETAIL_JSON_HPP
 
+#include <skillmd/detail/hex.hpp>
 #include <skillmd/detail/utf8.hpp>
 
 #include <string>
@@ -13,10 +14,9 @@ namespace skillmd::detail {
 /// Appends code point `cp` as JSON's `\\uXXXX` escape (a surrogate pair above U+FFFF).
 inline void append_json_escape(std::string& out, char32_t cp)
 {
-    static constexpr char hex[] = "0123456789abcdef";
     auto const unit = [&](char32_t u) {
         out += "\\u";
-        for (int shift = 12; shift >= 0; shift -= 4) out += hex[(u >> shift) & 15];
+        append_hex(out, u, 4);
     };
     if (cp > 0xffff) {
         unit(0xd800 + ((cp - 0x10000) >> 10));
@@ -29,7 +29,6 @@ inline void append_json_escape(std::string& out, char32_t cp)
 /// Appends `s` as a JSON string literal. Invalid UTF-8 becomes U+FFFD so the output stays JSON.
 inline void json_quote(std::string& out, std::string_view s)
 {
-    static constexpr char hex[] = "0123456789abcdef";
     out += '"';
     std::size_t i = 0;
     while (i < s.size()) {
@@ -62,8 +61,7 @@ inline void json_quote(std::string& out, std::string_view s)
         default:
             if (c < 0x20 || c == 0x7f) {
                 out += "\\u00";
-                out += hex[c >> 4];
-                out += hex[c & 15];
+                append_hex_byte(out, c);
             } else {
                 out += static_cast<char>(c);
             }

@@ -7,6 +7,7 @@
 // new line, list item, heading or fence), escaping for the format that embeds it, and
 // lengths and cuts in code points (a cut never splits a UTF-8 sequence).
 
+#include <skillmd/detail/trim.hpp>
 #include <skillmd/detail/utf8.hpp>
 
 #include <unicode/uchar.h>
@@ -424,9 +425,8 @@ inline std::string shorten(std::string_view s, std::size_t n)
 {
     if (utf8_length(s) <= n) return std::string(s);
     if (n == 0) return {};
-    std::string_view head = prefix_code_points(s, n - 1);
-    while (!head.empty() && head.back() == ' ') head.remove_suffix(1);
-    return std::string(head) + "\xe2\x80\xa6";
+    std::string_view const head = prefix_code_points(s, n - 1);
+    return std::string(trim_end(head, " ")) + "\xe2\x80\xa6";
 }
 
 } // namespace detail

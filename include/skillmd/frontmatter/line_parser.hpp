@@ -30,7 +30,7 @@ namespace skillmd::frontmatter {
 class line_parser
 {
 public:
-    /// The block the seed's regular expression `^---\s*\n([\s\S]*?)---\s*\n?` finds.
+    /// The block Claude Code's regular expression `^---\s*\n([\s\S]*?)---\s*\n?` finds.
     split_result split(std::string_view file, std::string_view /*origin*/, split_options = {}) const
     {
         split_result r;

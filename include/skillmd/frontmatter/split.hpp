@@ -5,6 +5,7 @@
 
 #include <skillmd/config.hpp>
 #include <skillmd/model/diagnostic.hpp>
+#include <skillmd/detail/hex.hpp>
 #include <skillmd/detail/line_index.hpp>
 #include <skillmd/detail/utf8.hpp>
 
@@ -177,12 +178,12 @@ inline void check_body(std::string_view file, std::size_t from, std::string_view
         std::size_t const at = from + f.non_text;
         auto const pos = skillmd::detail::position_cursor(file).at(at);
         auto const b = static_cast<unsigned char>(file[at]);
-        static constexpr char hex[] = "0123456789ABCDEF";
-        std::string const byte = std::string("0x") + hex[b >> 4] + hex[b & 15];
+        std::string byte = "0x";
+        skillmd::detail::append_hex_byte(byte, b, true);
         bool const utf16 = file.size() >= 2 && ((file[0] == '\xFF' && file[1] == '\xFE') || (file[0] == '\xFE' && file[1] == '\xFF'));
         char32_t const cp = f.non_text_code_point;
         std::string code_point = "U+";
-        for (int shift = 12; shift >= 0; shift -= 4) code_point += hex[(cp >> shift) & 15];
+        skillmd::detail::append_hex(code_point, cp, 4, true);
         std::string msg = utf16     ? "the file is UTF-16; save it as UTF-8"
                           : cp >= 0x2000 ? "the body has a bidirectional control character (" + code_point +
                                                ": text shown in another order than it is read); a SKILL.md must be text"

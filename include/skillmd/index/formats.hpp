@@ -241,7 +241,7 @@ struct agent_skills_guide
 /// Claude Code 2.1 (2.1.328): a lead sentence, a blank line, then `- name: description`
 /// lines, ` - when_to_use` appended, no argument hint. Only `<` and `>` are escaped and
 /// line breaks inside a description are kept, as Claude Code does: a description can
-/// start what looks like another entry (documented; the seed-based `claude_code` format
+/// start what looks like another entry (documented; the design-based `claude_code` format
 /// keeps each entry on one line).
 struct claude_code_2_1
 {

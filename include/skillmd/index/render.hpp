@@ -10,6 +10,7 @@
 
 #include <skillmd/detail/prefetch.hpp>
 #include <skillmd/detail/prompt_text.hpp>
+#include <skillmd/detail/trim.hpp>
 #include <skillmd/detail/unicode.hpp>
 #include <skillmd/storage/listing_table.hpp>
 #include <skillmd/storage/registry.hpp>
@@ -190,7 +191,7 @@ inline std::vector<index_entry> index_entries(snapshot const& snap, listing whic
 /// The order of an index's entries. Every order ends in the location, then the command,
 /// so equal keys never leave the result to chance.
 enum class index_order : std::uint8_t {
-    command,           ///< the snapshot's order: by command, bytewise (the seed systems)
+    command,           ///< the snapshot's order: by command, bytewise (Pegasus, Claude Code's design, mycode, koshi, sven)
     name,              ///< by the name shown, bytewise
     name_collated,     ///< by the name shown, Unicode collation under the root locale (opencode's `localeCompare`)
     tier_then_command, ///< by the tier the skill came from, in tier order, then command (Claude Code 2.1)
@@ -632,7 +633,7 @@ private:
             std::string_view t = text(i);
             bool const ascii = length_[i] == t.size(); // code points are bytes
             if (allow[i] < length_[i]) t = ascii ? t.substr(0, allow[i]) : prefix_code_points(t, allow[i]);
-            while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+            t = trim_end(t, " ");
             // The plan knows what the entry costs; it is written without being counted again
             // (index_budgets/shared_out_descriptions_are_counted_as_written holds the two equal).
             if constexpr (has_entry_parts<F>) {

@@ -10,6 +10,7 @@
 // exact rule (replace `$ARGUMENTS` or append) or Claude Code's documented one.
 
 #include <skillmd/config.hpp>
+#include <skillmd/detail/trim.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -228,14 +229,6 @@ inline std::size_t index_of(std::string_view d) noexcept
         n = n * 10 + static_cast<std::size_t>(c - '0');
     }
     return n;
-}
-
-inline std::string_view trim_spaces(std::string_view s)
-{
-    auto const b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string_view::npos) return {};
-    auto const e = s.find_last_not_of(" \t\r\n");
-    return s.substr(b, e - b + 1);
 }
 
 } // namespace detail

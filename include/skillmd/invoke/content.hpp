@@ -9,6 +9,7 @@
 // closing tag is written `&lt;/...`).
 
 #include <skillmd/detail/prompt_text.hpp>
+#include <skillmd/detail/trim.hpp>
 #include <skillmd/model/skill.hpp>
 
 #include <concepts>
@@ -114,13 +115,6 @@ inline void file_list(std::string& out, std::string_view wrapper, std::vector<st
     out += ">\n";
 }
 
-/// `s` without trailing line breaks and spaces.
-inline std::string_view trim_end(std::string_view s)
-{
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
-
 } // namespace detail
 
 namespace content_formats {
@@ -146,7 +140,7 @@ struct claude_code
     static constexpr std::string_view name = "claude-code";
     std::string render(loaded_skill const& s) const
     {
-        // The seed's fence expression `^---\s*\n([\s\S]*?)---\s*\n?` ends with a greedy `\s*`:
+        // Claude Code's fence expression `^---\s*\n([\s\S]*?)---\s*\n?` ends with a greedy `\s*`:
         // blank lines and indentation after the closing fence are not part of the body.
         std::string_view content = s.content;
         if (s.file_text.starts_with("---")) content.remove_prefix(skillmd::detail::js_space_prefix(content));
@@ -169,7 +163,7 @@ struct mycode
     std::string render(loaded_skill const& s) const
     {
         std::string const args = detail::one_line(s.arguments);
-        return "\n## Skill Activated: " + detail::one_line(s.name) + "\n\n" + std::string(detail::trim_end(s.body)) +
+        return "\n## Skill Activated: " + detail::one_line(s.name) + "\n\n" + std::string(detail::trim_end(s.body, detail::blanks_and_breaks)) +
                "\n\n## Current Context\n- Working Directory: " + detail::one_line(s.working_directory) +
                "\n- Arguments: " + (args.empty() ? std::string("(none)") : args) +
                "\n\nPlease proceed with the skill's responsibilities.\n";
@@ -231,7 +225,7 @@ struct sven
     std::string render(loaded_skill const& s) const
     {
         if (s.who == caller::user) {
-            std::string out(detail::trim_end(s.body));
+            std::string out(detail::trim_end(s.body, detail::blanks_and_breaks));
             if (!s.arguments.empty()) out += "\n\nTask: " + s.arguments;
             return out;
         }
@@ -239,7 +233,7 @@ struct sven
         detail::attribute(out, "command", s.command);
         detail::attribute(out, "name", s.name);
         out += ">\n# Skill: " + detail::one_line(s.name) + "\n\n";
-        out += detail::keep_inside(detail::trim_end(s.content), "skill_content");
+        out += detail::keep_inside(detail::trim_end(s.content, detail::blanks_and_breaks), "skill_content");
         out += "\n\nBase directory: " + detail::one_line(s.base_directory) +
                "\nRelative paths in this skill (scripts/, references/, assets/) are relative to\n"
                "this base directory.\n";
@@ -288,7 +282,7 @@ struct agent_skills
         std::string out = "<skill_content";
         detail::attribute(out, "name", s.name);
         out += ">\n";
-        out += detail::keep_inside(detail::trim_end(s.content), "skill_content");
+        out += detail::keep_inside(detail::trim_end(s.content, detail::blanks_and_breaks), "skill_content");
         out += "\n\nSkill directory: " + detail::one_line(s.base_directory) +
                "\nRelative paths in this skill are relative to the skill directory.\n";
         detail::file_list(out, "skill_resources", s.bundled_files);
@@ -324,7 +318,7 @@ struct gemini_cli_0_61
         std::string out = "<activated_skill";
         detail::attribute(out, "name", s.name);
         out += ">\n  <instructions>\n    ";
-        out += detail::keep_inside(detail::keep_inside(detail::trim_end(s.content), "instructions"), "activated_skill");
+        out += detail::keep_inside(detail::keep_inside(detail::trim_end(s.content, detail::blanks_and_breaks), "instructions"), "activated_skill");
         out += "\n  </instructions>\n\n  <available_resources>\n";
         for (auto const& f : s.bundled_files) {
             out += "    ";

@@ -11,6 +11,7 @@
 #include <skillmd/invoke/arguments.hpp>
 #include <skillmd/invoke/content.hpp>
 #include <skillmd/detail/read_file.hpp>
+#include <skillmd/detail/trim.hpp>
 #include <skillmd/invoke/permissions.hpp>
 #include <skillmd/storage/registry.hpp>
 #include <skillmd/invoke/slash.hpp>
@@ -163,7 +164,7 @@ inline std::string knowledge_title(std::string const& working_directory, std::st
         std::string_view line(head.data() + pos, end - pos);
         if (line.starts_with("# ")) {
             line.remove_prefix(2);
-            while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+            line = skillmd::detail::trim_end(line, " \r");
             if (skillmd::detail::find_non_text(line) != std::string_view::npos) return {};
             return std::string(line);
         }

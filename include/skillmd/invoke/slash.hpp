@@ -7,6 +7,7 @@
 // arguments. The checks a name must pass and sven's sanitiser are in model/names.hpp.
 
 #include <skillmd/config.hpp>
+#include <skillmd/detail/trim.hpp>
 #include <skillmd/model/names.hpp>
 
 #include <algorithm>
@@ -26,20 +27,12 @@ struct slash_command
 /// (after leading white space): it is an ordinary message.
 inline std::optional<slash_command> parse_slash(std::string_view text)
 {
-    auto const ws = " \t\r\n\v\f";
-    auto const b = text.find_first_not_of(ws);
-    if (b == std::string_view::npos || text[b] != '/') return std::nullopt;
-    text.remove_prefix(b + 1);
+    auto const ws = detail::ascii_white_space;
+    text = detail::trim_start(text, ws);
+    if (text.empty() || text.front() != '/') return std::nullopt;
+    text.remove_prefix(1);
     auto const end = std::min(text.find_first_of(ws), text.size());
-    slash_command c{std::string(text.substr(0, end)), {}};
-    std::string_view rest = text.substr(end);
-    auto const rb = rest.find_first_not_of(ws);
-    if (rb != std::string_view::npos) {
-        rest.remove_prefix(rb);
-        rest = rest.substr(0, rest.find_last_not_of(ws) + 1);
-        c.arguments = std::string(rest);
-    }
-    return c;
+    return slash_command{std::string(text.substr(0, end)), std::string(detail::trim(text.substr(end), ws))};
 }
 
 

@@ -10,6 +10,7 @@
 // Link skillmd::mcp (OpenSSL::Crypto).
 
 #include <skillmd/detail/contained.hpp>
+#include <skillmd/detail/hex.hpp>
 
 #include <openssl/evp.h>
 
@@ -39,12 +40,9 @@ inline std::string sha256_hex(std::string_view bytes)
     std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
     unsigned int n = 0;
     if (EVP_Digest(bytes.data(), bytes.size(), md.data(), &n, EVP_sha256(), nullptr) != 1 || n != 32) return {};
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out(64, '0');
-    for (unsigned i = 0; i < 32; ++i) {
-        out[2 * i] = hex[md[i] >> 4];
-        out[2 * i + 1] = hex[md[i] & 15];
-    }
+    std::string out;
+    out.reserve(64);
+    for (unsigned i = 0; i < 32; ++i) skillmd::detail::append_hex_byte(out, md[i]);
     return out;
 }
 

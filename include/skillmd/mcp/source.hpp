@@ -10,6 +10,7 @@
 // Commands live in the server's namespace (`NS:skill-path`), so an MCP skill never
 // takes the name of another tier's skill. Link skillmd::mcp.
 
+#include <skillmd/detail/hex.hpp>
 #include <skillmd/mcp/client.hpp>
 #include <skillmd/mcp/digest.hpp>
 #include <skillmd/mcp/frontmatter_json.hpp>
@@ -72,7 +73,7 @@ inline std::string digest_hex(boost::json::value const* v)
     std::string_view const s = v->as_string();
     if (s.size() != 71 || !s.starts_with("sha256:")) return {};
     std::string_view const hex = s.substr(7);
-    if (hex.find_first_not_of("0123456789abcdef") != std::string_view::npos) return {};
+    if (hex.find_first_not_of(skillmd::detail::hex_lower) != std::string_view::npos) return {};
     return std::string(hex);
 }
 

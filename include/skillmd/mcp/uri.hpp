@@ -9,6 +9,8 @@
 // query or fragment, a backslash, bad percent-encoding) is refused, so no spelling of a
 // path can reach a file the plain spelling cannot.
 
+#include <skillmd/detail/hex.hpp>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,15 +27,13 @@ inline bool unreserved(unsigned char c) noexcept
 
 inline void encode_segment(std::string& out, std::string_view s)
 {
-    static constexpr char hex[] = "0123456789ABCDEF";
     for (char ch : s) {
         auto const c = static_cast<unsigned char>(ch);
         if (unreserved(c)) {
             out += ch;
         } else {
             out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
+            skillmd::detail::append_hex_byte(out, c, true);
         }
     }
 }

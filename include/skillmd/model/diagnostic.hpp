@@ -4,6 +4,7 @@
 #define SKILLMD_MODEL_DIAGNOSTIC_HPP
 
 #include <skillmd/config.hpp>
+#include <skillmd/detail/hex.hpp>
 #include <skillmd/detail/json.hpp>
 #include <skillmd/detail/utf8.hpp>
 
@@ -56,6 +57,7 @@ inline constexpr std::string_view yaml_colon_in_plain = "yaml-colon-in-plain";  
 inline constexpr std::string_view yaml_unsupported = "yaml-unsupported";         ///< valid YAML the subset leaves out
 inline constexpr std::string_view yaml_depth_limit = "yaml-depth-limit";         ///< nesting past the parser's limit
 inline constexpr std::string_view yaml_flow_collection = "yaml-flow-collection"; ///< `[ ]` or `{ }` where the dialect's strict mode refuses them
+inline constexpr std::string_view yaml_invalid = "yaml-invalid";                 ///< the reference validator's rule id for every YAML code above (a `rule`, never a `code`)
 // The fields (names from the dialect; many carry the reference validator's rule id).
 inline constexpr std::string_view frontmatter_not_mapping = "frontmatter-not-mapping"; ///< the block is a list or a scalar
 inline constexpr std::string_view unexpected_field = "unexpected-field";         ///< a key the dialect does not know
@@ -92,6 +94,25 @@ inline constexpr std::string_view skill_confusable = "skill-confusable";        
 inline constexpr std::string_view requirements_unmet = "requirements-unmet";     ///< hidden: a required program or variable is missing
 inline constexpr std::string_view seeding = "seeding";                           ///< copying the shipped skills on first start
 inline constexpr std::string_view database = "database";                         ///< the database tier could not be used
+inline constexpr std::string_view database_cache = "database-cache";             ///< the local copy of a database tier could not be read or written
+inline constexpr std::string_view skill_disabled = "skill-disabled";             ///< turned off by an override ("off")
+inline constexpr std::string_view override_invalid = "override-invalid";         ///< a settings file or override line that cannot be used
+inline constexpr std::string_view lint_no_skills = "lint-no-skills";             ///< `skillmd lint` found no skill to check
+// Authoring: portability and `fmt`.
+inline constexpr std::string_view portability_yaml = "portability-yaml";           ///< strict YAML refuses what lenient readers take
+inline constexpr std::string_view portability_line_parser = "portability-line-parser"; ///< Claude Code's line parser reads a field differently
+inline constexpr std::string_view portability_validator = "portability-validator"; ///< the reference validator refuses the skill for a rule
+inline constexpr std::string_view fmt_unfixable = "fmt-unfixable";                 ///< a difference no edit can remove safely
+inline constexpr std::string_view fmt_unsafe = "fmt-unsafe";                       ///< left untouched: too many edits, or the edits would change what the file says
+// Authoring: `explain`'s reasons (explain_reason::code), why a skill is where it is.
+inline constexpr std::string_view not_loaded = "not-loaded";                     ///< the skill's file could not be loaded (the diagnostic follows)
+inline constexpr std::string_view shadowed = "shadowed";                         ///< another tier's skill of the same name won
+inline constexpr std::string_view requirement = "requirement";                   ///< hidden: a requirement was unmet
+inline constexpr std::string_view hidden_flag = "hidden-flag";                   ///< a frontmatter flag hides it from the model or from `/`
+inline constexpr std::string_view override = "override";                         ///< an override line turned it off, on or changed how it is listed
+inline constexpr std::string_view undocumented = "undocumented";                 ///< not listed: no description where the system needs one
+inline constexpr std::string_view budget_omitted = "budget-omitted";             ///< left out of the listing: the budget was spent
+inline constexpr std::string_view budget_shortened = "budget-shortened";         ///< listed with its description cut to fit the budget
 // Invocation.
 inline constexpr std::string_view permission_rule_invalid = "permission-rule-invalid";   ///< a permission rule that can match nothing
 inline constexpr std::string_view permission_rule_unmatched = "permission-rule-unmatched"; ///< a permission rule that matches nothing now
@@ -125,13 +146,11 @@ namespace detail {
 */
 inline std::string terminal_safe(std::string_view s, bool keep_lines = false)
 {
-    static constexpr char hex[] = "0123456789abcdef";
     std::string out;
     out.reserve(s.size());
     auto byte = [&](unsigned char b) {
         out += "\\x";
-        out += hex[b >> 4];
-        out += hex[b & 15];
+        append_hex_byte(out, b);
     };
     for (std::size_t i = 0; i < s.size();) {
         auto const c = static_cast<unsigned char>(s[i]);
@@ -154,7 +173,7 @@ inline std::string terminal_safe(std::string_view s, bool keep_lines = false)
         char32_t const cp = utf8_decode(s.data() + i, n);
         if (is_hidden_code_point(cp)) {
             out += cp > 0xffff ? "\\U" : "\\u";
-            for (int shift = cp > 0xffff ? 28 : 12; shift >= 0; shift -= 4) out += hex[(cp >> shift) & 15];
+            append_hex(out, cp, cp > 0xffff ? 8 : 4);
         } else {
             out.append(s.substr(i, n));
         }

@@ -31,7 +31,7 @@ struct unknown_field
     std::uint32_t column = 0;
 };
 
-/** The typed metadata of one skill: every field the seeds and the Agent Skills
+/** The typed metadata of one skill: every field the systems skillmd reproduces and the Agent Skills
     specification define. A field that the frontmatter does not give
     holds its documented default; `*_given` flags say which defaults were applied.
 */

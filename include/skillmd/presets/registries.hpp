@@ -108,7 +108,7 @@ inline constexpr char const* agent_skills_tiers[] = {"user", "project"};
 
 // Today's agents (captured versions; see presets/systems.hpp).
 
-/// Claude Code 2.1 looks where the seed-based preset looks: managed, user, project.
+/// Claude Code 2.1 looks where the published-design preset looks: managed, user, project.
 using claude_code_2_1_registry = claude_code_registry;
 
 /// Codex 0.169: every copy of a name is kept. The tiers are in the order Codex collects

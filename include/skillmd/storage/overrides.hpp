@@ -147,7 +147,7 @@ inline override_layer read_override_layer(std::string_view json, std::string lab
 {
     override_layer layer{std::move(label), std::move(origin), {}};
     auto bad = [&](std::string msg) {
-        out.push_back({"override-invalid", severity::error, layer.origin, 0, 0, std::move(msg)});
+        out.push_back({std::string(codes::override_invalid), severity::error, layer.origin, 0, 0, std::move(msg)});
     };
     boost::system::error_code ec;
     boost::json::value const v = boost::json::parse(json, ec);

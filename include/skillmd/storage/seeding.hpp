@@ -26,7 +26,7 @@ inline bool seed_directory(std::filesystem::path const& target, std::filesystem:
     std::error_code ec;
     if (fs::exists(target, ec) || ec) return false;
     if (!fs::is_directory(shipped, ec)) {
-        diagnostics.push_back({"seeding", severity::warning, shipped.string(), 0, 0,
+        diagnostics.push_back({std::string(codes::seeding), severity::warning, shipped.string(), 0, 0,
                                "no shipped skills directory to seed from"});
         return false;
     }
@@ -38,11 +38,11 @@ inline bool seed_directory(std::filesystem::path const& target, std::filesystem:
     if (!ec) fs::rename(tmp, target, ec);
     if (ec) {
         fs::remove_all(tmp, ec);
-        diagnostics.push_back({"seeding", severity::warning, target.string(), 0, 0,
+        diagnostics.push_back({std::string(codes::seeding), severity::warning, target.string(), 0, 0,
                                "could not seed the skills directory: " + ec.message()});
         return false;
     }
-    diagnostics.push_back({"seeding", severity::info, target.string(), 0, 0,
+    diagnostics.push_back({std::string(codes::seeding), severity::info, target.string(), 0, 0,
                            "created and seeded from " + shipped.string()});
     return true;
 }

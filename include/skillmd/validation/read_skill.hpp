@@ -46,7 +46,7 @@ inline std::string_view spec_rule_for(std::string_view code)
 {
     if (code == codes::frontmatter_missing || code == codes::frontmatter_unclosed) return code;
     if (code.substr(0, 5) == "yaml-" || code == codes::utf8_invalid || code == codes::frontmatter_too_large)
-        return "yaml-invalid";
+        return codes::yaml_invalid;
     return {};
 }
 
@@ -168,11 +168,11 @@ public:
         if (doc != nullptr) {
             if (doc->empty() || !doc->root().is_mapping()) {
                 if (d_.spec_yaml && mode_ == validation_mode::strict) {
-                    error(doc->empty() ? std::nullopt : std::optional(doc->root()), "frontmatter-not-mapping",
-                          "frontmatter-not-mapping", "the frontmatter must be a mapping of `key: value` lines");
+                    error(doc->empty() ? std::nullopt : std::optional(doc->root()), codes::frontmatter_not_mapping,
+                          codes::frontmatter_not_mapping, "the frontmatter must be a mapping of `key: value` lines");
                     stop = true;
                 } else if (!doc->empty()) {
-                    error(doc->root(), "frontmatter-not-mapping", "frontmatter-not-mapping",
+                    error(doc->root(), codes::frontmatter_not_mapping, codes::frontmatter_not_mapping,
                           "the frontmatter must be a mapping of `key: value` lines; it is ignored");
                 }
             } else if (d_.spec_yaml && mode_ == validation_mode::strict && refuse_flow(doc->root())) {
@@ -230,7 +230,7 @@ private:
     bool refuse_flow(node n)
     {
         if (!n.is_scalar() && n.is_flow()) {
-            error(n, "yaml-flow-collection", "yaml-invalid",
+            error(n, codes::yaml_flow_collection, codes::yaml_invalid,
                   "flow collections (`[a, b]`, `{k: v}`) are not allowed by the Agent Skills reference "
                   "validator's strict YAML; write a block list (`- a`) or quote the value");
             return true;
@@ -243,7 +243,7 @@ private:
     std::optional<std::string> scalar(node v, std::string_view key)
     {
         if (v.is_scalar()) return std::string(v.value());
-        wrong_shape(v, "field-not-string",
+        wrong_shape(v, codes::field_not_string,
                     "`" + std::string(key) + "` must be a single text value, not a " +
                         (v.is_sequence() ? "list" : "mapping"));
         return std::nullopt;
@@ -263,12 +263,12 @@ private:
             return out;
         }
         if (v.is_mapping()) {
-            wrong_shape(v, "field-not-list", "`" + std::string(key) + "` must be a list (`- item` lines) or a text value");
+            wrong_shape(v, codes::field_not_list, "`" + std::string(key) + "` must be a list (`- item` lines) or a text value");
             return out;
         }
         for (auto item : v) {
             if (!item.is_scalar()) {
-                wrong_shape(item, "field-not-list", "every item of `" + std::string(key) + "` must be a text value");
+                wrong_shape(item, codes::field_not_list, "every item of `" + std::string(key) + "` must be a text value");
                 continue;
             }
             out.emplace_back(item.value());
@@ -283,7 +283,7 @@ private:
                 target = *b;
                 return;
             }
-        wrong_shape(v, "field-not-boolean",
+        wrong_shape(v, codes::field_not_boolean,
                     "`" + std::string(key) + "` must be true or false (yes/no, on/off and 1/0 are accepted too)");
     }
 
@@ -339,7 +339,7 @@ private:
             if (auto c = scalar(v, k)) {
                 if (*c == "fork") s.context = context_mode::fork;
                 else if (*c == "inline" || c->empty()) s.context = context_mode::inline_;
-                else wrong_shape(v, "field-bad-value", "`context` must be `inline` or `fork`, not " + quote_short(*c));
+                else wrong_shape(v, codes::field_bad_value, "`context` must be `inline` or `fork`, not " + quote_short(*c));
             }
             break;
         case field::metadata: read_metadata(v, s); break;
@@ -357,7 +357,7 @@ private:
         case field::sven_block:
             if (v.is_mapping()) read_fields(v, s, true);
             else if (!(v.is_scalar() && v.value().empty()))
-                wrong_shape(v, "field-not-mapping", "`sven` must be a mapping (always, requires_bins, ...)");
+                wrong_shape(v, codes::field_not_mapping, "`sven` must be a mapping (always, requires_bins, ...)");
             break;
         }
     }
@@ -367,7 +367,7 @@ private:
     {
         if (!v.is_mapping()) {
             if (!(v.is_scalar() && v.value().empty()))
-                wrong_shape(v, "field-not-mapping", "`metadata` must be a mapping of `key: value` lines");
+                wrong_shape(v, codes::field_not_mapping, "`metadata` must be a mapping of `key: value` lines");
             return;
         }
         for (auto const [key, value] : v.entries()) {
@@ -377,7 +377,7 @@ private:
                 mv = value.value();
             } else {
                 write_json(mv, value);
-                report(value, severity::warning, "metadata-not-string", {},
+                report(value, severity::warning, codes::metadata_not_string, {},
                        "metadata value `" + mk + "` is not text; it is kept as JSON");
             }
             s.metadata.emplace_back(std::move(mk), std::move(mv));
@@ -402,8 +402,8 @@ private:
             first = false;
         }
         if (d_.field_of("metadata") && !sven_block) msg += "; put extra information under `metadata:`";
-        if (policy == unknown_keys::error) rule_broken(key, "unexpected-field", "unexpected-field", msg);
-        else report(key, severity::warning, "unexpected-field", "unexpected-field", msg);
+        if (policy == unknown_keys::error) rule_broken(key, codes::unexpected_field, codes::unexpected_field, msg);
+        else report(key, severity::warning, codes::unexpected_field, codes::unexpected_field, msg);
     }
 
     static std::uint64_t bit(field f) noexcept { return std::uint64_t{1} << static_cast<unsigned>(f); }
@@ -426,7 +426,7 @@ private:
             else if (d_.description_from == description_default::first_heading) s.description = first_heading(origin_.body);
             // A description taken from the body is held to the same length as a written one.
             if (std::size_t const n = skillmd::detail::utf8_length(s.description); n > d_.max_description)
-                report(std::nullopt, severity::warning, "description-too-long", "",
+                report(std::nullopt, severity::warning, codes::description_too_long, "",
                        "the description taken from the body is " + std::to_string(n) + " characters; the limit is " +
                            std::to_string(d_.max_description) + ". Add a short `description:`");
         }
@@ -439,14 +439,14 @@ private:
         if (!given(field::name)) {
             if (d_.name_required) {
                 if (spec && mode_ == validation_mode::lenient)
-                    report(std::nullopt, severity::warning, "name-missing", "name-missing",
+                    report(std::nullopt, severity::warning, codes::name_missing, codes::name_missing,
                            "no `name`; the directory name " + quote_short(s.name) + " is used");
                 else
-                    error(std::nullopt, "name-missing", spec ? "name-missing" : "",
+                    error(std::nullopt, codes::name_missing, spec ? codes::name_missing : "",
                           "missing required field `name`; add `name: " + std::string(origin_.directory_name) + "`");
             }
         } else if (!name_node_->is_scalar() || skillmd::detail::strip(name_node_->value()).empty()) {
-            error(*name_node_, "name-empty", spec ? "name-empty" : "", "`name` must be a non-empty text value");
+            error(*name_node_, codes::name_empty, spec ? codes::name_empty : "", "`name` must be a non-empty text value");
         } else if (!d_.name_is_label) {
             check_name(*name_node_, s.name);
         }
@@ -456,16 +456,16 @@ private:
         // description
         if (!given(field::description)) {
             if (d_.description_required)
-                error(std::nullopt, "description-missing", spec ? "description-missing" : "",
+                error(std::nullopt, codes::description_missing, spec ? codes::description_missing : "",
                       "missing required field `description`: say what the skill does and when to use it");
         } else if (!description_node_->is_scalar() || skillmd::detail::strip(description_node_->value()).empty()) {
             if (d_.description_required || spec)
-                error(*description_node_, "description-empty", spec ? "description-empty" : "",
+                error(*description_node_, codes::description_empty, spec ? codes::description_empty : "",
                       "`description` must be a non-empty text value");
         } else {
             std::size_t const n = skillmd::detail::utf8_length(s.description);
             if (n > d_.max_description)
-                rule_broken(*description_node_, "description-too-long", spec ? "description-too-long" : "",
+                rule_broken(*description_node_, codes::description_too_long, spec ? codes::description_too_long : "",
                             "`description` is " + std::to_string(n) + " characters; the limit is " +
                                 std::to_string(d_.max_description) + ". Move detail into the body");
             check_invisible(*description_node_, s.description, "description", false);
@@ -474,17 +474,17 @@ private:
         // compatibility
         if (given(field::compatibility)) {
             if (!compatibility_node_->is_scalar())
-                rule_broken(*compatibility_node_, "compatibility-not-string", "compatibility-not-string",
+                rule_broken(*compatibility_node_, codes::compatibility_not_string, codes::compatibility_not_string,
                             "`compatibility` must be a text value");
             else if (std::size_t const n = skillmd::detail::utf8_length(compatibility_node_->value());
                      n > d_.max_compatibility)
-                rule_broken(*compatibility_node_, "compatibility-too-long", "compatibility-too-long",
+                rule_broken(*compatibility_node_, codes::compatibility_too_long, codes::compatibility_too_long,
                             "`compatibility` is " + std::to_string(n) + " characters; the limit is " +
                                 std::to_string(d_.max_compatibility));
         }
 
         if (d_.triggers_required && s.triggers.empty())
-            error(std::nullopt, "triggers-missing", {},
+            error(std::nullopt, codes::triggers_missing, {},
                   "missing required field `triggers`: list the words or phrases that should activate this skill");
     }
 
@@ -496,28 +496,28 @@ private:
             std::string const name = skillmd::detail::nfkc(skillmd::detail::strip(given_name));
             std::size_t const n = skillmd::detail::utf8_length(name);
             if (n > d_.max_name)
-                rule_broken(at, "name-too-long", "name-too-long",
+                rule_broken(at, codes::name_too_long, codes::name_too_long,
                             "name " + quote_short(name) + " is " + std::to_string(n) + " characters; the limit is " +
                                 std::to_string(d_.max_name));
             if (name != skillmd::detail::to_lower(name))
-                rule_broken(at, "name-not-lowercase", "name-not-lowercase",
+                rule_broken(at, codes::name_not_lowercase, codes::name_not_lowercase,
                             "name " + quote_short(name) + " must be lowercase; write " +
                                 quote_short(skillmd::detail::to_lower(name)));
             if (!name.empty() && (name.front() == '-' || name.back() == '-'))
-                rule_broken(at, "name-edge-hyphen", "name-edge-hyphen", "a name cannot start or end with `-`");
+                rule_broken(at, codes::name_edge_hyphen, codes::name_edge_hyphen, "a name cannot start or end with `-`");
             if (name.find("--") != std::string::npos)
-                rule_broken(at, "name-double-hyphen", "name-double-hyphen", "a name cannot contain `--`");
+                rule_broken(at, codes::name_double_hyphen, codes::name_double_hyphen, "a name cannot contain `--`");
             bool bad = false;
             skillmd::detail::for_each_code_point(name, [&](char32_t c, std::size_t) {
                 bad = bad || !(c == '-' || skillmd::detail::is_alnum(c));
             });
             if (bad)
-                rule_broken(at, "name-invalid-character", "name-invalid-character",
+                rule_broken(at, codes::name_invalid_character, codes::name_invalid_character,
                             "name " + quote_short(name) + " may hold only letters, digits and `-`");
             if (d_.name_matches_directory && !origin_.directory_name.empty()) {
                 std::string const dir = skillmd::detail::nfkc(origin_.directory_name);
                 if (dir != name)
-                    rule_broken(at, "name-directory-mismatch", "name-directory-mismatch",
+                    rule_broken(at, codes::name_directory_mismatch, codes::name_directory_mismatch,
                                 "name " + quote_short(name) + " must equal the directory name " + quote_short(dir) +
                                     "; rename one of them");
             }
@@ -526,7 +526,7 @@ private:
                       given_name.back() != '-';
             for (char c : given_name) ok = ok && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-');
             if (!ok)
-                rule_broken(at, "name-format", {},
+                rule_broken(at, codes::name_format, {},
                             "name " + quote_short(given_name) + " must be lowercase letters, digits and `-`, at most " +
                                 std::to_string(d_.max_name) + " characters");
         }
@@ -551,7 +551,7 @@ private:
                          name.substr(0, 3) == "../" || name.find("/../") != std::string_view::npos;
         // A nested skill's command is its path below the root: safe, since the walk made it.
         if (bad && !(!origin_.command.empty() && name == origin_.command))
-            error(name_node_, "name-unsafe-path", {},
+            error(name_node_, codes::name_unsafe_path, {},
                   "name " + quote_short(name) + " contains a path separator or `..`; a skill name must be one plain word");
     }
 

@@ -14,6 +14,7 @@
 #include <skillmd/frontmatter/grammar/error.hpp>
 #include <skillmd/frontmatter/grammar/lexical.hpp>
 #include <skillmd/model/diagnostic.hpp>
+#include <skillmd/detail/hex.hpp>
 #include <skillmd/detail/utf8.hpp>
 #include <algorithm>
 #include <array>
@@ -227,8 +228,9 @@ private:
     }
     static std::string hex4(unsigned v)
     {
-        static constexpr char hex[] = "0123456789ABCDEF";
-        return {hex[(v >> 12) & 15], hex[(v >> 8) & 15], hex[(v >> 4) & 15], hex[v & 15]};
+        std::string out;
+        skillmd::detail::append_hex(out, v, 4, true);
+        return out;
     }
 
     /// Skips lines that hold only blanks or a comment; stops at the start of a content line.

@@ -7,6 +7,7 @@
 // lines, what may not start a node.
 
 #include <skillmd/frontmatter/grammar/reader.hpp>
+#include <skillmd/detail/hex.hpp>
 
 namespace skillmd::frontmatter::grammar::detail {
 
@@ -34,9 +35,9 @@ inline void reader::check_characters()
         }
         std::size_t const n = skillmd::detail::utf8_sequence_length(s, at);
         if (n == 0) {
-            static constexpr char hex[] = "0123456789ABCDEF";
-            fail(b_ + at, codes::utf8_invalid,
-                 std::string("byte 0x") + hex[c >> 4] + hex[c & 15] + " is not UTF-8; save the file as UTF-8");
+            std::string msg = "byte 0x";
+            skillmd::detail::append_hex_byte(msg, c, true);
+            fail(b_ + at, codes::utf8_invalid, std::move(msg) + " is not UTF-8; save the file as UTF-8");
             return s.size() - at;
         }
         // Refused: C1 controls but NEL (U+0080..U+009F are C2 80..C2 9F) and the

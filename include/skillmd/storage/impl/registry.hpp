@@ -56,7 +56,7 @@ candidate_result read_candidate(Parser const& parser, registry_options const& op
         out.stamp = text.stamp;
     }
     if (!text.text) {
-        out.diagnostics.push_back({"skill-unreadable", severity::error, c.path, 0, 0,
+        out.diagnostics.push_back({std::string(codes::skill_unreadable), severity::error, c.path, 0, 0,
                                    "cannot read the skill: " + text.error + "; skipped"});
         return out;
     }
@@ -368,7 +368,7 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
         if (opts_.gate_requirements && (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty())) {
             if (auto why = gate.unmet(rec->meta)) {
                 detail::edit(rec, [](record_draft& d) { d.hidden = true; });
-                next.diagnostics_.push_back({"requirements-unmet", severity::info, rec->where.path.str(), 0, 0,
+                next.diagnostics_.push_back({std::string(codes::requirements_unmet), severity::info, rec->where.path.str(), 0, 0,
                                              "skill `" + rec->command + "` is hidden: " + *why});
             }
         }
@@ -380,7 +380,7 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
                     if (e.overridden->mode == override_mode::user_invocable_only) e.meta.user_invocable = true;
                 });
                 if (rec->overridden->mode == override_mode::off) {
-                    next.diagnostics_.push_back({"skill-disabled", severity::info, rec->where.path.str(), 0, 0,
+                    next.diagnostics_.push_back({std::string(codes::skill_disabled), severity::info, rec->where.path.str(), 0, 0,
                                                  "skill `" + rec->command + "` is off: `" + rec->overridden->pattern + "` is \"off\" in " +
                                                      rec->overridden->layer +
                                                      (rec->overridden->origin.empty() ? "" : " (" + rec->overridden->origin + ")")});
@@ -475,7 +475,7 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
                 if constexpr (requires { Dedup::warn_on_shadow; }) return Dedup::warn_on_shadow ? severity::warning : severity::info;
                 else return severity::info;
             }();
-            next.diagnostics_.push_back({"skill-shadowed", level, r->where.path.str(), 0, 0,
+            next.diagnostics_.push_back({std::string(codes::skill_shadowed), level, r->where.path.str(), 0, 0,
                                          "skill `" + command + "` from tier " + r->tier +
                                              " is shadowed by " + winner + "; it stays reachable as `" +
                                              r->qualified() + "`"});
@@ -559,7 +559,7 @@ void basic_registry<Parser, Dedup, Sources...>::report_confusables(skillmd::snap
         std::string_view const a = skillmd::snapshot::base_command(*looks[first].second);
         std::string_view const b = skillmd::snapshot::base_command(*looks[i].second);
         if (a == b) continue; // the same name in two tiers: shadowing, reported already
-        next.diagnostics_.push_back({"skill-confusable", severity::warning, looks[i].second->where.path.str(), 0, 0,
+        next.diagnostics_.push_back({std::string(codes::skill_confusable), severity::warning, looks[i].second->where.path.str(), 0, 0,
                                      "skill `" + skillmd::detail::clean_line(b) + "` (tier " + looks[i].second->tier +
                                          ") looks like `" + skillmd::detail::clean_line(a) + "` (tier " +
                                          looks[first].second->tier + "): a reader cannot tell them apart"});

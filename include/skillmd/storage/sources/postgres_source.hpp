@@ -985,7 +985,7 @@ public:
             if (st.cache_due && !cache_path_.empty() &&
                 (st.cache_written == std::chrono::steady_clock::time_point{} || now - st.cache_written >= store_->options().snapshot_every)) {
                 if (std::string const why = write_cache(st); !why.empty())
-                    d.diagnostics.push_back({"database-cache", severity::warning, cache_path_, 0, 0, why});
+                    d.diagnostics.push_back({std::string(codes::database_cache), severity::warning, cache_path_, 0, 0, why});
                 st.cache_written = now;
                 st.cache_due = false;
             }
@@ -994,13 +994,13 @@ public:
             if (st.rows.empty() && !st.cache_tried && !cache_path_.empty()) {
                 st.cache_tried = true;
                 if (std::string const why = read_cache(st); !why.empty())
-                    d.diagnostics.push_back({"database-cache", severity::warning, cache_path_, 0, 0, why});
+                    d.diagnostics.push_back({std::string(codes::database_cache), severity::warning, cache_path_, 0, 0, why});
             }
             std::string const now = st.stale ? "; serving " + std::to_string(st.rows.size()) +
                                                    " skills from the local snapshot written " + st.written_at + " (stale)"
                                  : st.rows.empty() ? ""
                                                    : "; the last snapshot (" + std::to_string(st.rows.size()) + " skills) stays";
-            d.diagnostics.push_back({"database", st.rows.empty() ? severity::error : severity::warning,
+            d.diagnostics.push_back({std::string(codes::database), st.rows.empty() ? severity::error : severity::warning,
                                      store_ ? store_->where() : label_, 0, 0, error + now});
         }
         for (auto const& [name, r] : st.rows) {

@@ -552,7 +552,7 @@ public:
         auto const rows = store_ ? store_->list(&counter, &error, false) : std::nullopt;
         if (!rows) {
             if (error.empty()) error = open_error_.empty() ? "the database is not available" : open_error_;
-            d.diagnostics.push_back({"database", severity::error, store_ ? store_->path() : label_, 0, 0, error});
+            d.diagnostics.push_back({std::string(codes::database), severity::error, store_ ? store_->path() : label_, 0, 0, error});
             return d;
         }
         // Bounded work: a row over its bound is skipped, and past the listing's bound the

@@ -9,6 +9,7 @@
 #include <skillmd/storage/sources/directory_source.hpp>
 #include <skillmd/detail/block_list.hpp>
 #include <skillmd/detail/contained.hpp>
+#include <skillmd/detail/hex.hpp>
 #include <skillmd/detail/read_file.hpp>
 #include <skillmd/detail/utf8.hpp>
 #include <skillmd/frontmatter/split.hpp>
@@ -142,14 +143,12 @@ SKILLMD_DECL bool printable_name(std::string_view name)
 
 SKILLMD_DECL std::string escaped(std::string_view s)
 {
-    static constexpr char hex[] = "0123456789abcdef";
     std::string out;
     for (char const ch : s) {
         auto const c = static_cast<unsigned char>(ch);
         if (c < 0x20 || c == 0x7f || c >= 0x80) {
             out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 15];
+            append_hex_byte(out, c);
         } else {
             out += static_cast<char>(c);
         }
@@ -870,7 +869,7 @@ struct directory_source::walker
     {
         out.diagnostics.push_back({std::string(code), sev, detail::escaped(path), 0, 0, std::move(msg)});
     }
-    void warn(std::string const& path, std::string msg) { report(path, severity::warning, "discovery", std::move(msg)); }
+    void warn(std::string const& path, std::string msg) { report(path, severity::warning, codes::discovery, std::move(msg)); }
 
     bool skipped(std::string_view name) const
     {
@@ -1107,7 +1106,7 @@ struct directory_source::walker
             if (type != detail::entry_type::directory) { // a link (or a file system without types): it must stay inside
                 std::string const real = detail::real_path(full);
                 if (!detail::within(real, *sh->roots)) {
-                    report(full, severity::warning, "skill-outside-root",
+                    report(full, severity::warning, codes::skill_outside_root,
                            "links outside the tier's folders (to " + detail::escaped(real) +
                                "); not followed (allow the folder with directory_options::allowed_roots)");
                     return;
@@ -1125,7 +1124,7 @@ struct directory_source::walker
             return;
         }
         if (!first_visit(id)) {
-            report(full, severity::info, "discovery-loop",
+            report(full, severity::info, codes::discovery_loop,
                    type == detail::entry_type::link
                        ? "symbolic link to a directory already visited (a loop or a second path); skipped"
                        : "directory already visited; skipped");
