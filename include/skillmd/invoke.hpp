@@ -10,6 +10,7 @@
 #include <skillmd/invoke/arguments.hpp>
 #include <skillmd/invoke/permissions.hpp>
 #include <skillmd/invoke/slash.hpp>
+#include <skillmd/invoke/invocation_result.hpp>
 #include <skillmd/invoke/invocation.hpp>
 #include <skillmd/invoke/tools.hpp>
 #include <skillmd/invoke/tool_calls.hpp>

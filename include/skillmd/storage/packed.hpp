@@ -14,6 +14,8 @@
 // address would point elsewhere); records are built once, in place, by an arena_writer.
 // They read as std::string_view, std::optional and a read-only vector do.
 
+#include <skillmd/storage/impl/packed_fields.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -29,92 +31,6 @@
 #include <vector>
 
 namespace skillmd {
-
-namespace detail {
-class arena_writer;
-
-/// A size or offset as the 32 bits a record keeps: a record of 2 GiB is refused
-/// (sources bound files far below).
-inline std::uint32_t packed_size(std::size_t n)
-{
-    if (n > 0x7fffffffu) throw std::length_error("skill record too large");
-    return static_cast<std::uint32_t>(n);
-}
-
-/// Base of a string field: where its bytes are, as an offset from the field (0: none).
-class packed_ref
-{
-public:
-    packed_ref() = default;
-    packed_ref(packed_ref const&) = delete;
-    packed_ref& operator=(packed_ref const&) = delete;
-
-protected:
-    friend class arena_writer;
-    char const* at() const noexcept
-    {
-        return reinterpret_cast<char const*>(reinterpret_cast<std::intptr_t>(this) + off_);
-    }
-    void point_to(void const* p) noexcept
-    {
-        off_ = static_cast<std::int32_t>(reinterpret_cast<std::intptr_t>(p) - reinterpret_cast<std::intptr_t>(this));
-    }
-    std::int32_t off_ = 0; // 0: no text
-};
-
-/** Base of the one-byte fields (optional strings, lists). The byte `v_` is 0 when the
-    member is absent; otherwise its entry in the record's table lies `v_` four-byte steps
-    past the field's address rounded down to four. The table starts right after the
-    record, so a step count of one byte reaches it from any field of a record up to about
-    1 KB (record.hpp asserts that). The entry holds the offset from itself to the count
-    (a string's length or a list's items), which the bytes follow.
-*/
-class packed_slot
-{
-public:
-    packed_slot() = default;
-    packed_slot(packed_slot const&) = delete;
-    packed_slot& operator=(packed_slot const&) = delete;
-
-    /// How far past a field's address its table entry may lie.
-    static constexpr std::size_t reach = 255 * 4;
-
-protected:
-    friend class arena_writer;
-    bool present() const noexcept { return v_ != 0; }
-    /// The count's address; only when present.
-    char const* at() const noexcept
-    {
-        char const* const e = entry();
-        std::int32_t off;
-        std::memcpy(&off, e, sizeof off);
-        return e + off;
-    }
-    std::uint32_t count() const noexcept
-    {
-        std::uint32_t n;
-        std::memcpy(&n, at(), sizeof n);
-        return n;
-    }
-    /// Makes `entry` (4-aligned, in the table after the record) this field's, pointing at `data`.
-    void point_to(char* entry, char const* data)
-    {
-        auto const base = reinterpret_cast<std::uintptr_t>(this) & ~std::uintptr_t{3};
-        auto const e = reinterpret_cast<std::uintptr_t>(entry);
-        if (e % 4 != 0 || e <= base || (e - base) / 4 > 255) throw std::logic_error("packed field out of its table's reach");
-        v_ = static_cast<std::uint8_t>((e - base) / 4);
-        std::int32_t const off = static_cast<std::int32_t>(data - entry);
-        std::memcpy(entry, &off, sizeof off);
-    }
-
-private:
-    char const* entry() const noexcept
-    {
-        return reinterpret_cast<char const*>((reinterpret_cast<std::uintptr_t>(this) & ~std::uintptr_t{3}) + 4u * v_);
-    }
-    std::uint8_t v_ = 0;
-};
-} // namespace detail
 
 /// A record's text: reads as a std::string_view that lives as long as the record.
 class packed_string : public detail::packed_ref
@@ -275,109 +191,6 @@ inline std::ostream& operator<<(std::ostream& os, packed_list<packed_string> con
     return os << ']';
 }
 
-namespace detail {
-
-/** Lays out a record's strings and lists in the bytes after it. Run twice over the same
-    inputs: first without bytes, to count how many are needed and how many one-byte fields
-    are present (nothing is written), then into the block allocated for them, told that
-    number, so that their table comes first. Both runs must take the same decisions, so
-    every decision depends on the inputs only.
-*/
-class arena_writer
-{
-public:
-    arena_writer() = default;
-    /// The writing run: `bytes` as `used()` counted them (8-aligned), `entries` as `entries()` did.
-    arena_writer(char* bytes, std::size_t entries) noexcept : base_(bytes), cursor_(table_size(entries)), entries_(entries) {}
-    bool writing() const noexcept { return base_ != nullptr; }
-    std::size_t used() const noexcept { return cursor_ + (writing() ? 0 : table_size(taken_)); }
-    /// One-byte fields present, each an entry of the table.
-    std::size_t entries() const noexcept { return taken_; }
-
-    void text(packed_string& to, std::string_view s)
-    {
-        if (s.empty()) return;
-        std::size_t const at = cursor_;
-        cursor_ += s.size();
-        if (!writing()) return;
-        std::char_traits<char>::copy(base_ + at, s.data(), s.size());
-        point(to, base_ + at, s.size());
-    }
-    /// `s` inside `host` (a string written before as `host_field`): a view of those bytes.
-    void text_within(packed_string& to, std::string_view s, packed_string const& host_field, std::string_view host)
-    {
-        if (s.empty()) return;
-        if (auto const pos = host.find(s); pos != std::string_view::npos) {
-            if (writing()) point(to, host_field.data() + pos, s.size());
-            return;
-        }
-        text(to, s);
-    }
-    void text(packed_optional_string& to, std::optional<std::string> const& s)
-    {
-        if (!s) return; // an empty value has its length, so it is a value
-        std::size_t const at = counted(to, s->size(), s->size());
-        if (writing()) std::char_traits<char>::copy(base_ + at, s->data(), s->size());
-    }
-    /// A copy of `value` among the bytes (aligned as T wants, up to 8); `to` points at it.
-    /// The record that holds `to` destroys it.
-    template <class T>
-    void object(T const*& to, T const& value)
-    {
-        static_assert(alignof(T) <= 8, "the bytes start 8-aligned");
-        cursor_ = aligned(cursor_, alignof(T));
-        std::size_t const at = cursor_;
-        cursor_ += sizeof(T);
-        if (writing()) to = ::new (static_cast<void*>(base_ + at)) T(value);
-    }
-    template <class T, class Range, class Each>
-    void list(packed_list<T>& to, Range const& items, Each&& each)
-    {
-        if (items.empty()) return;
-        std::size_t const at = counted(to, items.size(), items.size() * sizeof(T));
-        T scratch;
-        std::size_t i = 0;
-        for (auto const& item : items) {
-            T* slot = writing() ? ::new (static_cast<void*>(base_ + at + i * sizeof(T))) T : &scratch;
-            each(*this, *slot, item);
-            ++i;
-        }
-    }
-
-private:
-    static constexpr std::size_t aligned(std::size_t n, std::size_t to) noexcept { return (n + to - 1) / to * to; }
-    /// The table's bytes, rounded up to 8 so that both runs align their data alike.
-    static std::size_t table_size(std::size_t entries) noexcept { return aligned(entries * sizeof(std::int32_t), 8); }
-    void point(packed_string& to, char const* p, std::size_t n)
-    {
-        to.point_to(p);
-        to.n_ = packed_size(n);
-    }
-    /// The next table entry for `to`, and room for a 4-byte count and `bytes` after it,
-    /// 4-aligned; where the bytes go.
-    std::size_t counted(packed_slot& to, std::size_t n, std::size_t bytes)
-    {
-        cursor_ = aligned(cursor_, sizeof(std::uint32_t));
-        std::size_t const at = cursor_;
-        cursor_ += sizeof(std::uint32_t) + bytes;
-        std::size_t const entry = taken_++;
-        if (writing()) {
-            if (entry >= entries_ || reinterpret_cast<std::uintptr_t>(base_) % 8 != 0)
-                throw std::logic_error("arena_writer: the runs disagree");
-            std::uint32_t const c = packed_size(n);
-            std::memcpy(base_ + at, &c, sizeof c);
-            to.point_to(base_ + entry * sizeof(std::int32_t), base_ + at);
-        }
-        return at + sizeof(std::uint32_t);
-    }
-
-    char* base_ = nullptr;
-    std::size_t cursor_ = 0;
-    std::size_t entries_ = 0; // writing: the table's size
-    std::size_t taken_ = 0;   // entries handed out so far
-};
-
-} // namespace detail
 } // namespace skillmd
 
 #endif

@@ -9,6 +9,7 @@
 #include <skillmd/storage/dedup.hpp>
 #include <skillmd/storage/overrides.hpp>
 #include <skillmd/storage/packed.hpp>
+#include <skillmd/storage/impl/arena_writer.hpp>
 #include <skillmd/storage/source.hpp>
 #include <skillmd/model/skill.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>
