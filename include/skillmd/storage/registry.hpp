@@ -147,13 +147,18 @@ private:
         return c;
     }
 
+    /// The first record of `list` (sorted by command) whose command is not below `command`.
+    static auto first_from(record_list const& list, std::string_view command)
+    {
+        auto const& v = list.items_;
+        return std::lower_bound(v.begin(), v.end(), command,
+                                [](record_ptr const& r, std::string_view c) { return r->command < c; });
+    }
+
     /// The skill of `list` (sorted by command) with this command in this tier, if any.
     static skill_record const* of_tier(record_list const& list, std::string_view command, std::string_view tier)
     {
-        auto const& v = list.items_;
-        auto it = std::lower_bound(v.begin(), v.end(), command,
-                                   [](record_ptr const& r, std::string_view c) { return r->command < c; });
-        for (; it != v.end() && (*it)->command == command; ++it)
+        for (auto it = first_from(list, command); it != list.items_.end() && (*it)->command == command; ++it)
             if ((*it)->tier == tier) return &**it;
         return nullptr;
     }
@@ -162,10 +167,10 @@ private:
     /// Where the skill whose command is `command` is in skills_ (sorted by command), or npos.
     std::size_t position_of(std::string_view command) const
     {
-        auto const& v = skills_.items_;
-        auto const it = std::lower_bound(v.begin(), v.end(), command,
-                                         [](record_ptr const& r, std::string_view c) { return r->command < c; });
-        return it != v.end() && (*it)->command == command ? static_cast<std::size_t>(it - v.begin()) : npos;
+        auto const it = first_from(skills_, command);
+        return it != skills_.items_.end() && (*it)->command == command
+                   ? static_cast<std::size_t>(it - skills_.items_.begin())
+                   : npos;
     }
 
     record_list skills_;
