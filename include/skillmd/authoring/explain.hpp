@@ -78,6 +78,159 @@ inline std::string shown_budget(index_result const& r)
 
 } // namespace detail
 
+namespace detail {
+
+/// What explain() knows of one snapshot and its index while it describes each skill.
+/// `Policy`: the system's index_formats::index_policy (whose header this one leaves out).
+template <class Policy>
+struct explainer
+{
+    index_result const& idx;
+    Policy const& policy;
+    bool shadowed_for_model;
+    std::string_view name; ///< the one command or name asked about; empty for all
+    std::set<std::string_view> listed, shortened;
+    std::map<std::string_view, std::size_t> omitted = {}; // command -> place among the omitted
+    requirement_checker gate = {};
+    std::vector<skill_explanation> out = {};
+    std::set<std::string> record_files = {};
+
+    explainer(index_result const& i, Policy const& p, bool shadowed_model,
+              std::string_view asked)
+        : idx(i), policy(p), shadowed_for_model(shadowed_model), name(asked),
+          listed(i.listed.begin(), i.listed.end()), shortened(i.shortened.begin(), i.shortened.end())
+    {
+        for (std::size_t k = 0; k < idx.omitted.size(); ++k) omitted.emplace(idx.omitted[k], k);
+    }
+
+    bool wanted(std::string_view command, std::string_view label) const
+    {
+        if (name.empty()) return true;
+        std::string_view n = name;
+        if (n.front() == '/') n.remove_prefix(1);
+        return n == command || n == label;
+    }
+
+    static void add(skill_explanation& e, skill_record const& r, std::string_view code, std::string text)
+    {
+        e.reasons.push_back({std::string(code), std::move(text), r.where.path.str(), 0, 0});
+    }
+
+    /// The record `r`, found among the snapshot's skills ("skill"), shadowed ones or those
+    /// turned off ("off").
+    void describe(skill_record const& r, std::string_view where)
+    {
+        record_files.insert(r.where.path.str());
+        if (!wanted(r.command, r.meta.name)) return;
+        skill_explanation e;
+        e.command = r.command;
+        e.tier = r.tier;
+        e.path = r.where.path;
+        override_decision const none;
+        override_decision const& ov = r.overridden ? *r.overridden : none;
+        std::string const via = ov.layer + (ov.origin.empty() ? "" : " (" + ov.origin + ")");
+        if (where == "off") {
+            e.index = "off";
+            add(e, r, codes::override, "turned off by `" + ov.pattern + "`: \"off\" in " + via);
+            out.push_back(std::move(e));
+            return;
+        }
+        if (where == "shadowed") {
+            e.index = "shadowed";
+            add(e, r, codes::shadowed, "shadowed by " + r.shadowed_by + ": the collision rule keeps that tier's skill; this one "
+                            "stays reachable as `/" + r.qualified() + "`");
+        }
+        say_flags(e, r, ov, via);
+        bool const eligible = where == "skill" &&
+                              r.visible_to(policy.which == listing::all ? visibility::all : visibility::model);
+        bool const documented = r.meta.description_given || r.meta.when_to_use ||
+                                ov.mode == override_mode::name_only;
+        if (eligible && policy.which == listing::model_documented && !documented)
+            add(e, r, codes::undocumented, "not listed: this system lists only skills with a written `description` or `when_to_use`");
+        if (where == "skill") say_place(e, r, ov);
+        e.model_invocable = where == "skill" ? r.visible_to(visibility::model) : shadowed_for_model && r.visible_to(visibility::model);
+        e.user_invocable = r.visible_to(visibility::user);
+        out.push_back(std::move(e));
+    }
+
+    /// The requirement, the skill's own flags and the override that hide or restrict it.
+    void say_flags(skill_explanation& e, skill_record const& r, override_decision const& ov, std::string const& via)
+    {
+        if (r.hidden) {
+            auto why = gate.unmet(r.meta);
+            add(e, r, codes::requirement, "hidden: " + (why ? *why : std::string("its requirements were unmet when the skills were loaded")));
+        }
+        if (r.meta.disable_model_invocation)
+            add(e, r, codes::hidden_flag, "`disable-model-invocation: true`: the model neither sees nor invokes it; the user still can");
+        if (r.meta.user_invocable_only)
+            add(e, r, codes::hidden_flag, "`user_invocable_only: true` (sven): only the user may invoke it");
+        if (!r.meta.user_invocable && ov.mode != override_mode::user_invocable_only)
+            add(e, r, codes::hidden_flag, "`user-invocable: false`: not a `/` command; the model may still invoke it");
+        if (ov.mode == override_mode::name_only)
+            add(e, r, codes::override, "listed by name only, without its description: `" + ov.pattern +
+                                "` is \"name-only\" in " + via);
+        if (ov.mode == override_mode::user_invocable_only)
+            add(e, r, codes::override, "only the user may invoke it: `" + ov.pattern + "` is \"user-invocable-only\" in " + via);
+        if (ov.mode == override_mode::on && !ov.layer.empty())
+            add(e, r, codes::override, "`" + ov.pattern + "` is \"on\" in " + via + " (it undoes any earlier layer's)");
+    }
+
+    /// Where a loaded skill stands in the index (listed, shortened, omitted, not listed), and why.
+    void say_place(skill_explanation& e, skill_record const& r, override_decision const& ov)
+    {
+        if (listed.count(r.command)) {
+            e.index = shortened.count(r.command) ? "shortened" : "listed";
+            if (shortened.count(r.command)) {
+                std::size_t const cap = policy.budget.entry_cap;
+                if (ov.mode == override_mode::name_only)
+                    ; // said above
+                else if (cap && skillmd::detail::utf8_length(r.meta.description) > cap)
+                    add(e, r, codes::budget_shortened, "description cut to " + std::to_string(cap) + " code points (the per-entry cap)");
+                else
+                    add(e, r, codes::budget_shortened, "description shortened or dropped to fit " + detail::shown_budget(idx) +
+                                                ": " + detail::budget_rule_text(policy.budget.strategy));
+            }
+        } else if (auto const it = omitted.find(r.command); it != omitted.end()) {
+            e.index = "omitted";
+            bool const after_first = it->second > 0 &&
+                                     (policy.budget.strategy == budget_strategy::stop_at_overflow ||
+                                      policy.budget.strategy == budget_strategy::always_bypass);
+            if (after_first)
+                add(e, r, codes::budget_omitted, "left out: `" + idx.omitted.front() + "` before it did not fit in " +
+                                          detail::shown_budget(idx) + ", and " +
+                                          detail::budget_rule_text(policy.budget.strategy));
+            else
+                add(e, r, codes::budget_omitted, "left out: it did not fit in " + detail::shown_budget(idx) + " (" +
+                                          std::to_string(idx.used) + " used); " +
+                                          detail::budget_rule_text(policy.budget.strategy));
+        } else {
+            e.index = "not-listed";
+        }
+    }
+
+    /// Files that did not load: every error said about a file no record came from.
+    void add_failed(std::vector<diagnostic> const& diagnostics)
+    {
+        std::map<std::string, skill_explanation> failed;
+        for (auto const& d : diagnostics) {
+            if (d.severity != severity::error || d.file.empty() || record_files.count(d.file)) continue;
+            std::filesystem::path const p(d.file);
+            std::string command = p.filename() == "SKILL.md" ? p.parent_path().filename().string() : p.filename().string();
+            if (!wanted(command, command)) continue;
+            auto& e = failed[d.file];
+            if (e.path.empty()) {
+                e.command = std::move(command);
+                e.path = d.file;
+                e.index = "not-loaded";
+            }
+            e.reasons.push_back({std::string(codes::not_loaded), "[" + d.code + "] " + d.message, d.file, d.line, d.column});
+        }
+        for (auto& [file, e] : failed) out.push_back(std::move(e));
+    }
+};
+
+} // namespace detail
+
 /** Every skill of `sys` (and every file that failed to load), or only those whose
     command or name is `name`, with the reasons behind where each one stands.
 */
@@ -89,130 +242,15 @@ std::vector<skill_explanation> explain(System const& sys, std::string_view name 
     // rendered as the system renders it but without telling its observer: describing an
     // index is not using one.
     index_result const idx = render_index(*snap, sys.index_formatter(), sys.settings().listing);
-    auto const& policy = sys.settings().listing;
-    bool const shadowed_for_model = sys.settings().invoke.model_may_invoke_shadowed;
-
-    std::set<std::string_view> listed(idx.listed.begin(), idx.listed.end());
-    std::set<std::string_view> shortened(idx.shortened.begin(), idx.shortened.end());
-    std::map<std::string_view, std::size_t> omitted; // command -> place among the omitted
-    for (std::size_t i = 0; i < idx.omitted.size(); ++i) omitted.emplace(idx.omitted[i], i);
-
-    requirement_checker gate;
-    std::vector<skill_explanation> out;
-    std::set<std::string> record_files;
-    auto wanted = [&](std::string_view command, std::string_view label) {
-        if (name.empty()) return true;
-        std::string_view n = name;
-        if (n.front() == '/') n.remove_prefix(1);
-        return n == command || n == label;
-    };
-
-    auto describe = [&](skill_record const& r, std::string_view where) {
-        record_files.insert(r.where.path.str());
-        if (!wanted(r.command, r.meta.name)) return;
-        skill_explanation e;
-        e.command = r.command;
-        e.tier = r.tier;
-        e.path = r.where.path;
-        auto add = [&](std::string_view code, std::string text) { e.reasons.push_back({std::string(code), std::move(text), r.where.path.str(), 0, 0}); };
-        override_decision const none;
-        override_decision const& ov = r.overridden ? *r.overridden : none;
-        std::string const via = ov.layer + (ov.origin.empty() ? "" : " (" + ov.origin + ")");
-        if (where == "off") {
-            e.index = "off";
-            add(codes::override, "turned off by `" + ov.pattern + "`: \"off\" in " + via);
-            out.push_back(std::move(e));
-            return;
-        }
-        if (where == "shadowed") {
-            e.index = "shadowed";
-            add(codes::shadowed, "shadowed by " + r.shadowed_by + ": the collision rule keeps that tier's skill; this one "
-                            "stays reachable as `/" + r.qualified() + "`");
-        }
-        if (r.hidden) {
-            auto why = gate.unmet(r.meta);
-            add(codes::requirement, "hidden: " + (why ? *why : std::string("its requirements were unmet when the skills were loaded")));
-        }
-        if (r.meta.disable_model_invocation)
-            add(codes::hidden_flag, "`disable-model-invocation: true`: the model neither sees nor invokes it; the user still can");
-        if (r.meta.user_invocable_only)
-            add(codes::hidden_flag, "`user_invocable_only: true` (sven): only the user may invoke it");
-        if (!r.meta.user_invocable && ov.mode != override_mode::user_invocable_only)
-            add(codes::hidden_flag, "`user-invocable: false`: not a `/` command; the model may still invoke it");
-        if (ov.mode == override_mode::name_only)
-            add(codes::override, "listed by name only, without its description: `" + ov.pattern +
-                                "` is \"name-only\" in " + via);
-        if (ov.mode == override_mode::user_invocable_only)
-            add(codes::override, "only the user may invoke it: `" + ov.pattern + "` is \"user-invocable-only\" in " + via);
-        if (ov.mode == override_mode::on && !ov.layer.empty())
-            add(codes::override, "`" + ov.pattern + "` is \"on\" in " + via + " (it undoes any earlier layer's)");
-
-        bool const eligible = where == "skill" &&
-                              r.visible_to(policy.which == listing::all ? visibility::all : visibility::model);
-        bool const documented = r.meta.description_given || r.meta.when_to_use ||
-                                ov.mode == override_mode::name_only;
-        if (eligible && policy.which == listing::model_documented && !documented)
-            add(codes::undocumented, "not listed: this system lists only skills with a written `description` or `when_to_use`");
-        if (where == "skill") {
-            if (listed.count(r.command)) {
-                e.index = shortened.count(r.command) ? "shortened" : "listed";
-                if (shortened.count(r.command)) {
-                    std::size_t const cap = policy.budget.entry_cap;
-                    if (ov.mode == override_mode::name_only)
-                        ; // said above
-                    else if (cap && skillmd::detail::utf8_length(r.meta.description) > cap)
-                        add(codes::budget_shortened, "description cut to " + std::to_string(cap) + " code points (the per-entry cap)");
-                    else
-                        add(codes::budget_shortened, "description shortened or dropped to fit " + detail::shown_budget(idx) +
-                                                    ": " + detail::budget_rule_text(policy.budget.strategy));
-                }
-            } else if (auto const it = omitted.find(r.command); it != omitted.end()) {
-                e.index = "omitted";
-                bool const after_first = it->second > 0 &&
-                                         (policy.budget.strategy == budget_strategy::stop_at_overflow ||
-                                          policy.budget.strategy == budget_strategy::always_bypass);
-                if (after_first)
-                    add(codes::budget_omitted, "left out: `" + idx.omitted.front() + "` before it did not fit in " +
-                                              detail::shown_budget(idx) + ", and " +
-                                              detail::budget_rule_text(policy.budget.strategy));
-                else
-                    add(codes::budget_omitted, "left out: it did not fit in " + detail::shown_budget(idx) + " (" +
-                                              std::to_string(idx.used) + " used); " +
-                                              detail::budget_rule_text(policy.budget.strategy));
-            } else {
-                e.index = "not-listed";
-            }
-        }
-        e.model_invocable = where == "skill" ? r.visible_to(visibility::model) : shadowed_for_model && r.visible_to(visibility::model);
-        e.user_invocable = r.visible_to(visibility::user);
-        out.push_back(std::move(e));
-    };
-
-    for (auto const& r : snap->skills()) describe(r, "skill");
-    for (auto const& r : snap->shadowed()) describe(r, "shadowed");
-    for (auto const& r : snap->disabled()) describe(r, "off");
-
-    // Files that did not load: every error said about a file no record came from.
-    std::map<std::string, skill_explanation> failed;
-    for (auto const& d : snap->diagnostics()) {
-        if (d.severity != severity::error || d.file.empty() || record_files.count(d.file)) continue;
-        std::filesystem::path const p(d.file);
-        std::string command = p.filename() == "SKILL.md" ? p.parent_path().filename().string() : p.filename().string();
-        if (!wanted(command, command)) continue;
-        auto& e = failed[d.file];
-        if (e.path.empty()) {
-            e.command = std::move(command);
-            e.path = d.file;
-            e.index = "not-loaded";
-        }
-        e.reasons.push_back({std::string(codes::not_loaded), "[" + d.code + "] " + d.message, d.file, d.line, d.column});
-    }
-    for (auto& [file, e] : failed) out.push_back(std::move(e));
-
-    std::stable_sort(out.begin(), out.end(), [](auto const& a, auto const& b) {
+    detail::explainer x(idx, sys.settings().listing, sys.settings().invoke.model_may_invoke_shadowed, name);
+    for (auto const& r : snap->skills()) x.describe(r, "skill");
+    for (auto const& r : snap->shadowed()) x.describe(r, "shadowed");
+    for (auto const& r : snap->disabled()) x.describe(r, "off");
+    x.add_failed(snap->diagnostics());
+    std::stable_sort(x.out.begin(), x.out.end(), [](auto const& a, auto const& b) {
         return a.command != b.command ? a.command < b.command : a.path < b.path;
     });
-    return out;
+    return std::move(x.out);
 }
 
 /// `explain`'s answers as JSON: an array of {command, tier, path, index, model_invocable,

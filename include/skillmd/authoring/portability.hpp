@@ -213,6 +213,96 @@ inline std::size_t indent_of(std::string_view t, std::size_t b)
     return p - b;
 }
 
+/// A tab used to indent the line [lb, le) (line `line`), replaced by two spaces. False
+/// when there is none.
+inline bool fix_tab_indentation(std::string& t, fix_result& res, std::size_t lb, std::size_t le, std::uint32_t line)
+{
+    std::size_t p = lb;
+    std::string spaces;
+    while (p < le && (t[p] == ' ' || t[p] == '\t')) spaces += t[p++] == '\t' ? "  " : " ";
+    if (spaces.size() == p - lb) return false;
+    t.replace(lb, p - lb, spaces);
+    res.edits.push_back(std::to_string(line) + ": tabs in the indentation replaced by spaces");
+    return true;
+}
+
+/// The lines of a plain value after its key's line (which ends at `ke`), those indented
+/// past the key (at `k`), folded onto `value` as YAML folds them; `end` moves past them.
+/// False at a comment among them, which is left to the author.
+inline bool fold_value_lines(std::string const& t, std::size_t ke, std::size_t k, std::size_t& end, std::string& value)
+{
+    end = ke;
+    std::size_t next = ke < t.size() ? t.find('\n', ke) : std::string::npos;
+    while (next != std::string::npos && next + 1 < t.size()) {
+        std::size_t const nb = next + 1, ne = line_end(t, nb);
+        std::string_view const nl(t.data() + nb, ne - nb);
+        if (nl.find_first_not_of(" \t") == std::string_view::npos) break; // a blank line: a line break in the value
+        if (indent_of(t, nb) <= k) break;
+        std::string_view const piece = skillmd::detail::trim_end(nl.substr(indent_of(t, nb)));
+        if (piece.starts_with("#") || piece.find(" #") != std::string_view::npos) return false; // comments: by hand
+        value += ' ';
+        value += piece;
+        end = ne;
+        next = t.find('\n', ne);
+    }
+    return true;
+}
+
+/// yaml_colon_in_plain at `column` of the line at `lb`: the plain value holding `: `
+/// starts after the first `: ` of its key's line (this line, or the nearest line above
+/// indented less) and goes on over the lines indented past its key; folded as YAML folds
+/// it, it is what the author wrote. Its extent is [start, end). False when it is not a
+/// plain value this can quote.
+inline bool colon_value(std::string const& t, std::size_t lb, std::uint32_t column, std::size_t& start, std::size_t& end,
+                        std::string& value)
+{
+    std::size_t kb = lb;
+    std::size_t const ind = indent_of(t, lb);
+    while (true) {
+        std::size_t const ke = line_end(t, kb);
+        std::string_view const ln(t.data() + kb, ke - kb);
+        std::size_t const cs = ln.find(": ");
+        bool const key_line = cs != std::string_view::npos && (kb != lb || kb + cs < at_column(t, lb, column));
+        if (key_line && (kb == lb || indent_of(t, kb) < ind)) {
+            std::size_t k = indent_of(t, kb);
+            while (k + 1 < ln.size() && ln[k] == '-' && ln[k + 1] == ' ') k = ln.find_first_not_of(' ', k + 1);
+            start = kb + cs + 2;
+            while (start < ke && t[start] == ' ') ++start;
+            if (start >= ke || std::string_view("[{'\"|>&*!").find(t[start]) != std::string_view::npos) return false;
+            value.assign(t, start, ke - start);
+            if (!fold_value_lines(t, ke, k, end, value)) return false;
+            // A ` #` on the key's line stays: the lenient reading takes the whole line.
+            value.resize(skillmd::detail::trim_end(value).size());
+            return true;
+        }
+        if (kb == 0) return false;
+        kb = line_begin(t, static_cast<std::uint32_t>(std::count(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(kb) - 1, '\n') + 1));
+    }
+}
+
+/// yaml_reserved_indicator at `column` of the line [lb, le): the value it starts, to the
+/// end of its flow item or to a comment, as [start, end). False when quoting it would not
+/// do (it holds `: `, or a flow item holds brackets).
+inline bool indicator_value(std::string const& t, std::size_t lb, std::size_t le, std::uint32_t column, std::size_t& start,
+                            std::size_t& end, std::string& value)
+{
+    start = at_column(t, lb, column);
+    std::size_t b = start;
+    while (b > lb && (t[b - 1] == ' ' || t[b - 1] == '\t')) --b;
+    bool const flow = b > lb && (t[b - 1] == '[' || t[b - 1] == '{' || t[b - 1] == ',');
+    end = start;
+    if (flow) {
+        while (end < le && t[end] != ',' && t[end] != ']' && t[end] != '}') ++end;
+    } else {
+        std::size_t const hash = t.find(" #", start);
+        end = hash != std::string::npos && hash < le ? hash : le;
+    }
+    while (end > start && (t[end - 1] == ' ' || t[end - 1] == '\t')) --end;
+    value = t.substr(start, end - start);
+    return !(value.find(": ") != std::string::npos ||
+             (flow && (value.find('[') != std::string::npos || value.find('{') != std::string::npos)));
+}
+
 /// One pass: the first thing strict YAML refuses, fixed if it is a value that needs
 /// quotes or a tab used to indent. False when there is nothing (more) it can do.
 inline bool fix_one_yaml_error(std::string& t, fix_result& res, std::string_view file)
@@ -222,73 +312,13 @@ inline bool fix_one_yaml_error(std::string& t, fix_result& res, std::string_view
     auto const* e = first_error(f.diagnostics);
     if (!e) return false;
     std::size_t const lb = line_begin(t, e->line), le = line_end(t, lb);
-    if (e->code == codes::yaml_tab_indentation) {
-        std::size_t p = lb;
-        std::string spaces;
-        while (p < le && (t[p] == ' ' || t[p] == '\t')) spaces += t[p++] == '\t' ? "  " : " ";
-        if (spaces.size() == p - lb) return false;
-        t.replace(lb, p - lb, spaces);
-        res.edits.push_back(std::to_string(e->line) + ": tabs in the indentation replaced by spaces");
-        return true;
-    }
+    if (e->code == codes::yaml_tab_indentation) return fix_tab_indentation(t, res, lb, le, e->line);
     std::size_t start = 0, end = 0;
     std::string value;
     if (e->code == codes::yaml_colon_in_plain) {
-        // The plain value holding `: ` starts after the first `: ` of its key's line (this
-        // line, or the nearest line above indented less) and goes on over the lines
-        // indented past its key; folded as YAML folds it, it is what the author wrote.
-        std::size_t kb = lb;
-        std::size_t const ind = indent_of(t, lb);
-        while (true) {
-            std::size_t const ke = line_end(t, kb);
-            std::string_view const ln(t.data() + kb, ke - kb);
-            std::size_t const cs = ln.find(": ");
-            bool const key_line = cs != std::string_view::npos && (kb != lb || kb + cs < at_column(t, lb, e->column));
-            if (key_line && (kb == lb || indent_of(t, kb) < ind)) {
-                std::size_t k = indent_of(t, kb);
-                while (k + 1 < ln.size() && ln[k] == '-' && ln[k + 1] == ' ') k = ln.find_first_not_of(' ', k + 1);
-                start = kb + cs + 2;
-                while (start < ke && t[start] == ' ') ++start;
-                if (start >= ke || std::string_view("[{'\"|>&*!").find(t[start]) != std::string_view::npos) return false;
-                // The lines of the value: the key's line, then those indented past the key.
-                end = ke;
-                std::size_t next = ke < t.size() ? t.find('\n', ke) : std::string::npos;
-                value.assign(t, start, ke - start);
-                while (next != std::string::npos && next + 1 < t.size()) {
-                    std::size_t const nb = next + 1, ne = line_end(t, nb);
-                    std::string_view const nl(t.data() + nb, ne - nb);
-                    if (nl.find_first_not_of(" \t") == std::string_view::npos) break; // a blank line: a line break in the value
-                    if (indent_of(t, nb) <= k) break;
-                    std::string_view const piece = skillmd::detail::trim_end(nl.substr(indent_of(t, nb)));
-                    if (piece.starts_with("#") || piece.find(" #") != std::string_view::npos) return false; // comments: by hand
-                    value += ' ';
-                    value += piece;
-                    end = ne;
-                    next = t.find('\n', ne);
-                }
-                // A ` #` on the key's line stays: the lenient reading takes the whole line.
-                value.resize(skillmd::detail::trim_end(value).size());
-                break;
-            }
-            if (kb == 0) return false;
-            kb = line_begin(t, static_cast<std::uint32_t>(std::count(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(kb) - 1, '\n') + 1));
-        }
+        if (!colon_value(t, lb, e->column, start, end, value)) return false;
     } else if (e->code == codes::yaml_reserved_indicator) {
-        start = at_column(t, lb, e->column);
-        std::size_t b = start;
-        while (b > lb && (t[b - 1] == ' ' || t[b - 1] == '\t')) --b;
-        bool const flow = b > lb && (t[b - 1] == '[' || t[b - 1] == '{' || t[b - 1] == ',');
-        end = start;
-        if (flow) {
-            while (end < le && t[end] != ',' && t[end] != ']' && t[end] != '}') ++end;
-        } else {
-            std::size_t const hash = t.find(" #", start);
-            end = hash != std::string::npos && hash < le ? hash : le;
-        }
-        while (end > start && (t[end - 1] == ' ' || t[end - 1] == '\t')) --end;
-        value = t.substr(start, end - start);
-        if (value.find(": ") != std::string::npos || (flow && (value.find('[') != std::string::npos || value.find('{') != std::string::npos)))
-            return false;
+        if (!indicator_value(t, lb, le, e->column, start, end, value)) return false;
     } else {
         return false;
     }
@@ -304,6 +334,77 @@ inline bool fix_one_yaml_error(std::string& t, fix_result& res, std::string_view
     return true;
 }
 
+/// The end of the value starting at `vstart`: its own lines, up to the next line at the
+/// key's indentation (blank lines at its end left out).
+inline std::size_t value_end(std::string const& t, std::size_t vstart)
+{
+    std::size_t vend = line_end(t, vstart), p = vend;
+    while (p < t.size()) {
+        std::size_t const nb = p + 1;
+        if (nb >= t.size()) break;
+        std::size_t const ne = line_end(t, nb);
+        std::string_view const ln(t.data() + nb, ne - nb);
+        bool const blank = ln.find_first_not_of(" \t") == std::string_view::npos;
+        if (!blank && indent_of(t, nb) == 0) break;
+        if (!blank) vend = ne;
+        p = t.find('\n', nb);
+        if (p == std::string::npos) break;
+    }
+    return vend;
+}
+
+/// One entry the line parser reads otherwise, rewritten as one quoted line (true:
+/// positions moved), or, when it cannot be, said in `notes`.
+inline bool fix_line_difference(std::string& t, fix_result& res, line_difference const& d, std::vector<diagnostic>& notes,
+                                std::string_view file)
+{
+    auto note = [&](std::uint32_t line, std::uint32_t column, std::string msg) {
+        notes.push_back({std::string(codes::fmt_unfixable), severity::warning, std::string(file), line, column, std::move(msg)});
+    };
+    std::string const key(d.key.value());
+    std::uint32_t const kline = d.key.line();
+    std::size_t const lb = line_begin(t, kline);
+    if (indent_of(t, lb) != 0 || !d.line_reads) { // a key the line parser cannot find: nothing to edit
+        note(kline, d.key.column(), "Claude Code's line parser reads `" + key + "` as " +
+                                 (d.line_reads ? shown(*d.line_reads) : std::string("missing")) +
+                                 " and no formatting changes that");
+        return false;
+    }
+    std::string_view const v = d.value.value();
+    std::size_t const vstart = at_column(t, line_begin(t, d.value.line()), d.value.column());
+    std::size_t const vend = value_end(t, vstart);
+    std::string_view const region(t.data() + vstart, vend - vstart);
+    std::string comment;
+    auto const hashes = [](std::string_view s) { return std::count(s.begin(), s.end(), '#'); };
+    if (hashes(region) != hashes(v)) {
+        // Only a plain one-line value followed by a comment is understood.
+        if (d.value.style() != frontmatter::scalar_style::plain || !region.starts_with(v) ||
+            region.find('\n') != std::string_view::npos) {
+            note(kline, d.value.column(), "`" + key + "` has a comment inside its value; move it by hand");
+            return false;
+        }
+        std::string_view const rest = region.substr(v.size());
+        comment = std::string(skillmd::detail::trim_start(rest));
+    }
+    auto const q = portable_quote(v);
+    if (!q) {
+        note(kline, d.value.column(), "Claude Code's line parser reads `" + key + "` as " + shown(*d.line_reads) +
+                                          "; its value cannot be written on one line both read the same (a line "
+                                          "break, `---`, or both kinds of quote)");
+        return false;
+    }
+    if (comment.empty() && *q == region) { // already written so: an edit would change nothing
+        note(kline, d.value.column(), "Claude Code's line parser reads `" + key + "` as " + shown(*d.line_reads) +
+                                          " and no formatting changes that");
+        return false;
+    }
+    t.replace(vstart, vend - vstart, *q);
+    if (!comment.empty()) t.insert(lb, comment + "\n");
+    res.edits.push_back(std::to_string(kline) + ": `" + key + "` written on one line" +
+                        (comment.empty() ? "" : ", its comment moved above it"));
+    return true;
+}
+
 /// Rewrites top-level scalar entries the line parser reads otherwise as one quoted line;
 /// a comment after a plain value moves to its own line above the key.
 /// False when `max_fmt_edits` passes were not enough.
@@ -315,63 +416,8 @@ inline bool fix_line_differences(std::string& t, fix_result& res, std::string_vi
         auto const diffs = line_differences(*r.strict.frontmatter, r.lines);
         bool edited = false;
         std::vector<diagnostic> notes; // kept from the last pass only, so each is said once
-        auto note = [&](std::uint32_t line, std::uint32_t column, std::string msg) {
-            notes.push_back({std::string(codes::fmt_unfixable), severity::warning, std::string(file), line, column, std::move(msg)});
-        };
         for (auto const& d : diffs) {
-            std::string const key(d.key.value());
-            std::uint32_t const kline = d.key.line();
-            std::size_t const lb = line_begin(t, kline);
-            if (indent_of(t, lb) != 0 || !d.line_reads) { // a key the line parser cannot find: nothing to edit
-                note(kline, d.key.column(), "Claude Code's line parser reads `" + key + "` as " +
-                                         (d.line_reads ? shown(*d.line_reads) : std::string("missing")) +
-                                         " and no formatting changes that");
-                continue;
-            }
-            std::string_view const v = d.value.value();
-            std::size_t const vstart = at_column(t, line_begin(t, d.value.line()), d.value.column());
-            // The value's extent: its own lines, up to the next line at the key's indentation.
-            std::size_t vend = line_end(t, vstart), p = vend;
-            while (p < t.size()) {
-                std::size_t const nb = p + 1;
-                if (nb >= t.size()) break;
-                std::size_t const ne = line_end(t, nb);
-                std::string_view const ln(t.data() + nb, ne - nb);
-                bool const blank = ln.find_first_not_of(" \t") == std::string_view::npos;
-                if (!blank && indent_of(t, nb) == 0) break;
-                if (!blank) vend = ne;
-                p = t.find('\n', nb);
-                if (p == std::string::npos) break;
-            }
-            std::string_view const region(t.data() + vstart, vend - vstart);
-            std::string comment;
-            auto const hashes = [](std::string_view s) { return std::count(s.begin(), s.end(), '#'); };
-            if (hashes(region) != hashes(v)) {
-                // Only a plain one-line value followed by a comment is understood.
-                if (d.value.style() != frontmatter::scalar_style::plain || !region.starts_with(v) ||
-                    region.find('\n') != std::string_view::npos) {
-                    note(kline, d.value.column(), "`" + key + "` has a comment inside its value; move it by hand");
-                    continue;
-                }
-                std::string_view const rest = region.substr(v.size());
-                comment = std::string(skillmd::detail::trim_start(rest));
-            }
-            auto const q = portable_quote(v);
-            if (!q) {
-                note(kline, d.value.column(), "Claude Code's line parser reads `" + key + "` as " + shown(*d.line_reads) +
-                                                  "; its value cannot be written on one line both read the same (a line "
-                                                  "break, `---`, or both kinds of quote)");
-                continue;
-            }
-            if (comment.empty() && *q == region) { // already written so: an edit would change nothing
-                note(kline, d.value.column(), "Claude Code's line parser reads `" + key + "` as " + shown(*d.line_reads) +
-                                                  " and no formatting changes that");
-                continue;
-            }
-            t.replace(vstart, vend - vstart, *q);
-            if (!comment.empty()) t.insert(lb, comment + "\n");
-            res.edits.push_back(std::to_string(kline) + ": `" + key + "` written on one line" +
-                                (comment.empty() ? "" : ", its comment moved above it"));
+            if (!fix_line_difference(t, res, d, notes, file)) continue;
             edited = true;
             break; // positions moved: read again
         }

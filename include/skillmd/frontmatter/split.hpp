@@ -85,6 +85,55 @@ struct body_findings
     std::string_view what; ///< the hidden content, for the warning
 };
 
+inline void note_hidden(body_findings& f, std::size_t at, std::string_view what) noexcept
+{
+    f.hidden = at;
+    f.what = what;
+}
+
+#if defined(__SSE2__)
+/// The bytes of the block at `p` that scan_body must look at: controls and bytes above
+/// 0x7F (both below 0x20 as signed bytes) but line feeds, and `<`. Tab, CR and form feed,
+/// rarer than a line's end, take the per-byte path, which accepts them: five operations a
+/// block instead of eight.
+inline __m128i odd_lanes(char const* p) noexcept
+{
+    __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
+    __m128i const low = _mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    return _mm_or_si128(low, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+}
+#endif
+
+/// How many bytes from `i` on are printable ASCII or line feeds (text that hides nothing),
+/// as far as a 16- or 32-byte block tells; 0 when the byte at `i` needs a closer look.
+inline std::size_t plain_run(std::string_view body, std::size_t i) noexcept
+{
+#if defined(__SSE2__)
+    if (i + 32 <= body.size() && _mm_movemask_epi8(_mm_or_si128(odd_lanes(body.data() + i), odd_lanes(body.data() + i + 16))) == 0)
+        return 32; // most of a body: thirty-two bytes with one test
+    if (i + 16 <= body.size()) {
+        auto const odd = static_cast<unsigned>(_mm_movemask_epi8(odd_lanes(body.data() + i)));
+        return odd == 0 ? 16 : static_cast<std::size_t>(std::countr_zero(odd));
+    }
+#else
+    (void)body;
+    (void)i;
+#endif
+    return 0;
+}
+
+/// A code point above ASCII (at `i`, none that keeps the body from being text): notes
+/// tag characters or a run of zero-width ones as the first hidden content.
+inline void note_hidden_code_point(body_findings& f, std::size_t i, char32_t cp, std::size_t& zero_width_run) noexcept
+{
+    if (f.hidden != std::string_view::npos) return;
+    bool const zero_width = cp == 0x200B || cp == 0x200C || cp == 0x200D || cp == 0x2060 || cp == 0xFEFF;
+    zero_width_run = zero_width ? zero_width_run + 1 : 0;
+    if (cp >= 0xE0000 && cp <= 0xE007F) note_hidden(f, i, "Unicode tag characters (invisible text)");
+    else if (zero_width_run == 2) // one joiner is an emoji sequence; a run hides something
+        note_hidden(f, i - 3, "a run of zero-width characters");
+}
+
 /** The body is not parsed, but it reaches the prompt as it is, so one pass checks two
     things. It must be text: a file in another encoding (UTF-16, Latin-1), or with NUL or
     control bytes (a binary named SKILL.md), is refused at its first such byte; so is a C1
@@ -99,40 +148,14 @@ inline body_findings scan_body(std::string_view body) noexcept
 {
     body_findings f;
     std::size_t zero_width_run = 0;
-    auto const hide = [&](std::size_t at, std::string_view what) {
-        f.hidden = at;
-        f.what = what;
-    };
-#if defined(__SSE2__)
-    // The bytes of a block the loop below must look at: controls and bytes above 0x7F
-    // (both below 0x20 as signed bytes) but line feeds, and `<`. Tab, CR and form feed,
-    // rarer than a line's end, take the per-byte path, which accepts them: five operations
-    // a block instead of eight.
-    auto const odd_lanes = [&](std::size_t at) {
-        __m128i const v = _mm_loadu_si128(reinterpret_cast<__m128i const*>(body.data() + at));
-        __m128i const low = _mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
-        return _mm_or_si128(low, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
-    };
-#endif
     for (std::size_t i = 0; i < body.size();) {
-#if defined(__SSE2__)
-        // Sixteen bytes at a time up to the next byte the mask above picks out: printable
-        // ASCII and line feeds are text, hide nothing and end a zero-width run.
-        if (i + 32 <= body.size() && _mm_movemask_epi8(_mm_or_si128(odd_lanes(i), odd_lanes(i + 16))) == 0) {
-            zero_width_run = 0; // most of a body: thirty-two bytes with one test
-            i += 32;
+        // Whole blocks up to the next byte plain_run picks out: printable ASCII and line
+        // feeds are text, hide nothing and end a zero-width run.
+        if (std::size_t const plain = plain_run(body, i); plain > 0) {
+            zero_width_run = 0;
+            i += plain;
             continue;
         }
-        if (i + 16 <= body.size()) {
-            auto const odd = static_cast<unsigned>(_mm_movemask_epi8(odd_lanes(i)));
-            std::size_t const plain = odd == 0 ? 16 : static_cast<std::size_t>(std::countr_zero(odd));
-            if (plain > 0) {
-                zero_width_run = 0;
-                i += plain;
-                continue;
-            }
-        }
-#endif
         auto const c = static_cast<unsigned char>(body[i]);
         if (c < 0x80) {
             if (skillmd::detail::forbidden_control(c)) {
@@ -141,7 +164,7 @@ inline body_findings scan_body(std::string_view body) noexcept
             }
             zero_width_run = 0;
             if (c == '<' && f.hidden == std::string_view::npos && body.compare(i, 4, "<!--") == 0)
-                hide(i, "an HTML comment (shown to the model, hidden when the Markdown is rendered)");
+                note_hidden(f, i, "an HTML comment (shown to the model, hidden when the Markdown is rendered)");
             ++i;
             continue;
         }
@@ -156,13 +179,7 @@ inline body_findings scan_body(std::string_view body) noexcept
             f.non_text_code_point = cp;
             return f;
         }
-        if (f.hidden == std::string_view::npos) {
-            bool const zero_width = cp == 0x200B || cp == 0x200C || cp == 0x200D || cp == 0x2060 || cp == 0xFEFF;
-            zero_width_run = zero_width ? zero_width_run + 1 : 0;
-            if (cp >= 0xE0000 && cp <= 0xE007F) hide(i, "Unicode tag characters (invisible text)");
-            else if (zero_width_run == 2) // one joiner is an emoji sequence; a run hides something
-                hide(i - 3, "a run of zero-width characters");
-        }
+        note_hidden_code_point(f, i, cp, zero_width_run);
         i += n;
     }
     return f;

@@ -132,6 +132,54 @@ struct substitution_result
 
 namespace detail {
 
+/// Where the inline code span opened by a run of `run` backticks ending at `open_end` of
+/// `s` closes (past its closing run): at the next run of the same length before a blank
+/// line; npos when there is none.
+inline std::size_t inline_span_close(std::string_view s, std::size_t open_end, std::size_t run)
+{
+    std::size_t j = open_end;
+    while (j < s.size()) {
+        if (s[j] == '\n') {
+            std::size_t k = j + 1;
+            while (k < s.size() && (s[k] == ' ' || s[k] == '\t')) ++k;
+            if (k >= s.size() || s[k] == '\n') break; // a blank line ends the paragraph
+        }
+        if (s[j] == '`') {
+            std::size_t r = 0;
+            while (j + r < s.size() && s[j + r] == '`') ++r;
+            if (r == run) return j + r;
+            j += r;
+            continue;
+        }
+        ++j;
+    }
+    return std::string_view::npos;
+}
+
+/// The inline code spans of the prose [from, to) of `body`, added to `out`.
+inline void inline_spans(std::string_view body, std::size_t from, std::size_t to,
+                         std::vector<std::pair<std::size_t, std::size_t>>& out)
+{
+    std::string_view const s = body.substr(from, to - from);
+    std::size_t i = 0;
+    while (i < s.size()) {
+        if (s[i] != '`') {
+            ++i;
+            continue;
+        }
+        std::size_t run = 0;
+        while (i + run < s.size() && s[i + run] == '`') ++run;
+        std::size_t const open_end = i + run;
+        std::size_t const close = inline_span_close(s, open_end, run);
+        if (close != std::string_view::npos) {
+            out.emplace_back(from + i, from + close);
+            i = close;
+        } else {
+            i = open_end;
+        }
+    }
+}
+
 /// Byte ranges of `body` that are code: fenced blocks (``` or ~~~, up to three spaces
 /// of indentation, closed by a fence of the same character at least as long, or the
 /// end) and inline spans (a run of backticks closed by a run of the same length before
@@ -143,45 +191,6 @@ inline std::vector<std::pair<std::size_t, std::size_t>> code_ranges(std::string_
     std::size_t fence_start = 0, fence_len = 0;
     char fence_char = 0;
     std::size_t text_start = 0; // start of the prose since the last fence
-    auto const inline_spans = [&](std::size_t from, std::size_t to) {
-        std::string_view const s = body.substr(from, to - from);
-        std::size_t i = 0;
-        while (i < s.size()) {
-            if (s[i] != '`') {
-                ++i;
-                continue;
-            }
-            std::size_t run = 0;
-            while (i + run < s.size() && s[i + run] == '`') ++run;
-            std::size_t const open_end = i + run;
-            std::size_t j = open_end;
-            std::size_t close = std::string_view::npos;
-            while (j < s.size()) {
-                if (s[j] == '\n') {
-                    std::size_t k = j + 1;
-                    while (k < s.size() && (s[k] == ' ' || s[k] == '\t')) ++k;
-                    if (k >= s.size() || s[k] == '\n') break; // a blank line ends the paragraph
-                }
-                if (s[j] == '`') {
-                    std::size_t r = 0;
-                    while (j + r < s.size() && s[j + r] == '`') ++r;
-                    if (r == run) {
-                        close = j + r;
-                        break;
-                    }
-                    j += r;
-                    continue;
-                }
-                ++j;
-            }
-            if (close != std::string_view::npos) {
-                out.emplace_back(from + i, from + close);
-                i = close;
-            } else {
-                i = open_end;
-            }
-        }
-    };
     while (pos <= body.size()) {
         std::size_t const eol = std::min(body.find('\n', pos), body.size());
         std::string_view const line = body.substr(pos, eol - pos);
@@ -194,7 +203,7 @@ inline std::vector<std::pair<std::size_t, std::size_t>> code_ranges(std::string_
         if (fence_char == 0) {
             bool const opens = run >= 3 && (c == '~' || line.find('`', indent + run) == std::string_view::npos);
             if (opens) {
-                inline_spans(text_start, pos);
+                inline_spans(body, text_start, pos, out);
                 fence_char = c;
                 fence_len = run;
                 fence_start = pos;
@@ -209,7 +218,7 @@ inline std::vector<std::pair<std::size_t, std::size_t>> code_ranges(std::string_
         pos = eol + 1;
     }
     if (fence_char != 0) out.emplace_back(fence_start, body.size());
-    else inline_spans(text_start, body.size());
+    else inline_spans(body, text_start, body.size(), out);
     std::sort(out.begin(), out.end());
     return out;
 }

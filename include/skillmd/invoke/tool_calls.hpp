@@ -94,6 +94,84 @@ inline std::optional<tool_shape> shape_of(std::string_view tool, skill_tool skil
 
 } // namespace detail
 
+namespace detail {
+
+/// The call's parameters in `env`: its `input`, its `arguments` (an object, or JSON text
+/// parsed into `parsed`), or none (an empty object). `input` is null when they are no
+/// object; the reason, when the text is too long or no JSON.
+inline std::optional<std::string> tool_input(boost::json::object const& env, tool_call_limits const& limits,
+                                             boost::json::value& parsed, boost::json::object const*& input)
+{
+    static boost::json::object const empty;
+    if (auto const* in = env.if_contains("input")) input = in->if_object();
+    else if (auto const* a = env.if_contains("arguments")) {
+        if (auto const* text = a->if_string()) {
+            if (text->size() > limits.max_bytes) return "the tool call's arguments are too long";
+            std::error_code ec;
+            boost::json::parse_options po;
+            po.max_depth = limits.max_depth;
+            parsed = boost::json::parse(std::string_view(*text), ec, {}, po);
+            if (ec) return "the tool call's arguments are not valid JSON: " + ec.message();
+            input = parsed.if_object();
+        } else {
+            input = a->if_object();
+        }
+    } else {
+        input = &empty;
+    }
+    return std::nullopt;
+}
+
+/// The string parameter `key` of `input` into `out`; why not, when it is no string.
+inline std::optional<std::string> string_parameter(boost::json::object const& input, std::string_view key,
+                                                   tool_call const& call, std::string& out)
+{
+    auto const& s = input.at(key);
+    if (!s.is_string()) return "parameter \"" + std::string(key) + "\" of " + call.tool + " must be a string";
+    out.assign(s.get_string().begin(), s.get_string().end());
+    return std::nullopt;
+}
+
+/// The database tools' `triggers`, an array of strings, into `call`; why not.
+inline std::optional<std::string> triggers_parameter(boost::json::value const& v, tool_call& call)
+{
+    auto const* arr = v.if_array();
+    if (!arr) return "parameter \"triggers\" of " + call.tool + " must be an array of strings";
+    call.triggers.emplace();
+    for (auto const& t : *arr) {
+        if (!t.is_string()) return "parameter \"triggers\" of " + call.tool + " must be an array of strings";
+        call.triggers->emplace_back(t.get_string().begin(), t.get_string().end());
+    }
+    return std::nullopt;
+}
+
+/// One parameter `kv` of `input`, read into `call` as the tool's `shape` takes it; why
+/// not, when the tool has no such parameter or it is mistyped or too long.
+inline std::optional<std::string> read_parameter(boost::json::key_value_pair const& kv, boost::json::object const& input,
+                                                 tool_shape const& shape, tool_call& call, tool_call_limits const& limits)
+{
+    std::string_view const key = kv.key();
+    std::optional<std::string> bad;
+    if (!shape.key.empty() && key == shape.key) {
+        bad = string_parameter(input, key, call, call.skill);
+        if (!bad && call.skill.size() > limits.max_name_bytes)
+            bad = "parameter \"" + std::string(key) + "\" is longer than " + std::to_string(limits.max_name_bytes) + " bytes";
+    } else if (shape.args && key == "args") {
+        bad = string_parameter(input, key, call, call.args);
+    } else if (shape.fields && (key == "description" || key == "content")) {
+        std::string s;
+        bad = string_parameter(input, key, call, s);
+        (key == "description" ? call.description : call.content) = std::move(s);
+    } else if (shape.fields && key == "triggers") {
+        bad = triggers_parameter(kv.value(), call);
+    } else {
+        bad = call.tool + " has no parameter \"" + shown_in_error(key) + "\"";
+    }
+    return bad;
+}
+
+} // namespace detail
+
 /** Reads a tool call that is already JSON. Accepted envelopes: `{"name", "input"}`
     (Anthropic's tool_use block), `{"name", "arguments"}` with `arguments` an object or
     a JSON string (OpenAI function calls, MCP `tools/call`), and `{"function": {...}}`.
@@ -116,66 +194,15 @@ inline tool_call_result parse_tool_call(boost::json::value const& v, skill_tool 
 
     boost::json::value parsed_arguments; // when `arguments` is a JSON string
     boost::json::object const* input = nullptr;
-    static boost::json::object const empty;
-    if (auto const* in = env->if_contains("input")) input = in->if_object();
-    else if (auto const* a = env->if_contains("arguments")) {
-        if (auto const* text = a->if_string()) {
-            if (text->size() > limits.max_bytes) return detail::refuse("the tool call's arguments are too long");
-            std::error_code ec;
-            boost::json::parse_options po;
-            po.max_depth = limits.max_depth;
-            parsed_arguments = boost::json::parse(std::string_view(*text), ec, {}, po);
-            if (ec) return detail::refuse("the tool call's arguments are not valid JSON: " + ec.message());
-            input = parsed_arguments.if_object();
-        } else {
-            input = a->if_object();
-        }
-    } else {
-        input = &empty;
-    }
+    if (auto bad = detail::tool_input(*env, limits, parsed_arguments, input)) return detail::refuse(std::move(*bad));
     if (!input) return detail::refuse("the input of " + std::string(tool) + " must be a JSON object");
 
     tool_call call;
     call.tool = std::string(tool);
     call.skill_kind = shape->skill_kind;
     call.db_kind = shape->db_kind;
-    auto text = [&](std::string_view key, std::string& out) -> std::optional<std::string> {
-        auto const& s = input->at(key);
-        if (!s.is_string()) return "parameter \"" + std::string(key) + "\" of " + call.tool + " must be a string";
-        out.assign(s.get_string().begin(), s.get_string().end());
-        return std::nullopt;
-    };
-    for (auto const& kv : *input) {
-        std::string_view const key = kv.key();
-        std::optional<std::string> bad;
-        if (!shape->key.empty() && key == shape->key) {
-            bad = text(key, call.skill);
-            if (!bad && call.skill.size() > limits.max_name_bytes)
-                bad = "parameter \"" + std::string(key) + "\" is longer than " + std::to_string(limits.max_name_bytes) + " bytes";
-        } else if (shape->args && key == "args") {
-            bad = text(key, call.args);
-        } else if (shape->fields && (key == "description" || key == "content")) {
-            std::string s;
-            bad = text(key, s);
-            (key == "description" ? call.description : call.content) = std::move(s);
-        } else if (shape->fields && key == "triggers") {
-            auto const* arr = kv.value().if_array();
-            if (!arr) bad = "parameter \"triggers\" of " + call.tool + " must be an array of strings";
-            else {
-                call.triggers.emplace();
-                for (auto const& t : *arr) {
-                    if (!t.is_string()) {
-                        bad = "parameter \"triggers\" of " + call.tool + " must be an array of strings";
-                        break;
-                    }
-                    call.triggers->emplace_back(t.get_string().begin(), t.get_string().end());
-                }
-            }
-        } else {
-            bad = call.tool + " has no parameter \"" + detail::shown_in_error(key) + "\"";
-        }
-        if (bad) return detail::refuse(std::move(*bad));
-    }
+    for (auto const& kv : *input)
+        if (auto bad = detail::read_parameter(kv, *input, *shape, call, limits)) return detail::refuse(std::move(*bad));
     if (shape->key_required && !input->contains(shape->key))
         return detail::refuse(call.tool + " needs the parameter \"" + std::string(shape->key) + "\"");
     if (call.db_kind == db_tool::create_skill && (!call.description || !call.content || !call.triggers))

@@ -29,13 +29,16 @@ inline std::vector<std::string> invocable_names(snapshot const& snap)
     return out;
 }
 
-/** The tool's definition: `{"name", "description", "input_schema"}` where the schema
-    is a JSON Schema object whose skill parameter is an `enum` of `names`.
-*/
-inline boost::json::object tool_definition(skill_tool kind, std::vector<std::string> const& names)
+namespace detail {
+
+/// What a skill tool is called and says of itself and of its skill parameter.
+struct skill_tool_text
 {
-    boost::json::array allowed;
-    for (auto const& n : names) allowed.emplace_back(n);
+    std::string_view tool, description, key, key_description;
+};
+
+inline skill_tool_text skill_tool_text_of(skill_tool kind)
+{
     std::string_view tool, description, key, key_description;
     switch (kind) {
     case skill_tool::use_skill:
@@ -86,6 +89,19 @@ inline boost::json::object tool_definition(skill_tool kind, std::vector<std::str
         key_description = "The skill's name";
         break;
     }
+    return {tool, description, key, key_description};
+}
+
+} // namespace detail
+
+/** The tool's definition: `{"name", "description", "input_schema"}` where the schema
+    is a JSON Schema object whose skill parameter is an `enum` of `names`.
+*/
+inline boost::json::object tool_definition(skill_tool kind, std::vector<std::string> const& names)
+{
+    boost::json::array allowed;
+    for (auto const& n : names) allowed.emplace_back(n);
+    auto const [tool, description, key, key_description] = detail::skill_tool_text_of(kind);
     boost::json::object properties;
     properties[key] = boost::json::object{{"type", "string"}, {"description", key_description}, {"enum", std::move(allowed)}};
     if (kind == skill_tool::use_skill || kind == skill_tool::skill_with_args)

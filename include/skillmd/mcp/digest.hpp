@@ -191,15 +191,11 @@ inline open_folder open_skill_folder(std::string const& dir, file_id const* expe
     return out;
 }
 
-/// Lists the folder `rel` ("" for the root) below `root` into `out`; false with `error`
-/// set when the listing cannot be complete.
-inline bool list_below(int root, std::string const& root_path, std::string const& rel, std::size_t depth,
-                       std::vector<file_id>& above, std::size_t& folders, skill_listing& out)
+/// The names in the folder `rel` ("" for the root) below `root`, sorted, into `names`;
+/// false with `out.error` set when it cannot be listed.
+inline bool names_below(int root, std::string const& root_path, std::string const& rel, std::vector<std::string>& names,
+                        skill_listing& out)
 {
-    if (++folders > max_skill_files) {
-        out.error = "more than " + std::to_string(max_skill_files) + " folders";
-        return false;
-    }
     // A descriptor of its own (not a dup, which would share the root's read position).
     unique_fd dirfd(rel.empty() ? ::openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                                 : skillmd::detail::open_beneath_following(root, root_path, rel, O_RDONLY | O_DIRECTORY));
@@ -213,13 +209,26 @@ inline bool list_below(int root, std::string const& root_path, std::string const
         return false;
     }
     (void)dirfd.release(); // the DIR owns it now
-    std::vector<std::string> names;
     while (dirent* e = ::readdir(d)) {
         std::string_view const n = e->d_name;
         if (n != "." && n != "..") names.emplace_back(n);
     }
     ::closedir(d);
     std::sort(names.begin(), names.end());
+    return true;
+}
+
+/// Lists the folder `rel` ("" for the root) below `root` into `out`; false with `error`
+/// set when the listing cannot be complete.
+inline bool list_below(int root, std::string const& root_path, std::string const& rel, std::size_t depth,
+                       std::vector<file_id>& above, std::size_t& folders, skill_listing& out)
+{
+    if (++folders > max_skill_files) {
+        out.error = "more than " + std::to_string(max_skill_files) + " folders";
+        return false;
+    }
+    std::vector<std::string> names;
+    if (!names_below(root, root_path, rel, names, out)) return false;
     for (auto const& n : names) {
         std::string const path = rel.empty() ? n : rel + "/" + n;
         if (n == ".git") {

@@ -173,46 +173,7 @@ public:
             out.push_back(error_reply(nullptr, -32600, "a message must be a JSON object"));
             return out;
         }
-        boost::json::value id = nullptr;
-        bool has_id = false;
-        if (auto const* i = o->if_contains("id")) {
-            if (!i->is_string() && !i->is_int64() && !i->is_uint64()) {
-                out.push_back(error_reply(nullptr, -32600, "`id` must be a string or an integer"));
-                return out;
-            }
-            id = *i;
-            has_id = true;
-        }
-        auto const* version = o->if_contains("jsonrpc");
-        auto const* method = o->if_contains("method");
-        if (method == nullptr) {
-            // A response (`result` or `error`) needs nothing: we send no requests. Anything
-            // else with an id is a request missing its method, and its sender waits.
-            if (has_id && !o->contains("result") && !o->contains("error"))
-                out.push_back(error_reply(id, -32600, "a request needs a `method`"));
-            return out;
-        }
-        if (version == nullptr || !version->is_string() || version->as_string() != "2.0" || !method->is_string()) {
-            if (has_id) out.push_back(error_reply(id, -32600, "not a JSON-RPC 2.0 request"));
-            return out;
-        }
-        boost::json::object params;
-        if (auto const* p = o->if_contains("params")) {
-            if (!p->is_object()) {
-                if (has_id) out.push_back(error_reply(id, -32602, "`params` must be an object"));
-                return out;
-            }
-            params = p->as_object();
-        }
-        if (!has_id) return out; // notifications (initialized, cancelled, ...) need no answer
-        // The lifecycle: until `initialize`, only it and `ping` are served (a method the
-        // server does not have is not found, initialized or not).
-        if (!initialized_ && serves(method->as_string()) && method->as_string() != "initialize" && method->as_string() != "ping") {
-            out.push_back(error_reply(id, -32002, "the server is not initialized: send `initialize` first"));
-            return out;
-        }
-        out.push_back(dispatch(id, method->as_string(), params));
-        if (method->as_string() == "initialize" && out.back().find("\"result\"") != std::string::npos) initialized_ = true;
+        answer(*o, out);
         return out;
     }
 
@@ -233,6 +194,52 @@ public:
     bool refreshed() const noexcept { return refreshed_; }
 
 private:
+    /// The replies to the message object `o` into `out`: its envelope checked (id, method,
+    /// version, params), then the request dispatched, within the lifecycle.
+    void answer(boost::json::object const& o, std::vector<std::string>& out)
+    {
+        boost::json::value id = nullptr;
+        bool has_id = false;
+        if (auto const* i = o.if_contains("id")) {
+            if (!i->is_string() && !i->is_int64() && !i->is_uint64()) {
+                out.push_back(error_reply(nullptr, -32600, "`id` must be a string or an integer"));
+                return;
+            }
+            id = *i;
+            has_id = true;
+        }
+        auto const* version = o.if_contains("jsonrpc");
+        auto const* method = o.if_contains("method");
+        if (method == nullptr) {
+            // A response (`result` or `error`) needs nothing: we send no requests. Anything
+            // else with an id is a request missing its method, and its sender waits.
+            if (has_id && !o.contains("result") && !o.contains("error"))
+                out.push_back(error_reply(id, -32600, "a request needs a `method`"));
+            return;
+        }
+        if (version == nullptr || !version->is_string() || version->as_string() != "2.0" || !method->is_string()) {
+            if (has_id) out.push_back(error_reply(id, -32600, "not a JSON-RPC 2.0 request"));
+            return;
+        }
+        boost::json::object params;
+        if (auto const* p = o.if_contains("params")) {
+            if (!p->is_object()) {
+                if (has_id) out.push_back(error_reply(id, -32602, "`params` must be an object"));
+                return;
+            }
+            params = p->as_object();
+        }
+        if (!has_id) return; // notifications (initialized, cancelled, ...) need no answer
+        // The lifecycle: until `initialize`, only it and `ping` are served (a method the
+        // server does not have is not found, initialized or not).
+        if (!initialized_ && serves(method->as_string()) && method->as_string() != "initialize" && method->as_string() != "ping") {
+            out.push_back(error_reply(id, -32002, "the server is not initialized: send `initialize` first"));
+            return;
+        }
+        out.push_back(dispatch(id, method->as_string(), params));
+        if (method->as_string() == "initialize" && out.back().find("\"result\"") != std::string::npos) initialized_ = true;
+    }
+
     struct failure
     {
         int code;

@@ -38,6 +38,8 @@
 
 namespace skillmd {
 
+class requirement_checker; // storage/requirements.hpp, for gate_one
+
 /// The longest path, with its terminating NUL, that the kernel opens (Linux's PATH_MAX).
 inline constexpr std::size_t max_path_bytes = 4096;
 
@@ -541,6 +543,20 @@ private:
     };
     void assemble(std::vector<work>& items, skillmd::snapshot& next) const;
     command_groups gate_and_group(std::vector<work>& items, skillmd::snapshot& next) const;
+    /// A read in refresh order, on its way to the snapshot's cache: its record, or (none)
+    /// its place in the snapshot's misses_; and its diagnostics.
+    struct read_entry
+    {
+        record_ptr record;
+        typename skillmd::snapshot::span_of_diagnostics said;
+        std::size_t miss = 0;
+    };
+    static skillmd::snapshot::read_key key_of(read_entry const& e, skillmd::snapshot const& next)
+    {
+        return e.record ? skillmd::snapshot::key_of(e.record) : skillmd::snapshot::key_of(next.misses_[e.miss]);
+    }
+    bool gate_one(record_ptr& rec, requirement_checker& gate, skillmd::snapshot& next) const;
+    static void cache_reads(std::vector<read_entry>& reads, bool in_order, skillmd::snapshot& next);
     static void resolve_collisions(command_groups& groups, skillmd::snapshot& next);
     static void link_children(skillmd::snapshot& next);
 

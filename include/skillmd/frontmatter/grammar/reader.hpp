@@ -298,6 +298,7 @@ private:
 
     void escape(std::string& buf);
     index quoted(int parent);
+    bool decode_quoted(int parent, char const* start, char q0, std::string& buf);
 
     struct scalar_line
     {

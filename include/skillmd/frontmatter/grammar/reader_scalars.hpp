@@ -170,10 +170,20 @@ inline index reader::quoted(int parent)
     }
 
     std::string& buf = scratch();
+    if (!decode_quoted(parent, start, q0, buf)) return no_node;
+    return out_.decoded_scalar(style, static_cast<std::size_t>(start - b_), buf);
+}
+
+/// The rest of the quoted scalar opened by `q0` at `start`, from p_ to past its closing
+/// quote, decoded and folded into `buf`; false when it fails (the refusal recorded).
+inline bool reader::decode_quoted(int parent, char const* start, char q0, std::string& buf)
+{
     std::size_t keep = 0; // length without trailing source blanks, which folding drops
     for (;;) {
-        if (p_ >= e_)
-            return fail(start, codes::yaml_unterminated, "this quoted value is never closed; add the closing quote");
+        if (p_ >= e_) {
+            fail(start, codes::yaml_unterminated, "this quoted value is never closed; add the closing quote");
+            return false;
+        }
         char const c = *p_;
         if (c == q0) {
             if (q0 == '\'' && p_ + 1 < e_ && p_[1] == '\'') {
@@ -183,12 +193,12 @@ inline index reader::quoted(int parent)
                 continue;
             }
             ++p_;
-            break;
+            return true;
         }
         if (is_break(c)) {
             buf.resize(keep);
             quoted_break(parent, start, buf, false);
-            if (failed()) return no_node;
+            if (failed()) return false;
             keep = buf.size();
             continue;
         }
@@ -197,12 +207,12 @@ inline index reader::quoted(int parent)
                 // An escaped break joins the lines; blanks before the `\` are content.
                 ++p_;
                 quoted_break(parent, start, buf, true);
-                if (failed()) return no_node;
+                if (failed()) return false;
                 keep = buf.size();
                 continue;
             }
             escape(buf);
-            if (failed()) return no_node;
+            if (failed()) return false;
             keep = buf.size();
             continue;
         }
@@ -215,7 +225,6 @@ inline index reader::quoted(int parent)
         if (t > p_) keep = buf.size() - static_cast<std::size_t>(run - t);
         p_ = run;
     }
-    return out_.decoded_scalar(style, static_cast<std::size_t>(start - b_), buf);
 }
 
 } // namespace skillmd::frontmatter::grammar::detail

@@ -323,27 +323,16 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
 {
     command_groups kept;
     kept.reserve(items.size());
-    // Every read, in the order of the items, before it goes to the snapshot's cache: its
-    // record, or (none) its place in misses_; and its diagnostics.
+    // Every read, in the order of the items, before it goes to the snapshot's cache.
     using span_of_diagnostics = typename skillmd::snapshot::span_of_diagnostics;
-    struct read_entry
-    {
-        record_ptr record;
-        span_of_diagnostics said;
-        std::size_t miss = 0;
-    };
     std::vector<read_entry> reads;
     reads.reserve(items.size());
     requirement_checker gate;
     // Discovery lists most trees in command order, each path once: whether this one does
     // is seen on the way, each item against the one before it (still in the CPU's cache).
     bool kept_in_order = true, cache_in_order = true;
-    auto const key_of = [&next](read_entry const& e) {
-        return e.record ? skillmd::snapshot::key_of(e.record) : skillmd::snapshot::key_of(next.misses_[e.miss]);
-    };
-    auto const key_less = [&](read_entry const& a, read_entry const& b) { return key_of(a) < key_of(b); };
     auto const push_cached = [&](read_entry e) {
-        if (!reads.empty() && cache_in_order) cache_in_order = key_less(reads.back(), e);
+        if (!reads.empty() && cache_in_order) cache_in_order = key_of(reads.back(), next) < key_of(e, next);
         reads.push_back(std::move(e));
     };
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -365,30 +354,7 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
         }
         record_ptr rec = result.record;
         push_cached({std::move(result.record), said});
-        if (opts_.gate_requirements && (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty())) {
-            if (auto why = gate.unmet(rec->meta)) {
-                detail::edit(rec, [](record_draft& d) { d.hidden = true; });
-                next.diagnostics_.push_back({std::string(codes::requirements_unmet), severity::info, rec->where.path.str(), 0, 0,
-                                             "skill `" + rec->command + "` is hidden: " + *why});
-            }
-        }
-        if (!opts_.overrides.empty()) {
-            auto d = opts_.overrides.decide(rec->command, rec->meta.name, rec->where.database ? std::string_view() : std::string_view(rec->where.path));
-            if (!d.layer.empty()) {
-                detail::edit(rec, [&](record_draft& e) {
-                    e.overridden = std::move(d);
-                    if (e.overridden->mode == override_mode::user_invocable_only) e.meta.user_invocable = true;
-                });
-                if (rec->overridden->mode == override_mode::off) {
-                    next.diagnostics_.push_back({std::string(codes::skill_disabled), severity::info, rec->where.path.str(), 0, 0,
-                                                 "skill `" + rec->command + "` is off: `" + rec->overridden->pattern + "` is \"off\" in " +
-                                                     rec->overridden->layer +
-                                                     (rec->overridden->origin.empty() ? "" : " (" + rec->overridden->origin + ")")});
-                    next.disabled_.items_.push_back(std::move(rec));
-                    continue;
-                }
-            }
-        }
+        if (!gate_one(rec, gate, next)) continue;
         if (kept_in_order && !kept.empty()) kept_in_order = kept.back()->command < rec->command;
         kept.push_back(std::move(rec));
     }
@@ -396,10 +362,49 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
     kept.distinct_in_order = kept_in_order;
     if (!kept_in_order && !std::is_sorted(kept.begin(), kept.end(), detail::command_before))
         std::stable_sort(kept.begin(), kept.end(), detail::command_before);
+    cache_reads(reads, cache_in_order, next);
+    return kept;
+}
+
+/// The record `rec` read, gated: hidden when its required programs or variables are
+/// missing, marked by the override that decides it. False when that override turns it
+/// off (it then goes to the snapshot's disabled skills).
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::gate_one(record_ptr& rec, requirement_checker& gate, skillmd::snapshot& next) const
+{
+    if (opts_.gate_requirements && (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty())) {
+        if (auto why = gate.unmet(rec->meta)) {
+            detail::edit(rec, [](record_draft& d) { d.hidden = true; });
+            next.diagnostics_.push_back({std::string(codes::requirements_unmet), severity::info, rec->where.path.str(), 0, 0,
+                                         "skill `" + rec->command + "` is hidden: " + *why});
+        }
+    }
+    if (opts_.overrides.empty()) return true;
+    auto d = opts_.overrides.decide(rec->command, rec->meta.name, rec->where.database ? std::string_view() : std::string_view(rec->where.path));
+    if (d.layer.empty()) return true;
+    detail::edit(rec, [&](record_draft& e) {
+        e.overridden = std::move(d);
+        if (e.overridden->mode == override_mode::user_invocable_only) e.meta.user_invocable = true;
+    });
+    if (rec->overridden->mode != override_mode::off) return true;
+    next.diagnostics_.push_back({std::string(codes::skill_disabled), severity::info, rec->where.path.str(), 0, 0,
+                                 "skill `" + rec->command + "` is off: `" + rec->overridden->pattern + "` is \"off\" in " +
+                                     rec->overridden->layer +
+                                     (rec->overridden->origin.empty() ? "" : " (" + rec->overridden->origin + ")")});
+    next.disabled_.items_.push_back(std::move(rec));
+    return false;
+}
+
+/// The reads of a refresh (`in_order`: already sorted by key, each once) into the
+/// snapshot's cache, its ranges of diagnostics and its misses.
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+void basic_registry<Parser, Dedup, Sources...>::cache_reads(std::vector<read_entry>& reads, bool in_order, skillmd::snapshot& next)
+{
     // Sorted for lookups; should a source list one path twice, its last read stands.
-    if (!cache_in_order) {
+    if (!in_order) {
+        auto const key_less = [&](read_entry const& a, read_entry const& b) { return key_of(a, next) < key_of(b, next); };
         if (!std::is_sorted(reads.begin(), reads.end(), key_less)) std::stable_sort(reads.begin(), reads.end(), key_less);
-        auto const last_of_each = std::unique(reads.rbegin(), reads.rend(), [&](auto const& a, auto const& b) { return key_of(a) == key_of(b); });
+        auto const last_of_each = std::unique(reads.rbegin(), reads.rend(), [&](auto const& a, auto const& b) { return key_of(a, next) == key_of(b, next); });
         reads.erase(reads.begin(), last_of_each.base());
     }
     // Then split: the records (8 bytes each, kept as long as the snapshot: no spare
@@ -418,7 +423,6 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
     }
     next.said_.shrink_to_fit();
     next.misses_ = std::move(misses);
-    return kept;
 }
 
 /// Each group of skills sharing a command, in tier order, goes to `Dedup`: the winner is

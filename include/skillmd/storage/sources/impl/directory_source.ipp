@@ -1068,80 +1068,12 @@ struct directory_source::walker
         if (type == detail::entry_type::regular || type == detail::entry_type::special) return;
         typename Fs::id id{};
         detail::dir_guard<Fs> child; // a folder opened early is closed on every way out but the walk into it
-        if constexpr (Fs::opens_listed_folders) {
-            if (o.layout == layout::nested && type == detail::entry_type::directory) {
-                int error = 0;
-                if (auto d = Fs::open_listed(dir, entry, id, error)) {
-                    child.hold(std::move(*d));
-                } else if (error == ENOENT) {
-                    return; // gone since the listing
-                } else {
-                    type = detail::entry_type::unknown; // a link now, or closed to us: the way below follows it, checks it as a link and says why
-                }
-            }
-        }
-        // Flat, on a first load: the skill's file is read now, through its folder, on the
-        // parent's mount only (openat2's RESOLVE_NO_XDEV; a mount point's file is left to
-        // read_head()). An open that got that far shows the folder is no mount point, so
-        // the listing's inode number is its own and no stat is needed.
+        if constexpr (Fs::opens_listed_folders)
+            if (!open_listed(dir, entry, type, id, child)) return;
         read_outcome early_text;
-        bool known = false;
-        if (o.layout == layout::flat && sh->early && type == detail::entry_type::directory) {
-            int opened = ENOSYS;
-            early_text = read_now(dir, detail::joined(name, "SKILL.md"), true, &opened);
-            if (auto const by_listing = Fs::listed_id(dir, entry);
-                by_listing && (opened == 0 || opened == ENOENT || opened == ELOOP)) {
-                id = *by_listing;
-                known = true;
-            }
-        }
-        if (!child && !known) {
-            auto const f = Fs::follow(dir, name, full, &id);
-            if (f.error != 0) {
-                if (f.error == ENOENT && type == detail::entry_type::link) warn(full, "broken symbolic link; skipped");
-                else if (f.error != ENOENT) warn(full, f.message + "; skipped");
-                return;
-            }
-            if (!f.is_dir) return;
-            if (type != detail::entry_type::directory) { // a link (or a file system without types): it must stay inside
-                std::string const real = detail::real_path(full);
-                if (!detail::within(real, *sh->roots)) {
-                    report(full, severity::warning, codes::skill_outside_root,
-                           "links outside the tier's folders (to " + detail::escaped(real) +
-                               "); not followed (allow the folder with directory_options::allowed_roots)");
-                    return;
-                }
-            }
-        }
-        // Depth first: a folder too deep on this path is not marked visited, so a
-        // shorter path to it (a link from higher up) still walks it.
-        if (depth + 1 > o.max_depth) {
-            sh->timing_dependent = true; // which thread reports it first
-            if (!depth_reported)
-                warn(src.root_, "directories deeper than " + std::to_string(o.max_depth) +
-                                    " levels are not searched (first: " + detail::escaped(full) + ")");
-            depth_reported = true;
-            return;
-        }
-        if (!first_visit(id)) {
-            report(full, severity::info, codes::discovery_loop,
-                   type == detail::entry_type::link
-                       ? "symbolic link to a directory already visited (a loop or a second path); skipped"
-                       : "directory already visited; skipped");
-            return;
-        }
-        if (count_directory() > o.max_directories) {
-            sh->timing_dependent = true;
-            if (!count_reported)
-                warn(src.root_, "more than " + std::to_string(o.max_directories) + " directories; the rest are not searched");
-            count_reported = true;
-            sh->stopped = true;
-            return;
-        }
-        if (!detail::printable_name(name)) {
-            warn(full, "the directory name is not printable UTF-8; skipped");
-            return;
-        }
+        bool const known = read_flat_early(dir, entry, type, id, early_text);
+        if (!child && !known && !follow_inside(dir, name, full, type, id)) return;
+        if (!admit(full, name, type, id, depth)) return;
         std::string const child_rel = rel.empty() ? name : detail::joined(rel, name);
         // Flat: a skill folder is never listed; reading its SKILL.md tells. Nested:
         // every folder is listed (its own walk finds its SKILL.md), because a link
@@ -1163,6 +1095,103 @@ struct directory_source::walker
         walk(child.release(), std::move(full), child_rel, id, depth + 1); // the walk below releases it
     }
 
+    /// Nested, where the walk can: a folder listed as one is opened now, by its listing's
+    /// entry, into `child`. False when it is gone since the listing.
+    bool open_listed(typename Fs::dir const& dir, detail::listed const& entry, detail::entry_type& type,
+                     typename Fs::id& id, detail::dir_guard<Fs>& child)
+    {
+        if (src.opts_.layout != layout::nested || type != detail::entry_type::directory) return true;
+        int error = 0;
+        if (auto d = Fs::open_listed(dir, entry, id, error)) {
+            child.hold(std::move(*d));
+        } else if (error == ENOENT) {
+            return false; // gone since the listing
+        } else {
+            type = detail::entry_type::unknown; // a link now, or closed to us: the way below follows it, checks it as a link and says why
+        }
+        return true;
+    }
+
+    /// Flat, on a first load: the skill's file is read now, through its folder, on the
+    /// parent's mount only (openat2's RESOLVE_NO_XDEV; a mount point's file is left to
+    /// read_head()). An open that got that far shows the folder is no mount point, so
+    /// the listing's inode number is its own and no stat is needed: true when `id` is set so.
+    bool read_flat_early(typename Fs::dir const& dir, detail::listed const& entry, detail::entry_type type,
+                         typename Fs::id& id, read_outcome& early_text) const
+    {
+        if (src.opts_.layout != layout::flat || !sh->early || type != detail::entry_type::directory) return false;
+        int opened = ENOSYS;
+        early_text = read_now(dir, detail::joined(entry.name, "SKILL.md"), true, &opened);
+        if (auto const by_listing = Fs::listed_id(dir, entry);
+            by_listing && (opened == 0 || opened == ENOENT || opened == ELOOP)) {
+            id = *by_listing;
+            return true;
+        }
+        return false;
+    }
+
+    /// An entry neither opened nor known from the listing, looked up with links followed:
+    /// true when it is a folder to go on with (a link's only when it stays inside).
+    bool follow_inside(typename Fs::dir const& dir, std::string const& name, std::string const& full,
+                       detail::entry_type type, typename Fs::id& id)
+    {
+        auto const f = Fs::follow(dir, name, full, &id);
+        if (f.error != 0) {
+            if (f.error == ENOENT && type == detail::entry_type::link) warn(full, "broken symbolic link; skipped");
+            else if (f.error != ENOENT) warn(full, f.message + "; skipped");
+            return false;
+        }
+        if (!f.is_dir) return false;
+        if (type != detail::entry_type::directory) { // a link (or a file system without types): it must stay inside
+            std::string const real = detail::real_path(full);
+            if (!detail::within(real, *sh->roots)) {
+                report(full, severity::warning, codes::skill_outside_root,
+                       "links outside the tier's folders (to " + detail::escaped(real) +
+                           "); not followed (allow the folder with directory_options::allowed_roots)");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// A folder found: true when it is within the depth and count bounds, not visited
+    /// before, and printably named (each refusal said, the bounds' once).
+    bool admit(std::string const& full, std::string const& name, detail::entry_type type, typename Fs::id const& id,
+               std::size_t depth)
+    {
+        auto const& o = src.opts_;
+        // Depth first: a folder too deep on this path is not marked visited, so a
+        // shorter path to it (a link from higher up) still walks it.
+        if (depth + 1 > o.max_depth) {
+            sh->timing_dependent = true; // which thread reports it first
+            if (!depth_reported)
+                warn(src.root_, "directories deeper than " + std::to_string(o.max_depth) +
+                                    " levels are not searched (first: " + detail::escaped(full) + ")");
+            depth_reported = true;
+            return false;
+        }
+        if (!first_visit(id)) {
+            report(full, severity::info, codes::discovery_loop,
+                   type == detail::entry_type::link
+                       ? "symbolic link to a directory already visited (a loop or a second path); skipped"
+                       : "directory already visited; skipped");
+            return false;
+        }
+        if (count_directory() > o.max_directories) {
+            sh->timing_dependent = true;
+            if (!count_reported)
+                warn(src.root_, "more than " + std::to_string(o.max_directories) + " directories; the rest are not searched");
+            count_reported = true;
+            sh->stopped = true;
+            return false;
+        }
+        if (!detail::printable_name(name)) {
+            warn(full, "the directory name is not printable UTF-8; skipped");
+            return false;
+        }
+        return true;
+    }
+
     void add_candidate(std::string file, std::string const& command, std::string const& directory, bool confirmed)
     {
         candidate c;
@@ -1175,6 +1204,93 @@ struct directory_source::walker
         bool const same_run = !skills.empty() && (cuts.empty() || cuts.back() != skills.size());
         if (same_run && c.command < skills.back().command) in_order = false;
         skills.push_back(std::move(c));
+    }
+
+    /// Takes the parts of listings others give away, until none is left and none is at
+    /// work (who could give more). `helper`: on a thread of its own.
+    void take_given(bool helper, std::atomic<bool>& failed)
+    {
+        if constexpr (requires { Fs::own_table(); })
+            if (helper) Fs::own_table();
+        std::unique_lock<std::mutex> lock(sh->work_mutex);
+        for (;;) {
+            if (!sh->work.empty()) {
+                {
+                    auto part = std::move(sh->work.back());
+                    sh->work.pop_back();
+                    sh->note_hunger();
+                    ++sh->busy;
+                    lock.unlock();
+                    try {
+                        if (!sh->stopped && !failed) take(std::move(part));
+                    } catch (...) { // out of memory on a helper thread: fail the walk, not the process
+                        failed = true;
+                        sh->stopped = true;
+                    }
+                } // the folder may close here, outside the lock
+                lock.lock();
+                --sh->busy;
+                continue;
+            }
+            if (sh->busy == 0) break;
+            ++sh->waiting;
+            sh->note_hunger();
+            sh->work_ready.wait(lock);
+            --sh->waiting;
+            sh->note_hunger();
+        }
+        lock.unlock();
+        sh->work_ready.notify_all(); // the others see the end too
+    }
+
+    /// The first walker's, once all are done: whether the result depends on timing. A
+    /// folder in two walkers' sets was reached by a second path (or a loop), which one
+    /// walker alone would have skipped.
+    bool timing_dependent_with(std::vector<walker> const& helpers, typename Fs::id const& root_id) const
+    {
+        for (std::size_t i = 0; i < helpers.size() && !sh->timing_dependent; ++i)
+            for (auto const& id : helpers[i].visited) {
+                if (id == root_id) continue; // in every walker's set from the start
+                bool met = visited.contains(id);
+                for (std::size_t j = 0; j < i && !met; ++j) met = helpers[j].visited.contains(id);
+                if (met) {
+                    sh->timing_dependent = true;
+                    break;
+                }
+            }
+        return sh->timing_dependent;
+    }
+
+    /// The first walker's, once all are done: every walker's skills, diagnostics and
+    /// folders joined into `out`, in order.
+    void join(std::vector<walker>& helpers)
+    {
+        std::vector<detail::candidate_run> runs;
+        std::size_t found = 0;
+        auto add_runs = [&](walker& from) {
+            std::size_t at = 0;
+            from.cuts.push_back(from.skills.size());
+            for (std::size_t const end : from.cuts) {
+                if (end > at) runs.push_back({&from.skills, at, end});
+                at = end;
+            }
+            found += from.skills.size();
+            in_order = in_order && from.in_order;
+        };
+        add_runs(*this);
+        for (auto& h : helpers) add_runs(h);
+        out.skills = detail::join_runs(std::move(runs), found, in_order);
+        for (auto& other : helpers) {
+            out.diagnostics.insert(out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
+                                   std::make_move_iterator(other.out.diagnostics.end()));
+            out.directories.insert(out.directories.end(), std::make_move_iterator(other.out.directories.begin()),
+                                   std::make_move_iterator(other.out.directories.end()));
+        }
+        if (!in_order) // `a-b` sorts before `a/c`, though a listing puts `a` first
+            std::sort(out.skills.begin(), out.skills.end(),
+                      [](candidate const& a, candidate const& b) { return a.command < b.command; });
+        std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(),
+                         [](diagnostic const& a, diagnostic const& b) { return a.file < b.file; });
     }
 };
 
@@ -1206,48 +1322,15 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
             sh.anchor = &*anchor;
         }
     std::atomic<bool> failed{false};
-    // Every walker takes the parts of listings others give away, until none is left and
-    // none is at work (who could give more). The first walks the root meanwhile.
-    auto run = [&](walker<Fs>& mine, bool helper) {
-        if constexpr (requires { Fs::own_table(); })
-            if (helper) Fs::own_table();
-        std::unique_lock<std::mutex> lock(sh.work_mutex);
-        for (;;) {
-            if (!sh.work.empty()) {
-                {
-                    auto part = std::move(sh.work.back());
-                    sh.work.pop_back();
-                    sh.note_hunger();
-                    ++sh.busy;
-                    lock.unlock();
-                    try {
-                        if (!sh.stopped && !failed) mine.take(std::move(part));
-                    } catch (...) { // out of memory on a helper thread: fail the walk, not the process
-                        failed = true;
-                        sh.stopped = true;
-                    }
-                } // the folder may close here, outside the lock
-                lock.lock();
-                --sh.busy;
-                continue;
-            }
-            if (sh.busy == 0) break;
-            ++sh.waiting;
-            sh.note_hunger();
-            sh.work_ready.wait(lock);
-            --sh.waiting;
-            sh.note_hunger();
-        }
-        lock.unlock();
-        sh.work_ready.notify_all(); // the others see the end too
-    };
+    // Every walker takes the parts of listings others give away (take_given). The first
+    // walks the root meanwhile.
     sh.busy = 1; // the root's walk
     std::vector<std::thread> pool;
     if (!helpers.empty())
         w.start_helpers = [&] {
             for (auto& h : helpers) {
                 try {
-                    pool.emplace_back(run, std::ref(h), true);
+                    pool.emplace_back([&h, &failed] { h.take_given(true, failed); });
                 } catch (...) {
                     break; // no thread (RLIMIT_NPROC, no memory): the ones running do it all
                 }
@@ -1263,53 +1346,14 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
         std::lock_guard<std::mutex> lock(sh.work_mutex);
         --sh.busy;
     }
-    run(w, false);
+    w.take_given(false, failed);
     for (auto& t : pool) t.join();
     if (failed) throw std::bad_alloc();
     // No helper started (a small tier): one thread walked, as a one-thread walk does,
     // whatever it met. With helpers, a cap or a second path made the result depend on
     // which thread got there first: the caller walks again on one.
-    if (!pool.empty()) {
-        // A folder in two walkers' sets was reached by a second path (or a loop), which
-        // one walker alone would have skipped.
-        for (std::size_t i = 0; i < helpers.size() && !sh.timing_dependent; ++i)
-            for (auto const& id : helpers[i].visited) {
-                if (id == root_id) continue; // in every walker's set from the start
-                bool met = w.visited.contains(id);
-                for (std::size_t j = 0; j < i && !met; ++j) met = helpers[j].visited.contains(id);
-                if (met) {
-                    sh.timing_dependent = true;
-                    break;
-                }
-            }
-        if (sh.timing_dependent) return std::nullopt;
-    }
-    std::vector<detail::candidate_run> runs;
-    std::size_t found = 0;
-    auto add_runs = [&](walker<Fs>& from) {
-        std::size_t at = 0;
-        from.cuts.push_back(from.skills.size());
-        for (std::size_t const end : from.cuts) {
-            if (end > at) runs.push_back({&from.skills, at, end});
-            at = end;
-        }
-        found += from.skills.size();
-        w.in_order = w.in_order && from.in_order;
-    };
-    add_runs(w);
-    for (auto& h : helpers) add_runs(h);
-    w.out.skills = detail::join_runs(std::move(runs), found, w.in_order);
-    for (auto& other : helpers) {
-        w.out.diagnostics.insert(w.out.diagnostics.end(), std::make_move_iterator(other.out.diagnostics.begin()),
-                                 std::make_move_iterator(other.out.diagnostics.end()));
-        w.out.directories.insert(w.out.directories.end(), std::make_move_iterator(other.out.directories.begin()),
-                                 std::make_move_iterator(other.out.directories.end()));
-    }
-    if (!w.in_order) // `a-b` sorts before `a/c`, though a listing puts `a` first
-        std::sort(w.out.skills.begin(), w.out.skills.end(),
-                  [](candidate const& a, candidate const& b) { return a.command < b.command; });
-    std::stable_sort(w.out.diagnostics.begin(), w.out.diagnostics.end(),
-                     [](diagnostic const& a, diagnostic const& b) { return a.file < b.file; });
+    if (!pool.empty() && w.timing_dependent_with(helpers, root_id)) return std::nullopt;
+    w.join(helpers);
     return std::move(w.out);
 }
 
