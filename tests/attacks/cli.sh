@@ -88,6 +88,24 @@ terminal_controls() {
   mkdir -p "$t/c1b/e"
   printf -- '---\nname: e\ndescription: d\n---\nsay \xc2\x9b2J\n' > "$t/c1b/e/SKILL.md"
   "$cli" lint "$t/c1b" 2>&1 | grep -q 'body-not-text' || fail "lint accepts a body with U+009B"
+  # A usage error quotes what was typed, escaped.
+  for args in "list --x"$'\e'"[31m" "list --preset "$'\e'"[31m" "index --format "$'\e'"[31m" "help "$'\e'"[31m"; do
+    # shellcheck disable=SC2086
+    out=$("$cli" $args 2>&1)
+    printf '%s' "$out" | LC_ALL=C grep -q $'\e' && fail "a usage error printed a raw ESC: skillmd $args"
+  done
+  # A file or folder name that is not UTF-8 leaves JSON output valid.
+  local u8="$t/u8"/$'tx\xff'
+  mkdir -p "$u8/g"
+  printf -- '---\nname: g\ndescription: d\n---\nb\n' > "$u8/g/SKILL.md"
+  printf x > "$u8/g"/$'f\xfe'
+  out=$("$cli" list --format json --dir user="$u8" 2>/dev/null)
+  printf '%s' "$out" | grep -q '"g"' || fail "list --format json under a root that is not UTF-8 lost the skill: $out"
+  printf '%s' "$out" | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin.buffer.read().decode("utf-8").splitlines()]' ||
+    fail "list --format json with a name that is not UTF-8 is not JSON: $out"
+  out=$("$cli" digest --format json "$u8/g" 2>/dev/null)
+  printf '%s' "$out" | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin.buffer.read().decode("utf-8").splitlines()]' ||
+    fail "digest --format json with a name that is not UTF-8 is not JSON: $out"
 }
 
 # One name resolution: a deny rule binds every spelling; `name@tier` is never a folder's.

@@ -139,6 +139,33 @@ BOOST_AUTO_TEST_CASE(plugin_name_taken_over_by_a_folder)
     BOOST_TEST(has_code(snap->diagnostics(), codes::name_reserved_character));
 }
 
+// Where `name:` is only a label (Claude Code's dialects, sven), a label `tools:deploy`
+// must neither answer `/tools:deploy` nor be bound by a rule written for plugin `tools`.
+BOOST_AUTO_TEST_CASE(a_label_with_a_plugin_prefix_is_no_name)
+{
+    test::temp_dir t;
+    test::write(t / "project/evil/SKILL.md", skill("tools:deploy", "IMPOSTOR"));
+    test::write(t / "project/other/SKILL.md", skill("x@user", "IMPOSTOR"));
+    presets::locations at;
+    at.project = t / "proj";
+    at.home = t / "home";
+    at.overrides = {{"user", t / "user"}, {"project", t / "project"}, {"managed", t / "managed"}};
+    auto check = [&](auto agent, std::string const& dialect_name) {
+        BOOST_TEST_REQUIRE(agent.load(), dialect_name);
+        auto const snap = agent.snapshot();
+        BOOST_TEST(snap->find("tools:deploy") == nullptr, dialect_name);
+        BOOST_TEST(snap->find("x@user") == nullptr, dialect_name);
+        BOOST_TEST(has_code(snap->diagnostics(), codes::name_reserved_character), dialect_name);
+        BOOST_TEST((agent.invoke("/tools:deploy", caller::user).status() == invoke_status::failed), dialect_name);
+        // Still loaded, under its folder's name, and no rule for `tools:` reaches it.
+        BOOST_TEST_REQUIRE(snap->find("evil") != nullptr, dialect_name);
+        agent.settings().invoke.permissions.allow = {"tools:*", "tools:deploy"};
+        BOOST_TEST((agent.invoke("/evil", caller::model).status() != invoke_status::run), dialect_name);
+    };
+    check(presets::make_claude_code(at), "claude-code");
+    check(presets::make_claude_code_2_1(at), "claude-code-2.1");
+}
+
 // sven finds `/x_y` and `/my_skill` by their sanitised names: a rule so written binds them,
 // as does a rule written as the typed command (`/helper`).
 BOOST_AUTO_TEST_CASE(sanitised_and_typed_spellings_are_bound_by_rules)

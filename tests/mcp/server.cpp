@@ -256,4 +256,31 @@ BOOST_AUTO_TEST_CASE(skills_over_the_limits_are_not_served)
                -32603);
 }
 
+// A file name that is not UTF-8 reaches a reply as U+FFFD: every reply stays JSON a
+// strict reader takes (Boost.JSON refuses invalid UTF-8), and the URI stays exact.
+BOOST_AUTO_TEST_CASE(names_that_are_not_utf8_leave_replies_valid_json)
+{
+    temp_dir t;
+    write(t / "skills/g/SKILL.md", "---\nname: g\ndescription: G\n---\nbody\n");
+    write(t / "skills/g/f\xfe.txt", "x");
+    presets::locations at;
+    at.home = t / "none";
+    at.project = t / "none";
+    at.overrides["user"] = (t / "skills").string();
+    auto agent = presets::make_agent_skills(at);
+    agent.load();
+    mcp::server<decltype(agent)> srv(agent);
+    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    for (auto const* request : {R"({"jsonrpc":"2.0","id":1,"method":"resources/list"})",
+                                R"({"jsonrpc":"2.0","id":2,"method":"resources/directory/read","params":{"uri":"skill://g/"}})"}) {
+        auto const out = srv.handle(request);
+        BOOST_TEST_REQUIRE(out.size() == 1u);
+        boost::system::error_code ec;
+        boost::json::parse(out.front(), ec);
+        BOOST_TEST(!ec, request << ": " << out.front());
+        BOOST_TEST(out.front().find("f\xfe") == std::string::npos);
+    }
+    BOOST_TEST(skillmd::detail::escape_hidden_in_json("{\"a\":\"x\xff\xc3\"}") == "{\"a\":\"x\\ufffd\\ufffd\"}");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

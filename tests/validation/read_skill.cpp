@@ -124,6 +124,31 @@ BOOST_AUTO_TEST_CASE(wrong_shapes_are_diagnostics_at_the_value)
     BOOST_TEST(find(r, "field-bad-value") != nullptr);
 }
 
+// `@` and `:` belong to `name@tier` and `plugin:name`: refused in a name in every dialect,
+// in lenient mode too, at the value; where `name:` is a label, the label is dropped.
+BOOST_AUTO_TEST_CASE(reserved_characters_in_a_name_are_refused_as_it_is_read)
+{
+    for (auto const& d : {skillmd::dialects::agent_skills(), skillmd::dialects::pegasus(), skillmd::dialects::mycode(),
+                          skillmd::dialects::koshi(), skillmd::dialects::codex_0_169(), skillmd::dialects::opencode_1_18()})
+        for (std::string_view const text : {"---\nname: a:b\ndescription: x\n---\n", "---\nname: \"c@user\"\ndescription: x\n---\n"})
+            for (auto const m : {validation_mode::strict, validation_mode::lenient}) {
+                auto const r = read(d, text, m);
+                BOOST_TEST(!r.skill.has_value(), d.id << " " << text);
+                auto const* e = find(r, skillmd::codes::name_reserved_character);
+                BOOST_TEST_REQUIRE(e != nullptr, d.id << " " << text);
+                BOOST_TEST((e->severity == skillmd::severity::error && e->line == 2u && e->column == 7u));
+            }
+    for (auto const& d : {skillmd::dialects::claude_code(), skillmd::dialects::sven()}) {
+        auto const r = read(d, "---\nname: tools:deploy\ndescription: x\n---\n");
+        BOOST_TEST_REQUIRE(r.skill.has_value(), d.id);
+        BOOST_TEST(!r.skill->label.has_value(), d.id);
+        BOOST_TEST(r.skill->name == "demo", d.id);
+        auto const* w = find(r, skillmd::codes::name_reserved_character);
+        BOOST_TEST_REQUIRE(w != nullptr, d.id);
+        BOOST_TEST((w->severity == skillmd::severity::warning));
+    }
+}
+
 BOOST_AUTO_TEST_CASE(defaults_come_from_the_directory_and_the_body)
 {
     std::string_view const body = "---\nname: demo\n---\n\n# Title\n\nFirst paragraph\nwraps here.\n\nSecond.\n";

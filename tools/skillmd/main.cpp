@@ -441,7 +441,7 @@ int cmd_new(options const& o)
 {
     auto const r = skillmd::write_skill_template(o.new_dir, o.paths.front());
     if (!r.ok) {
-        std::cerr << "skillmd: " << r.message << "\n";
+        std::cerr << "skillmd: " << safe(r.message) << "\n";
         return exit_errors;
     }
     if (!o.json) {

@@ -7,6 +7,8 @@
 #ifndef SKILLMD_TOOLS_USAGE_HPP
 #define SKILLMD_TOOLS_USAGE_HPP
 
+#include <skillmd/model/diagnostic.hpp> // detail::terminal_safe
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -250,9 +252,10 @@ inline std::string did_you_mean_command(std::string_view word)
 /// A usage error: one line saying what is wrong, one naming the help; exit 2.
 inline int usage_error(std::string_view command, std::string_view why)
 {
-    std::cerr << "skillmd: " << why << "\n";
+    // `why` quotes what was typed: its control characters must not reach the terminal.
+    std::cerr << "skillmd: " << skillmd::detail::terminal_safe(why) << "\n";
     if (command.empty()) std::cerr << "Run 'skillmd help' for the commands.\n";
-    else std::cerr << "Run 'skillmd help " << command << "' for usage.\n";
+    else std::cerr << "Run 'skillmd help " << skillmd::detail::terminal_safe(command) << "' for usage.\n";
     return exit_usage;
 }
 

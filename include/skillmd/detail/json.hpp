@@ -72,8 +72,10 @@ inline void json_quote(std::string& out, std::string_view s)
 }
 
 /// Serialised JSON (from any writer) with every raw control or invisible formatting
-/// character (is_hidden_code_point; DEL too) rewritten as its `\\u` escape. Outside strings JSON
-/// is ASCII, so only string contents change, and each means what it meant.
+/// character (is_hidden_code_point; DEL too) rewritten as its `\\u` escape, and every byte
+/// that is not UTF-8 (a writer of byte strings passes file names through) as U+FFFD, so
+/// the result is JSON a strict reader takes. Outside strings JSON is ASCII, so only string
+/// contents change.
 inline std::string escape_hidden_in_json(std::string_view json)
 {
     // Printable ASCII is copied in runs; only DEL and multi-byte sequences are looked at
@@ -91,8 +93,9 @@ inline std::string escape_hidden_in_json(std::string_view json)
         auto const c = static_cast<unsigned char>(json[i]);
         std::size_t const n = c < 0x80 ? 1 : utf8_sequence_length(json, i);
         char32_t const cp = n <= 1 ? c : utf8_decode(json.data() + i, n);
-        if ((n > 1 || cp == 0x7f) && is_hidden_code_point(cp)) append_json_escape(out, cp);
-        else out.append(json.data() + i, n == 0 ? 1 : n);
+        if (n == 0) out += "\\ufffd";
+        else if ((n > 1 || cp == 0x7f) && is_hidden_code_point(cp)) append_json_escape(out, cp);
+        else out.append(json.data() + i, n);
         i += n == 0 ? 1 : n;
         auto const end = plain_run(i);
         out.append(json.data() + i, end - i);

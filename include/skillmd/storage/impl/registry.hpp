@@ -209,19 +209,16 @@ basic_registry<Parser, Dedup, Sources...>::result_of(std::size_t tier, std::stri
     read_result out;
     if (r.skill) {
         // `@` is the qualified syntax's (`name@tier`) and `:` a plugin's (`plugin:name`): a
-        // folder or a `name:` holding either would answer for another tier's or plugin's
-        // skill, or slip past a rule naming it. Refused in every dialect; only the prefix
-        // a plugin source puts before its commands may hold `:`.
+        // folder holding either would answer for another tier's or plugin's skill, or slip
+        // past a rule naming it. Refused in every dialect; only the prefix a plugin source
+        // puts before its commands may hold `:`. (A `name:` is checked as it is read.)
         std::string_view path_part = where.command;
         if (path_part.starts_with(command_prefix)) path_part.remove_prefix(command_prefix.size());
-        constexpr std::string_view reserved = "@:";
-        bool const named_badly = r.skill->name_given && r.skill->name.find_first_of(reserved) != std::string::npos;
-        if (named_badly || path_part.find_first_of(reserved) != std::string_view::npos) {
-            std::string_view const bad = named_badly ? std::string_view(r.skill->name) : path_part;
-            char const which = bad[bad.find_first_of(reserved)];
+        if (auto const at = path_part.find_first_of("@:"); at != std::string_view::npos) {
+            char const which = path_part[at];
             r.diagnostics.push_back({std::string(codes::name_reserved_character), severity::error, where.path, 0, 0,
-                                     std::string(named_badly ? "the name `" : "the path `") + detail::clean_line(bad) +
-                                         "` holds `" + which + "`, which only a qualified " +
+                                     "the path `" + detail::clean_line(path_part) + "` holds `" + which +
+                                         "`, which only a qualified " +
                                          (which == '@' ? "`name@tier`" : "plugin skill's `plugin:name`") + " may; skipped"});
             r.skill.reset();
         }

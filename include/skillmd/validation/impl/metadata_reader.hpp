@@ -424,6 +424,7 @@ private:
             check_name(*name_node_, s.name);
         }
         if (d_.name_is_label && s.label) check_invisible(*name_node_, *s.label, "name", true);
+        check_reserved(s);
         check_path_safety(s.name);
 
         // description
@@ -517,6 +518,28 @@ private:
     }
 
     /// A name becomes a command and may become a path: it can never leave its folder.
+    /// `@` is the qualified syntax's (`name@tier`) and `:` a plugin's (`plugin:name`): a
+    /// name holding either would answer for another tier's or plugin's skill, or slip past
+    /// a rule naming it. Refused in every dialect (a plugin's prefix is its source's, never
+    /// in `name:`); where `name:` is only a label, the label is kept out of every lookup.
+    void check_reserved(skill_metadata& s)
+    {
+        constexpr std::string_view reserved = "@:";
+        if (!given(field::name) || !name_node_) return;
+        std::string_view const given_name = !d_.name_is_label ? std::string_view(s.name) : s.label ? std::string_view(*s.label) : std::string_view();
+        auto const at = given_name.find_first_of(reserved);
+        if (at == std::string_view::npos) return;
+        std::string const what = "the name " + quote_short(given_name) + " holds `" + given_name[at] + "`, which only a qualified " +
+                                 (given_name[at] == '@' ? "`name@tier`" : "plugin skill's `plugin:name`") + " may";
+        if (!d_.name_is_label) {
+            error(*name_node_, codes::name_reserved_character, {}, what + "; skipped");
+        } else {
+            report(*name_node_, severity::warning, codes::name_reserved_character, {},
+                   what + "; the skill is found by its folder's name only");
+            s.label.reset();
+        }
+    }
+
     void check_path_safety(std::string_view name)
     {
         bool const bad = name == "." || name == ".." || name.find('/') != std::string_view::npos ||
