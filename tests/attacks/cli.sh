@@ -54,6 +54,8 @@ numbers_wrap() {
   [ $rc -eq 2 ] || fail "mcp --page-size 2^64-1 is not a usage error (exit $rc)"
   "$cli" index --dir user="$t/none" --budget 99999999999999999999 >/dev/null 2>&1; rc=$?
   [ $rc -eq 2 ] || fail "index --budget past 64 bits is not a usage error (exit $rc)"
+  "$cli" index --dir user="$t/none" --budget 0 >/dev/null 2>&1; rc=$?
+  [ $rc -eq 2 ] || fail "index --budget 0 (the library's 'no budget') is not a usage error (exit $rc)"
 }
 
 # fmt reads as lint does: a SKILL.md that links out of the tree is refused, not printed or "fixed".

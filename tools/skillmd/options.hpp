@@ -163,6 +163,8 @@ inline std::string take_registry_flag(std::string_view a, arg_cursor& c, options
         auto f = c.value();
         auto const n = f ? number(*f) : std::nullopt;
         if (!n) return std::string(a) + " takes a number up to 4294967296";
+        // A budget of 0 would be the library's "no budget given": refused, not left to mean that.
+        if (a == "--budget" && *n == 0) return "--budget takes a number from 1 to 4294967296";
         if (a == "--budget") o.budget = *n;
         else o.context_tokens = *n;
     } else if (a == "--page-size") {
