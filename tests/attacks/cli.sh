@@ -174,6 +174,9 @@ mcp_hygiene() {
         timeout 20 "$cli" mcp --dir user="$t/m" 2>/dev/null)
   echo "$out" | grep -q '"id":1,"error"' || fail "mcp served skills/list before initialize: $out"
   echo "$out" | grep -q '"id":2,"error"' || fail "mcp left a request without a method unanswered: $out"
+  # The last message of the input, without its newline, is answered too.
+  out=$(printf '%s' '{"jsonrpc":"2.0","id":3,"method":"ping"}' | timeout 20 "$cli" mcp --dir user="$t/m" 2>/dev/null)
+  echo "$out" | grep -q '"id":3' || fail "mcp dropped a last message without its newline: $out"
 }
 
 unbounded_reads

@@ -90,6 +90,15 @@ int cmd_mcp(System& agent, std::size_t page_size)
     };
     std::string line;
     bool too_long = false;
+    auto const answer_line = [&] {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        announce();
+        if (too_long) send(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"message too large"}})");
+        else if (line.find_first_not_of(" \t") != std::string::npos)
+            for (auto const& reply : srv.handle(line)) send(reply);
+        line.clear();
+        too_long = false;
+    };
     std::vector<char> buf(64 * 1024);
     while (true) {
         pollfd p{0, POLLIN, 0};
@@ -114,15 +123,11 @@ int cmd_mcp(System& agent, std::size_t page_size)
             }
             if (!too_long) line += chunk;
             if (nl == std::string_view::npos) break;
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            announce();
-            if (too_long) send(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"message too large"}})");
-            else if (line.find_first_not_of(" \t") != std::string::npos)
-                for (auto const& reply : srv.handle(line)) send(reply);
-            line.clear();
-            too_long = false;
+            answer_line();
         }
     }
+    // A last message without its newline is still a message.
+    if (too_long || !line.empty()) answer_line();
     return 0;
 }
 
