@@ -37,6 +37,16 @@ std::int64_t error_code(std::vector<std::string> const& out)
     return r.at("error").at("code").as_int64();
 }
 
+/// The agent-skills preset over `t/skills` as its only tier (not loaded yet).
+presets::agent_skills user_skills(temp_dir const& t)
+{
+    presets::locations at;
+    at.home = t / "none";
+    at.project = t / "none";
+    at.overrides["user"] = (t / "skills").string();
+    return presets::make_agent_skills(at);
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(mcp_digests)
@@ -242,11 +252,7 @@ BOOST_AUTO_TEST_CASE(skills_over_the_limits_are_not_served)
     write(t / "skills/huge/SKILL.md", "---\nname: huge\ndescription: too many files\n---\n");
     for (int i = 0; i < 520; ++i) write(t / ("skills/huge/data/f" + std::to_string(i)), "x");
     write(t / "skills/ok/SKILL.md", "---\nname: ok\ndescription: fine\n---\n");
-    presets::locations at;
-    at.home = t / "none";
-    at.project = t / "none";
-    at.overrides["user"] = (t / "skills").string();
-    auto agent = presets::make_agent_skills(at);
+    auto agent = user_skills(t);
     agent.load();
     mcp::server<decltype(agent)> srv(agent);
     srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
@@ -263,11 +269,7 @@ BOOST_AUTO_TEST_CASE(names_that_are_not_utf8_leave_replies_valid_json)
     temp_dir t;
     write(t / "skills/g/SKILL.md", "---\nname: g\ndescription: G\n---\nbody\n");
     write(t / "skills/g/f\xfe.txt", "x");
-    presets::locations at;
-    at.home = t / "none";
-    at.project = t / "none";
-    at.overrides["user"] = (t / "skills").string();
-    auto agent = presets::make_agent_skills(at);
+    auto agent = user_skills(t);
     agent.load();
     mcp::server<decltype(agent)> srv(agent);
     srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
