@@ -8,6 +8,8 @@ t=$(mktemp -d)
 trap 'chmod -R u+rwx "$t" 2>/dev/null; rm -rf "$t"' EXIT
 failures=0
 fail() { echo "ATTACK GOT THROUGH: $*"; failures=$((failures + 1)); }
+# Standard input is JSON Lines in UTF-8, as a strict reader takes them.
+json_lines() { python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin.buffer.read().decode("utf-8").splitlines()]' 2>/dev/null; }
 skill() { # skill DIR NAME [BODY]
   mkdir -p "$1"
   printf -- '---\nname: %s\ndescription: The %s skill.\n---\n%s\n' "$2" "$2" "${3:-Body.}" > "$1/SKILL.md"
@@ -103,10 +105,10 @@ terminal_controls() {
   printf x > "$u8/g"/$'f\xfe'
   out=$("$cli" list --format json --dir user="$u8" 2>/dev/null)
   printf '%s' "$out" | grep -q '"g"' || fail "list --format json under a root that is not UTF-8 lost the skill: $out"
-  printf '%s' "$out" | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin.buffer.read().decode("utf-8").splitlines()]' ||
+  printf '%s' "$out" | json_lines ||
     fail "list --format json with a name that is not UTF-8 is not JSON: $out"
   out=$("$cli" digest --format json "$u8/g" 2>/dev/null)
-  printf '%s' "$out" | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin.buffer.read().decode("utf-8").splitlines()]' ||
+  printf '%s' "$out" | json_lines ||
     fail "digest --format json with a name that is not UTF-8 is not JSON: $out"
 }
 
