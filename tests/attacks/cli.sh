@@ -98,6 +98,18 @@ terminal_controls() {
     out=$("$cli" $args 2>&1)
     printf '%s' "$out" | LC_ALL=C grep -q $'\e' && fail "a usage error printed a raw ESC: skillmd $args"
   done
+  # The index as text for a terminal: line and paragraph separators and C1 controls in a
+  # description are shown escaped, in every format; `--format json` keeps them escaped too.
+  mkdir -p "$t/ls/ls"
+  printf -- '---\nname: ls\ndescription: "A\\u2028B\\u2029C\\u0085D"\n---\nBody\n' > "$t/ls/ls/SKILL.md"
+  for f in pegasus claude-code koshi sven agent-skills claude-code-2.1 codex-0.169 gemini-cli-0.61 opencode-1.18; do
+    out=$("$cli" index --format "$f" --dir user="$t/ls" 2>/dev/null)
+    printf '%s' "$out" | grep -q 'A' || fail "index --format $f lost the skill: $out"
+    printf '%s' "$out" | LC_ALL=C grep -q -e $'\xe2\x80\xa8' -e $'\xe2\x80\xa9' -e $'\xc2\x85' &&
+      fail "index --format $f printed a raw line separator or C1 control"
+  done
+  out=$("$cli" index --format json --dir user="$t/ls" 2>/dev/null)
+  printf '%s' "$out" | LC_ALL=C grep -q -e $'\xe2\x80\xa8' -e $'\xc2\x85' && fail "index --format json carries a raw U+2028 or U+0085"
   # A file or folder name that is not UTF-8 leaves JSON output valid.
   local u8="$t/u8"/$'tx\xff'
   mkdir -p "$u8/g"
@@ -121,6 +133,18 @@ name_resolution() {
   echo "$out" | grep -q 'matches no skill' && fail "the deny rule is said to match no skill: $out"
   "$cli" invoke deploy --deny deploy --allow helper --dir user="$t/n" >/dev/null 2>&1; rc=$?
   [ $rc -ne 0 ] || fail "--deny deploy --allow helper: the model's deploy ran"
+  # A rule no name can match is a usage error, not a warning.
+  for rule in '/dep:*' 'deploy/' 'a//b'; do
+    "$cli" invoke /deploy --as user --deny "$rule" --dir user="$t/n" >/dev/null 2>&1; rc=$?
+    [ $rc -eq 2 ] || fail "--deny '$rule' (matches nothing, ever) is not a usage error (exit $rc)"
+  done
+  # A name with a no-break space at its end is not another `deploy` past a rule.
+  mkdir -p "$t/nb/helper"
+  printf -- '---\nname: "deploy\\u00a0"\ndescription: d\n---\nNBSP\n' > "$t/nb/helper/SKILL.md"
+  for preset in mycode agent-skills claude-code; do
+    out=$("$cli" invoke $'deploy\xc2\xa0' --preset "$preset" --deny deploy --allow $'deploy\xc2\xa0' --dir user="$t/nb" --dir project="$t/none" 2>/dev/null)
+    echo "$out" | grep -q NBSP && fail "$preset: deploy+U+00A0 ran past --deny deploy"
+  done
   skill "$t/u/deploy" deploy "REAL"
   skill "$t/p/deploy@user" deploy "IMPOSTOR"
   for preset in mycode agent-skills claude-code; do

@@ -7,6 +7,7 @@
 
 #include "../support/test_support.hpp"
 
+#include <skillmd/mcp/server.hpp>
 #include <skillmd/presets.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -217,6 +218,138 @@ BOOST_AUTO_TEST_CASE(names_that_render_as_nothing_are_refused)
     std::size_t said = 0;
     for (auto const& d : snap->diagnostics()) said += d.code == "name-invisible-character";
     BOOST_TEST(said == 5u);
+}
+
+// Names that look like others: white space at a folder's or a name's ends, a space
+// other than U+0020, an invisible character, a look-alike of `:`. Each is refused in every
+// dialect (a label only dropped), so `deploy\u00a0` never passes for `deploy` past a rule.
+BOOST_AUTO_TEST_CASE(names_that_look_like_others_are_refused)
+{
+    test::temp_dir t;
+    for (std::string const folder : {" lead", "trail ", "in\u00a0side", "zw\u200bsp", "tools\uff1adeploy"})
+        test::write(t / "user" / folder / "SKILL.md", skill("fine"));
+    test::write(t / "user/helper/SKILL.md", skill("\"deploy\u00a0\"", "HELPER"));
+    test::write(t / "user/plain/SKILL.md", skill("plain"));
+    presets::locations at;
+    at.project = t / "proj";
+    at.home = t / "home";
+    at.overrides = {{"user", t / "user"}, {"project", t / "project"}, {"managed", t / "managed"}, {"plugin", t / "plugin"}};
+    auto folders_refused = [&](snapshot const& snap, std::string const& dialect_name) {
+        for (auto const* r : snap.list()) {
+            std::string const c(r->command.view());
+            BOOST_TEST((c == "plain" || c == "helper" || c == "deploy"), dialect_name << ": " << c);
+        }
+        std::size_t white = 0, invisible = 0, reserved = 0;
+        for (auto const& d : snap.diagnostics()) {
+            if (d.severity != severity::error) continue;
+            white += d.code == codes::name_white_space;
+            invisible += d.code == codes::name_invisible_character;
+            reserved += d.code == codes::name_reserved_character && d.message.find("U+FF1A") != std::string::npos;
+        }
+        BOOST_TEST(white >= 3u, dialect_name); // ` lead`, `trail `, `in\u00a0side`
+        BOOST_TEST(invisible == 1u, dialect_name);
+        BOOST_TEST(reserved == 1u, dialect_name); // shown as it is written, not folded to `:`
+    };
+    { // mycode keys skills by `name:`: the name is refused, whatever the rules say
+        auto agent = presets::make_mycode(at);
+        BOOST_TEST_REQUIRE(agent.load());
+        folders_refused(*agent.snapshot(), "mycode");
+        BOOST_TEST(agent.snapshot()->find("deploy\u00a0") == nullptr);
+        BOOST_TEST(agent.snapshot()->find("helper") == nullptr);
+    }
+    { // the specification's validator reads the name stripped: it is `deploy`, and a rule says so
+        auto agent = presets::make_agent_skills(at);
+        BOOST_TEST_REQUIRE(agent.load());
+        folders_refused(*agent.snapshot(), "agent-skills");
+        auto const* r = agent.snapshot()->find("helper");
+        BOOST_TEST_REQUIRE(r != nullptr);
+        BOOST_TEST(r->meta.name.view() == "deploy");
+        agent.settings().invoke.permissions.deny = {"deploy"};
+        BOOST_TEST((agent.invoke("helper", caller::model).status() == invoke_status::denied));
+        BOOST_TEST((agent.invoke("deploy\u00a0", caller::model).status() != invoke_status::run));
+    }
+    { // a label only: dropped, and the skill is its folder
+        auto agent = presets::make_claude_code(at);
+        BOOST_TEST_REQUIRE(agent.load());
+        folders_refused(*agent.snapshot(), "claude-code");
+        auto const* r = agent.snapshot()->find("helper");
+        BOOST_TEST_REQUIRE(r != nullptr);
+        BOOST_TEST(!r->meta.label.has_value());
+        BOOST_TEST(agent.snapshot()->find("deploy\u00a0") == nullptr);
+    }
+}
+
+// sven finds a typed command by its sanitised form too, but never a qualified or plugin
+// name: `deploy@user-sven` must not become `deploy_user_sven`, another folder's command.
+// Its TUI keeps `/` (`/sven/plan`), so `/sven_plan` is no spelling of `sven/plan`.
+BOOST_AUTO_TEST_CASE(the_sanitiser_never_turns_a_qualified_name_into_another)
+{
+    test::temp_dir t;
+    test::write(t / "sven/deploy-user-sven/SKILL.md", skill("deploy-user-sven", "IMPOSTOR"));
+    test::write(t / "sven/plugin-deploy/SKILL.md", skill("plugin-deploy", "IMPOSTOR"));
+    test::write(t / "sven/sven/SKILL.md", skill("sven"));
+    test::write(t / "sven/sven/plan/SKILL.md", skill("plan", "PLAN"));
+    presets::locations at;
+    at.overrides["user-sven"] = t / "sven";
+    auto agent = presets::make_sven(at);
+    BOOST_TEST_REQUIRE(agent.load());
+    for (auto const* typed : {"/deploy@user-sven", "deploy@user-sven", "/plugin:deploy", "plugin:deploy"}) {
+        auto const inv = agent.invoke(typed, caller::user);
+        BOOST_TEST((inv.status() == invoke_status::failed), typed);
+        BOOST_TEST(inv.content.find("IMPOSTOR") == std::string::npos, typed);
+    }
+    BOOST_TEST((agent.invoke("/deploy_user_sven", caller::user).status() == invoke_status::run)); // its own sanitised name
+    BOOST_TEST((agent.invoke("/sven/plan", caller::user).status() == invoke_status::run));
+    BOOST_TEST((agent.invoke("/sven_plan", caller::user).status() == invoke_status::failed));
+}
+
+// A rule no name can ever match is refused, not left to warn: a prefix starting with `/`
+// (`/dep:*`), a name with an empty, `.` or `..` part (`deploy/`). A typed `/deploy` is a
+// spelling the resolver takes, so it stays a rule.
+BOOST_AUTO_TEST_CASE(rules_that_can_never_match_are_refused)
+{
+    test::temp_dir t;
+    test::write(t / "user/deploy/SKILL.md", skill("deploy"));
+    presets::locations at;
+    at.overrides = {{"user", t / "user"}, {"project", t / "project"}};
+    auto agent = presets::make_agent_skills(at);
+    BOOST_TEST_REQUIRE(agent.load());
+    for (std::string const rule : {"/dep:*", "deploy/", "a//b", "../deploy", "/", "./deploy"}) {
+        agent.settings().invoke.permissions = {};
+        agent.settings().invoke.permissions.deny = {rule};
+        BOOST_TEST(has_code(agent.check_permissions(), codes::permission_rule_invalid), rule);
+    }
+    for (std::string const rule : {"/deploy", "dep:*", "deploy", "deploy@user", "sven/:*"}) {
+        agent.settings().invoke.permissions = {};
+        agent.settings().invoke.permissions.deny = {rule};
+        BOOST_TEST(!has_code(agent.check_permissions(), codes::permission_rule_invalid), rule);
+    }
+}
+
+// Codex keeps every copy of a name, and two in one tier share `name@tier`: that is said
+// (a warning naming both), and MCP serves one skill per path, saying which it left out.
+BOOST_AUTO_TEST_CASE(one_name_twice_in_one_tier_is_said_and_served_once)
+{
+    test::temp_dir t;
+    test::write(t / "codex/a/dup/SKILL.md", skill("dup", "FIRST"));
+    test::write(t / "codex/b/dup/SKILL.md", skill("dup", "SECOND"));
+    presets::locations at;
+    at.project = t / "proj";
+    at.home = t / "home";
+    at.overrides["project-codex"] = t / "codex";
+    auto agent = presets::make_codex_0_169(at);
+    BOOST_TEST_REQUIRE(agent.load());
+    auto const snap = agent.snapshot();
+    BOOST_TEST(snap->list().size() == 2u);
+    BOOST_TEST(has_code(snap->diagnostics(), codes::skill_duplicate));
+    std::vector<std::string> skipped;
+    auto const served = mcp::served(*snap, &skipped);
+    BOOST_TEST(served.size() == 1u);
+    BOOST_TEST_REQUIRE(skipped.size() == 1u);
+    BOOST_TEST(skipped.front().find("another skill is served at") != std::string::npos);
+    // What `dup@project-codex` reaches is what is served.
+    BOOST_TEST_REQUIRE(!served.empty());
+    BOOST_TEST(served.front().record == snap->find("dup@project-codex"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -585,6 +585,40 @@ BOOST_AUTO_TEST_CASE(fraction_of_the_context_window)
     BOOST_TEST(c.budget.resolve() == 10240u);
 }
 
+// Codex's roots table is sized for every entry, then keeps only the roots of the entries
+// the budget listed (their numbers unchanged); what is reported used never counts a
+// table that is not written, so a budget too small for anything reports nothing used.
+BOOST_AUTO_TEST_CASE(codex_lists_only_the_roots_of_listed_entries)
+{
+    std::string const long_description(400, 'b');
+    std::vector<index_entry> e = {entry("a", "a", "First", "/one/a/SKILL.md"), entry("b", "b", long_description, "/two/b/SKILL.md")};
+    e[0].tier = "project-codex";
+    e[1].tier = "user-codex";
+    fmts::codex_0_169 f;
+    f.roots = {{"project-codex", "/one"}, {"user-codex", "/two"}};
+    index_budget b;
+    b.strategy = budget_strategy::skip_overflow;
+    b.chars = 100'000;
+    auto const all = render_index(e, f, b);
+    BOOST_TEST(all.text.find("- `r1` = `/two`") != std::string::npos);
+    BOOST_TEST(all.used <= b.chars);
+
+    b.chars = 120; // the table and `a` fit; `b`'s long description does not
+    auto const some = render_index(e, f, b);
+    BOOST_TEST(some.listed == std::vector<std::string>{"a"}, boost::test_tools::per_element());
+    BOOST_TEST(some.text.find("- `r0` = `/one`") != std::string::npos);
+    BOOST_TEST(some.text.find("/two") == std::string::npos);
+    BOOST_TEST(some.used <= b.chars);
+
+    for (std::size_t const tiny : {1u, 10u}) {
+        b.chars = tiny;
+        auto const none = render_index(e, f, b);
+        BOOST_TEST(none.listed.empty());
+        BOOST_TEST(none.used <= tiny);
+        BOOST_TEST(none.text.find("/one") == std::string::npos);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(skip_what_does_not_fit)
 {
     auto e = sized(3, 10);

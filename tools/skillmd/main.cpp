@@ -334,7 +334,9 @@ int cmd_index(System const& agent, skillmd::snapshot const& snap, options const&
     if (o.json) {
         out = cli::json_line(skillmd::to_json(r, format));
     } else {
-        out = r.text;
+        // As invoke prints content: what a terminal would obey is shown escaped, line
+        // breaks kept; `--format json` has the text as the model receives it.
+        out = skillmd::detail::terminal_safe(r.text, true);
         if (!out.empty() && out.back() != '\n') out += '\n';
     }
     print(out);
@@ -547,25 +549,15 @@ int run_loaded(System& agent, options const& o, std::string_view command)
 
 int cmd_registry(options const& o, std::string_view command)
 {
-    namespace presets = skillmd::presets;
-    presets::locations at;
+    skillmd::presets::locations at;
     at.overrides = o.dirs;
     at.allowed_roots = o.allowed_roots;
     if (!cli::read_settings(o.settings, at.skill_overrides)) return exit_errors;
-    auto go = [&](auto make, auto const& tiers) {
-        auto agent = make(at);
-        return run(agent, o, command, {std::data(tiers), std::size(tiers)});
-    };
-    if (o.preset == "agent-skills") return go([](auto const& a) { return presets::make_agent_skills(a); }, presets::agent_skills_tiers);
-    if (o.preset == "pegasus") return go([](auto const& a) { return presets::make_pegasus(a); }, presets::pegasus_tiers);
-    if (o.preset == "claude-code") return go([](auto const& a) { return presets::make_claude_code(a); }, presets::claude_code_tiers);
-    if (o.preset == "mycode") return go([](auto const& a) { return presets::make_mycode(a); }, presets::mycode_tiers);
-    if (o.preset == "sven") return go([](auto const& a) { return presets::make_sven(a); }, presets::sven_tiers);
-    if (o.preset == "koshi") return go([](auto const& a) { return presets::make_koshi(a); }, presets::koshi_tiers);
-    if (o.preset == "claude-code-2.1") return go([](auto const& a) { return presets::make_claude_code_2_1(a); }, presets::claude_code_tiers);
-    if (o.preset == "codex-0.169") return go([](auto const& a) { return presets::make_codex_0_169(a); }, presets::codex_0_169_tiers);
-    if (o.preset == "gemini-cli-0.61") return go([](auto const& a) { return presets::make_gemini_cli_0_61(a); }, presets::gemini_cli_0_61_tiers);
-    if (o.preset == "opencode-1.18") return go([](auto const& a) { return presets::make_opencode_1_18(a); }, presets::opencode_1_18_tiers);
+    auto const ran = cli::with_preset(o.preset, [&](auto const& preset) {
+        auto agent = preset.make(at);
+        return run(agent, o, command, {preset.tiers.data(), preset.tiers.size()});
+    });
+    if (ran) return *ran;
     return cli::usage_error(command, "unknown preset " + o.preset + cli::did_you_mean(o.preset, cli::preset_names));
 }
 

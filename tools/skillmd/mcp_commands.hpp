@@ -72,6 +72,11 @@ int cmd_mcp(System& agent, std::size_t page_size)
     skillmd::mcp::server_options so;
     if (page_size > 0) so.page_size = page_size;
     skillmd::mcp::server<System> srv(agent, so);
+    if (auto const snap = agent.snapshot()) { // what is not served is said once, at the start
+        std::vector<std::string> skipped;
+        (void)skillmd::mcp::served(*snap, &skipped);
+        for (auto const& why : skipped) std::cerr << "skillmd: not served: " << skillmd::detail::terminal_safe(why) << "\n";
+    }
     auto const send = [](std::string const& m) {
         std::fwrite(m.data(), 1, m.size(), stdout);
         std::fputc('\n', stdout);

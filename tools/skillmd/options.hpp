@@ -7,6 +7,7 @@
 #ifndef SKILLMD_TOOLS_OPTIONS_HPP
 #define SKILLMD_TOOLS_OPTIONS_HPP
 
+#include "preset_table.hpp"
 #include "usage.hpp"
 
 #include <skillmd/skillmd.hpp>
@@ -24,9 +25,6 @@
 
 namespace cli {
 
-inline constexpr std::string_view preset_names[] = {"agent-skills",    "pegasus",     "claude-code",     "mycode",
-                                                    "sven",            "koshi",       "claude-code-2.1", "codex-0.169",
-                                                    "gemini-cli-0.61", "opencode-1.18"};
 // The library's own lists, so a format added there is accepted here.
 inline constexpr auto const& index_format_names = skillmd::index_formats::names;
 inline constexpr auto const& content_format_names = skillmd::content_formats::names;
@@ -139,7 +137,7 @@ inline std::string take_registry_flag(std::string_view a, arg_cursor& c, options
     if (a == "--preset") {
         auto f = c.value();
         if (!f) return "--preset needs a value";
-        if (std::find(std::begin(preset_names), std::end(preset_names), *f) == std::end(preset_names))
+        if (std::find(preset_names.begin(), preset_names.end(), *f) == preset_names.end())
             return "unknown preset " + std::string(*f) + did_you_mean(*f, preset_names);
         o.preset = std::string(*f);
     } else if (a == "--dir") {

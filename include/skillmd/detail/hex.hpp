@@ -31,6 +31,14 @@ inline void append_hex_byte(std::string& out, unsigned char b, bool upper = fals
     out += hex_digit(b, upper);
 }
 
+/// `U+00A0`: a code point as Unicode writes it, for messages.
+inline std::string code_point_label(char32_t c)
+{
+    std::string out = "U+";
+    append_hex(out, static_cast<std::uint32_t>(c), c > 0xffff ? 5 : 4, true);
+    return out;
+}
+
 } // namespace skillmd::detail
 
 #endif

@@ -248,6 +248,16 @@ inline constexpr bool is_ascii_space(unsigned char c) noexcept
     return c == ' ' || (c >= 0x09 && c <= 0x0d);
 }
 
+/// Unicode's White_Space (Unicode 15; short and stable): the ASCII six, NEL, no-break
+/// space, the Ogham space mark, the typographic spaces U+2000-U+200A, the line and
+/// paragraph separators, the narrow no-break, medium mathematical and ideographic spaces.
+inline constexpr bool is_white_space(char32_t c) noexcept
+{
+    if (c < 0x80) return is_ascii_space(static_cast<unsigned char>(c));
+    return c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 ||
+           c == 0x202f || c == 0x205f || c == 0x3000;
+}
+
 /// Bytes of JavaScript white space (`\s`: ASCII white space, U+00A0, U+1680,
 /// U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF) at `i`, or 0.
 inline std::size_t js_space_at(std::string_view s, std::size_t i) noexcept

@@ -199,8 +199,7 @@ inline void check_body(std::string_view file, std::size_t from, std::string_view
         skillmd::detail::append_hex_byte(byte, b, true);
         bool const utf16 = file.size() >= 2 && ((file[0] == '\xFF' && file[1] == '\xFE') || (file[0] == '\xFE' && file[1] == '\xFF'));
         char32_t const cp = f.non_text_code_point;
-        std::string code_point = "U+";
-        skillmd::detail::append_hex(code_point, cp, 4, true);
+        std::string const code_point = skillmd::detail::code_point_label(cp);
         std::string msg = utf16     ? "the file is UTF-16; save it as UTF-8"
                           : cp >= 0x2000 ? "the body has a bidirectional control character (" + code_point +
                                                ": text shown in another order than it is read); a SKILL.md must be text"

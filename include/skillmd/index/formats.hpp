@@ -14,6 +14,7 @@
 
 #include <skillmd/index/render.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
@@ -282,7 +283,7 @@ struct claude_code_2_1
 };
 
 /// Codex 0.169: `<skills_instructions>`, a heading and an intro, a table of skill roots
-/// (`- `r0` = `/abs/root``, numbered in `roots` order, only roots some entry uses; with
+/// (`- `r0` = `/abs/root``, numbered in `roots` order, only roots some listed entry uses; with
 /// no roots, absolute paths and the other intro, as Codex does), then
 /// `- name: description (file: r0/rel/SKILL.md)` lines. Text is not escaped; white space
 /// collapses to one line, and a description over 1,024 code points keeps 1,021 and
@@ -322,6 +323,16 @@ struct codex_0_169
             for (auto const& e : entries) any = any || (e.tier == r.tier && under(e.location, r.path));
             if (any) used_.push_back(&r);
         }
+        shown_.assign(used_.size(), 1);
+    }
+    /// Once the budget has chosen, the table keeps only the roots of the entries listed
+    /// (each with its number, which the entries already carry).
+    void listed_only(std::span<index_entry const> entries, std::span<char const> listed)
+    {
+        std::fill(shown_.begin(), shown_.end(), 0);
+        for (std::size_t i = 0; i < entries.size(); ++i)
+            if (listed[i])
+                if (std::size_t const n = root_of(entries[i]); n < used_.size()) shown_[n] = 1;
     }
     std::size_t overhead() const
     {
@@ -345,7 +356,7 @@ struct codex_0_169
         out += "<skills_instructions>\n"sv;
         out += prose.heading;
         out += '\n';
-        out += used_.empty() ? prose.intro_without_roots : prose.intro;
+        out += std::find(shown_.begin(), shown_.end(), 1) == shown_.end() ? prose.intro_without_roots : prose.intro;
         out += '\n';
         write_roots(out);
         out += prose.list_heading;
@@ -373,10 +384,7 @@ struct codex_0_169
     void tail(std::string& out, index_entry const& e) const
     {
         out += "(file: "sv;
-        std::size_t n = 0;
-        for (; n < used_.size(); ++n)
-            if (used_[n]->tier == e.tier && under(e.location, used_[n]->path)) break;
-        if (n < used_.size()) {
+        if (std::size_t const n = root_of(e); n < used_.size()) {
             out += 'r';
             out += std::to_string(n);
             detail::append_clean_line(out, std::string_view(e.location).substr(used_[n]->path.size()));
@@ -400,12 +408,19 @@ private:
     {
         return !dir.empty() && path.size() > dir.size() + 1 && path.starts_with(dir) && path[dir.size()] == '/';
     }
+    std::size_t root_of(index_entry const& e) const
+    {
+        std::size_t n = 0;
+        while (n < used_.size() && !(used_[n]->tier == e.tier && under(e.location, used_[n]->path))) ++n;
+        return n;
+    }
     void write_roots(std::string& out) const
     {
-        if (used_.empty()) return;
+        if (std::find(shown_.begin(), shown_.end(), 1) == shown_.end()) return;
         out += prose.roots_heading;
         out += '\n';
         for (std::size_t i = 0; i < used_.size(); ++i) {
+            if (!shown_[i]) continue;
             out += "- `r"sv;
             out += std::to_string(i);
             out += "` = `"sv;
@@ -414,6 +429,7 @@ private:
         }
     }
     std::vector<root const*> used_; ///< set by prepare
+    std::vector<char> shown_;       ///< used_[i] is in the table (listed_only)
 };
 
 namespace detail {

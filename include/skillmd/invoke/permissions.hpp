@@ -9,6 +9,7 @@
 // text before `:*` is the prefix). Nothing else is a wildcard: `my-*` is a name.
 
 #include <skillmd/config.hpp>
+#include <skillmd/model/names.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -98,6 +99,15 @@ inline std::string rule_problem(std::string_view rule)
     if (body.find('*') != std::string_view::npos)
         return "`*` is a wildcard only at the end after a colon (`prefix:*`); `" + std::string(rule) + "` matches nothing";
     if (body.empty()) return "`:*` needs a prefix before it";
+    // What no skill's name can be: a prefix starting with `/` (no name does; a typed `/x`
+    // is resolved as `x` only when it is a whole rule), a name with an empty, `.` or `..`
+    // segment (`deploy/`, `a//b`).
+    bool const prefix = body.size() != rule.size();
+    if (prefix && body.front() == '/')
+        return "no skill's name starts with `/`, so `" + std::string(rule) + "` matches nothing; write `" +
+               std::string(rule.substr(1)) + "`";
+    if (!prefix && !valid_command_name(body.front() == '/' ? body.substr(1) : body))
+        return "`" + std::string(rule) + "` is no skill's name (a name has no empty, `.` or `..` part), so it matches nothing";
     return {};
 }
 

@@ -87,7 +87,8 @@ struct served_skill
 /** The skills a snapshot serves, sorted by skill path. A skill's path is its command
     (`plan/implement` for a nested one); a skill kept under `name@tier` gets the tier as
     a prefix (`user/review`). Only file skills are served, and only those whose last path
-    segment is their `name`, as the extension requires; `skipped` says why others are not.
+    segment is their `name`, as the extension requires, one per path; `skipped` says why
+    others are not.
 */
 inline std::vector<served_skill> served(snapshot const& snap, std::vector<std::string>* skipped = nullptr)
 {
@@ -106,7 +107,14 @@ inline std::vector<served_skill> served(snapshot const& snap, std::vector<std::s
         }
         out.push_back({path, r.where.directory.str(), &r});
     }
-    std::sort(out.begin(), out.end(), [](auto const& a, auto const& b) { return a.path < b.path; });
+    // One skill per path: where a tier holds a name twice (Codex keeps both), the first
+    // copy is served, as `name@tier` reaches it, and the other is said to be left out.
+    std::stable_sort(out.begin(), out.end(), [](auto const& a, auto const& b) { return a.path < b.path; });
+    auto const same_path = [](auto const& a, auto const& b) { return a.path == b.path; };
+    for (auto it = std::adjacent_find(out.begin(), out.end(), same_path); it != out.end(); it = std::adjacent_find(it, out.end(), same_path)) {
+        if (skipped) skipped->push_back((it + 1)->record->where.path.str() + ": another skill is served at " + it->path);
+        out.erase(it + 1);
+    }
     return out;
 }
 

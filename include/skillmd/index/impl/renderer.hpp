@@ -432,6 +432,13 @@ private:
         sum.listed = res_.listed.size();
         sum.omitted = res_.omitted.size();
         sum.shortened = res_.shortened.size();
+        // A frame sized for every entry (Codex's roots) shrinks to the entries listed.
+        if constexpr (requires(F& f) { f.listed_only(entries_, std::span<char const>(listed_)); }) {
+            std::size_t const before = overhead_;
+            fmt_.listed_only(entries_, listed_);
+            overhead_ = fmt_.overhead();
+            used_ = used_ - before + overhead_;
+        }
         res_.used = used_;
         if (!head_written_) {
             std::string head;

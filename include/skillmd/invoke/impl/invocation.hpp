@@ -84,11 +84,13 @@ inline std::string with_name(std::string_view pattern, std::string_view name)
     return out;
 }
 
-/// The skill by command, name or `name@tier`; with sven's rule, by its sanitised command too.
+/// The skill by command, name or `name@tier`; with sven's rule, by its sanitised command
+/// too, but never a qualified or plugin name: the sanitiser would turn `deploy@user` into
+/// `deploy_user`, another skill's name, where the lookup must fail.
 inline skill_record const* find_skill(snapshot const& snap, std::string_view name, bool match_sanitized)
 {
     skill_record const* r = snap.find(name);
-    if (r || !match_sanitized) return r;
+    if (r || !match_sanitized || name.find_first_of("@:") != std::string_view::npos) return r;
     std::string const want = sanitize_command(name);
     for (auto const& s : snap.skills())
         if (sanitize_command(s.command) == want) return &s;

@@ -208,18 +208,18 @@ basic_registry<Parser, Dedup, Sources...>::result_of(std::size_t tier, std::stri
 {
     read_result out;
     if (r.skill) {
-        // `@` is the qualified syntax's (`name@tier`) and `:` a plugin's (`plugin:name`): a
-        // folder holding either would answer for another tier's or plugin's skill, or slip
-        // past a rule naming it. Refused in every dialect; only the prefix a plugin source
-        // puts before its commands may hold `:`. (A `name:` is checked as it is read.)
+        // A folder's path is a name too: no `@` or `:` (or look-alikes), no white space
+        // that makes two paths look the same, nothing invisible (find_name_fault), in every
+        // dialect. Only the prefix a plugin source puts before its commands may hold `:`.
+        // (A `name:` is checked as it is read.)
         std::string_view path_part = where.command;
         if (path_part.starts_with(command_prefix)) path_part.remove_prefix(command_prefix.size());
-        if (auto const at = path_part.find_first_of("@:"); at != std::string_view::npos) {
-            char const which = path_part[at];
-            r.diagnostics.push_back({std::string(codes::name_reserved_character), severity::error, where.path, 0, 0,
-                                     "the path `" + detail::clean_line(path_part) + "` holds `" + which +
-                                         "`, which only a qualified " +
-                                         (which == '@' ? "`name@tier`" : "plugin skill's `plugin:name`") + " may; skipped"});
+        if (auto const fault = find_name_fault(path_part)) {
+            auto const code = fault->kind == name_fault_kind::reserved      ? codes::name_reserved_character
+                              : fault->kind == name_fault_kind::white_space ? codes::name_white_space
+                                                                            : codes::name_invisible_character;
+            r.diagnostics.push_back({std::string(code), severity::error, where.path, 0, 0,
+                                     "the path `" + detail::terminal_safe(path_part) + "` " + fault->why + "; skipped"});
             r.skill.reset();
         }
     }
@@ -457,6 +457,19 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
                             group.erase(group.begin() + static_cast<std::ptrdiff_t>(i--));
                             break;
                         }
+            }
+            // Two copies in one tier share `name@tier`: the qualified name (and an MCP
+            // skill path) reaches the first; the other is listed, found by its path only.
+            for (std::size_t i = 1, tier_start = 0; i < group.size(); ++i) {
+                if (group[i]->tier_index != group[tier_start]->tier_index) {
+                    tier_start = i;
+                    continue;
+                }
+                next.diagnostics_.push_back({std::string(codes::skill_duplicate), severity::warning, group[i]->where.path.str(), 0, 0,
+                                             "skill `" + command + "` is in tier " + group[i]->tier + " more than once; `" +
+                                                 group[i]->qualified() + "` names the copy at " +
+                                                 detail::clean_line(group[tier_start]->where.path.str()) +
+                                                 ", and this one is listed but reached only by its path"});
             }
             for (auto& r : group) {
                 if (group.size() > 1) {

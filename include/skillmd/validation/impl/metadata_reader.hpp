@@ -10,12 +10,13 @@
 #include <skillmd/validation/read_result.hpp>
 #include <skillmd/model/diagnostic.hpp>
 #include <skillmd/frontmatter/document.hpp>
+#include <skillmd/model/names.hpp>
 #include <skillmd/model/skill.hpp>
+#include <skillmd/detail/hex.hpp>
 #include <skillmd/detail/unicode.hpp>
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -424,7 +425,7 @@ private:
             check_name(*name_node_, s.name);
         }
         if (d_.name_is_label && s.label) check_invisible(*name_node_, *s.label, "name", true);
-        check_reserved(s);
+        check_name_characters(s);
         check_path_safety(s.name);
 
         // description
@@ -510,32 +511,38 @@ private:
     void check_invisible(node at, std::string_view text, std::string_view what, bool is_name)
     {
         if (auto bad = skillmd::detail::find_invisible(text, !is_name)) {
-            char buf[16];
-            std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(bad->first));
             report(at, is_name ? severity::error : severity::warning, std::string(what) + "-invisible-character", {},
-                   std::string(what) + " holds the invisible or control character " + buf + "; remove it");
+                   std::string(what) + " holds the invisible or control character " +
+                       skillmd::detail::code_point_label(bad->first) + "; remove it");
         }
     }
 
-    /// A name becomes a command and may become a path: it can never leave its folder.
-    /// `@` is the qualified syntax's (`name@tier`) and `:` a plugin's (`plugin:name`): a
-    /// name holding either would answer for another tier's or plugin's skill, or slip past
-    /// a rule naming it. Refused in every dialect (a plugin's prefix is its source's, never
-    /// in `name:`); where `name:` is only a label, the label is kept out of every lookup.
-    void check_reserved(skill_metadata& s)
+    /** The characters no name may hold in any dialect (find_name_fault): `@`, `:` and
+        their look-alikes, white space that makes two names look alike. Where `name:` is
+        only a label (Claude Code, sven), the label is dropped with a warning and the skill
+        is found by its folder's name; elsewhere the skill is refused. Invisible characters
+        are check_invisible's. The specification's validator strips white space off a
+        name's ends before checking it, so in its dialect the name is read stripped.
+    */
+    void check_name_characters(skill_metadata& s)
     {
-        constexpr std::string_view reserved = "@:";
         if (!given(field::name) || !name_node_) return;
+        if (!d_.name_is_label && d_.names == name_rule::agent_skills) {
+            if (std::string_view const stripped = skillmd::detail::strip(s.name); stripped.size() != s.name.size()) {
+                report(*name_node_, severity::warning, codes::name_white_space, {},
+                       "the name " + quote_short(s.name) + " has white space at its ends; it is read as " + quote_short(stripped));
+                s.name = std::string(stripped);
+            }
+        }
         std::string_view const given_name = !d_.name_is_label ? std::string_view(s.name) : s.label ? std::string_view(*s.label) : std::string_view();
-        auto const at = given_name.find_first_of(reserved);
-        if (at == std::string_view::npos) return;
-        std::string const what = "the name " + quote_short(given_name) + " holds `" + given_name[at] + "`, which only a qualified " +
-                                 (given_name[at] == '@' ? "`name@tier`" : "plugin skill's `plugin:name`") + " may";
+        auto const fault = find_name_fault(given_name);
+        if (!fault || fault->kind == name_fault_kind::hidden) return;
+        auto const code = fault->kind == name_fault_kind::reserved ? codes::name_reserved_character : codes::name_white_space;
+        std::string const what = "the name " + quote_short(given_name) + " " + fault->why;
         if (!d_.name_is_label) {
-            error(*name_node_, codes::name_reserved_character, {}, what + "; skipped");
+            error(*name_node_, code, {}, what + "; skipped");
         } else {
-            report(*name_node_, severity::warning, codes::name_reserved_character, {},
-                   what + "; the skill is found by its folder's name only");
+            report(*name_node_, severity::warning, code, {}, what + "; the skill is found by its folder's name only");
             s.label.reset();
         }
     }
