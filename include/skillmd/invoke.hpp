@@ -7,6 +7,7 @@
 // rules, slash commands, invocation, the skill tool's schema and tool calls. No X3.
 
 #include <skillmd/invoke/content.hpp>
+#include <skillmd/invoke/substitution_result.hpp>
 #include <skillmd/invoke/arguments.hpp>
 #include <skillmd/invoke/permissions.hpp>
 #include <skillmd/invoke/slash.hpp>

@@ -5,6 +5,7 @@
 
 // Skills over MCP with the Skills extension (`io.modelcontextprotocol/skills`), both ways,
 // and content digests. Needs OpenSSL's libcrypto: link skillmd::mcp.
+//   skill_listing.hpp  what belongs to a skill, and the limits on it
 //   digest.hpp  SHA-256 of every file of a skill, the extension's manifest, the discovery RFC's digest
 //   uri.hpp     `skill://` URIs, made canonical and read strictly
 //   frontmatter_json.hpp  a frontmatter as the entry's JSON object, and back
@@ -12,6 +13,7 @@
 //   client.hpp  a JSON-RPC client over a child process's stdio, with time-outs and size caps
 //   source.hpp  a tier whose skills come from an MCP server, digests verified on every read
 
+#include <skillmd/mcp/skill_listing.hpp>
 #include <skillmd/mcp/digest.hpp>
 #include <skillmd/mcp/uri.hpp>
 #include <skillmd/mcp/frontmatter_json.hpp>

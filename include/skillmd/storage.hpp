@@ -17,6 +17,7 @@
 #include <skillmd/storage/sources/directory_source.hpp>
 #include <skillmd/storage/sources/memory_source.hpp>
 #include <skillmd/storage/sources/plugin_source.hpp>
+#include <skillmd/storage/skill_record.hpp>
 #include <skillmd/storage/record.hpp>
 #include <skillmd/storage/packed.hpp>
 #include <skillmd/storage/listing_table.hpp>

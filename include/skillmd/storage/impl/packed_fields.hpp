@@ -58,8 +58,8 @@ protected:
     member is absent; otherwise its entry in the record's table lies `v_` four-byte steps
     past the field's address rounded down to four. The table starts right after the
     record, so a step count of one byte reaches it from any field of a record up to about
-    1 KB (record.hpp asserts that). The entry holds the offset from itself to the count
-    (a string's length or a list's items), which the bytes follow.
+    1 KB (skill_record.hpp asserts that). The entry holds the offset from itself to the
+    count (a string's length or a list's items), which the bytes follow.
 */
 class packed_slot
 {
