@@ -134,7 +134,7 @@ name_resolution() {
   "$cli" invoke deploy --deny deploy --allow helper --dir user="$t/n" >/dev/null 2>&1; rc=$?
   [ $rc -ne 0 ] || fail "--deny deploy --allow helper: the model's deploy ran"
   # A rule no name can match is a usage error, not a warning.
-  for rule in '/dep:*' 'deploy/' 'a//b'; do
+  for rule in '/dep:*' 'deploy/' 'a//b' 'deploy@' '@user' 'deploy@user@user' 'deploy@nosuch' 'deploy@User'; do
     "$cli" invoke /deploy --as user --deny "$rule" --dir user="$t/n" >/dev/null 2>&1; rc=$?
     [ $rc -eq 2 ] || fail "--deny '$rule' (matches nothing, ever) is not a usage error (exit $rc)"
   done

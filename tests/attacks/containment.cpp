@@ -184,4 +184,44 @@ BOOST_AUTO_TEST_CASE(manifests_are_complete_or_say_why)
     BOOST_TEST(!mcp::manifest_of((t / "ok").string(), &other).complete());
 }
 
+// A skill whose files cannot all be listed (one 17 folders down) is not served: not
+// listed, and not read either, though its SKILL.md is there; and a cursor from before the
+// skills changed is refused rather than applied to another list.
+BOOST_AUTO_TEST_CASE(what_is_not_listed_is_not_read)
+{
+    test::temp_dir t;
+    test::write(t / "skills/deep/SKILL.md", "---\nname: deep\ndescription: d\n---\nDEEP\n");
+    test::write(t / "skills/deep/notes.txt", "NOTES\n");
+    fs::path deep = t / "skills/deep";
+    for (int i = 0; i < 17; ++i) deep /= "d";
+    test::write(deep / "run.sh", "echo\n");
+    test::write(t / "skills/a/SKILL.md", "---\nname: a\ndescription: d\n---\nA\n");
+    test::write(t / "skills/b/SKILL.md", "---\nname: b\ndescription: d\n---\nB\n");
+    served_tree tree(t.path);
+    auto& srv = tree.srv;
+    for (auto const* uri : {"skill://deep/SKILL.md", "skill://deep/notes.txt"}) {
+        auto const replies = srv.handle(request(1, "resources/read", uri));
+        BOOST_TEST_REQUIRE(replies.size() == 1u);
+        BOOST_TEST(replies[0].find("\"error\"") != std::string::npos, replies[0]);
+        BOOST_TEST(replies[0].find("DEEP") == std::string::npos);
+        BOOST_TEST(replies[0].find("NOTES") == std::string::npos);
+    }
+    auto const listed = srv.handle(R"({"jsonrpc":"2.0","id":2,"method":"resources/list"})");
+    BOOST_TEST_REQUIRE(listed.size() == 1u);
+    BOOST_TEST(listed[0].find("skill://deep/") == std::string::npos);
+
+    mcp::server_options o;
+    o.page_size = 1;
+    mcp::server<presets::agent_skills> paging(tree.agent, o);
+    paging.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    auto const first = boost::json::parse(paging.handle(R"({"jsonrpc":"2.0","id":3,"method":"skills/list"})").at(0));
+    std::string const cursor(first.at("result").at("nextCursor").as_string());
+    std::string const next = R"({"jsonrpc":"2.0","id":4,"method":"skills/list","params":{"cursor":")" + cursor + R"("}})";
+    BOOST_TEST(paging.handle(next).at(0).find("\"result\"") != std::string::npos);
+    test::write(t / "skills/0/SKILL.md", "---\nname: 0\ndescription: d\n---\nZ\n");
+    BOOST_TEST_REQUIRE(tree.agent.refresh());
+    auto const stale = paging.handle(next);
+    BOOST_TEST(stale.at(0).find("\"error\"") != std::string::npos, stale.at(0));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

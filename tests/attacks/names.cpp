@@ -15,6 +15,7 @@
 #include <string>
 
 using namespace skillmd;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -226,7 +227,7 @@ BOOST_AUTO_TEST_CASE(names_that_render_as_nothing_are_refused)
 BOOST_AUTO_TEST_CASE(names_that_look_like_others_are_refused)
 {
     test::temp_dir t;
-    for (std::string const folder : {" lead", "trail ", "in\u00a0side", "zw\u200bsp", "tools\uff1adeploy"})
+    for (std::string const folder : {" lead", "trail ", "in\u00a0side", "zw\u200bsp", "tools\uff1adeploy", "plugin\ua4fddeploy"})
         test::write(t / "user" / folder / "SKILL.md", skill("fine"));
     test::write(t / "user/helper/SKILL.md", skill("\"deploy\u00a0\"", "HELPER"));
     test::write(t / "user/plain/SKILL.md", skill("plain"));
@@ -244,11 +245,12 @@ BOOST_AUTO_TEST_CASE(names_that_look_like_others_are_refused)
             if (d.severity != severity::error) continue;
             white += d.code == codes::name_white_space;
             invisible += d.code == codes::name_invisible_character;
-            reserved += d.code == codes::name_reserved_character && d.message.find("U+FF1A") != std::string::npos;
+            reserved += d.code == codes::name_reserved_character &&
+                        (d.message.find("U+FF1A") != std::string::npos || d.message.find("U+A4FD") != std::string::npos);
         }
         BOOST_TEST(white >= 3u, dialect_name); // ` lead`, `trail `, `in\u00a0side`
         BOOST_TEST(invisible == 1u, dialect_name);
-        BOOST_TEST(reserved == 1u, dialect_name); // shown as it is written, not folded to `:`
+        BOOST_TEST(reserved == 2u, dialect_name); // shown as written, not folded to `:`
     };
     { // mycode keys skills by `name:`: the name is refused, whatever the rules say
         auto agent = presets::make_mycode(at);
@@ -314,7 +316,7 @@ BOOST_AUTO_TEST_CASE(rules_that_can_never_match_are_refused)
     at.overrides = {{"user", t / "user"}, {"project", t / "project"}};
     auto agent = presets::make_agent_skills(at);
     BOOST_TEST_REQUIRE(agent.load());
-    for (std::string const rule : {"/dep:*", "deploy/", "a//b", "../deploy", "/", "./deploy"}) {
+    for (std::string const rule : {"/dep:*", "deploy/", "a//b", "../deploy", "/", "./deploy", "deploy@", "@user", "deploy@user@user"}) {
         agent.settings().invoke.permissions = {};
         agent.settings().invoke.permissions.deny = {rule};
         BOOST_TEST(has_code(agent.check_permissions(), codes::permission_rule_invalid), rule);
@@ -350,6 +352,62 @@ BOOST_AUTO_TEST_CASE(one_name_twice_in_one_tier_is_said_and_served_once)
     // What `dup@project-codex` reaches is what is served.
     BOOST_TEST_REQUIRE(!served.empty());
     BOOST_TEST(served.front().record == snap->find("dup@project-codex"));
+}
+
+// A link to a folder of the same tier is a second name for it: the folder keeps its own
+// name whichever the walk meets first, so `a-deploy -> deploy` never slips past a rule
+// or an override written for `deploy`.
+BOOST_AUTO_TEST_CASE(a_link_in_the_tier_never_takes_a_folder_s_name)
+{
+    test::temp_dir t;
+    test::write(t / "tier/deploy/SKILL.md", skill("deploy", "DEPLOY"));
+    fs::create_directory_symlink("deploy", t / "tier/a-deploy");
+    auto check = [&](auto agent, std::string const& dialect_name) {
+        BOOST_TEST_REQUIRE(agent.load(), dialect_name);
+        auto const snap = agent.snapshot();
+        BOOST_TEST(snap->find("deploy") != nullptr, dialect_name);
+        BOOST_TEST(snap->find("a-deploy") == nullptr, dialect_name);
+        agent.settings().invoke.permissions.deny = {"deploy"};
+        for (auto const* typed : {"/deploy", "/a-deploy"})
+            BOOST_TEST((agent.invoke(typed, caller::user).status() != invoke_status::run), dialect_name << " " << typed);
+    };
+    presets::locations at;
+    at.project = t / "proj";
+    at.home = t / "home";
+    at.overrides = {{"user", t / "tier"}, {"project", t / "none"}, {"managed", t / "none"}, {"builtin", t / "none"}};
+    check(presets::make_claude_code(at), "claude-code");
+    check(presets::make_pegasus(at), "pegasus");
+    presets::locations sv;
+    sv.overrides["user-sven"] = t / "tier";
+    check(presets::make_sven(sv), "sven");
+}
+
+// sven matches a typed command by its sanitised form, so a deny prefix binds every skill a
+// command starting with it reaches: `deploy-:*` covers `DEPLOY-prod` typed `/deploy-prod`,
+// `ops/deploy-:*` covers `Ops/Deploy-Prod`; and such a rule is no "matches no skill".
+BOOST_AUTO_TEST_CASE(sven_prefix_rules_bind_what_typed_commands_reach)
+{
+    test::temp_dir t;
+    test::write(t / "sven/DEPLOY-prod/SKILL.md", skill("x", "BODY"));
+    test::write(t / "sven/Ops/SKILL.md", skill("ops"));
+    test::write(t / "sven/Ops/Deploy-Prod/SKILL.md", skill("y", "NESTED"));
+    test::write(t / "sven/deployer/SKILL.md", skill("deployer"));
+    presets::locations at;
+    at.overrides["user-sven"] = t / "sven";
+    auto agent = presets::make_sven(at);
+    BOOST_TEST_REQUIRE(agent.load());
+    for (auto const& [typed, rule] : {std::pair{"/deploy-prod", "deploy-:*"}, std::pair{"/DEPLOY-prod", "deploy-:*"},
+                                      std::pair{"/ops/deploy-prod", "ops/deploy-:*"}, std::pair{"/ops/deploy-prod", "ops/:*"},
+                                      std::pair{"/deploy-prod", "Deploy-Prod"}}) {
+        agent.settings().invoke.permissions = {};
+        agent.settings().invoke.permissions.deny = {rule};
+        BOOST_TEST((agent.invoke(typed, caller::user).status() == invoke_status::denied), typed << " / " << rule);
+        BOOST_TEST(!has_code(agent.check_permissions(), codes::permission_rule_unmatched), rule);
+    }
+    // A prefix that no typed command reaching the skill can start with leaves it alone.
+    agent.settings().invoke.permissions = {};
+    agent.settings().invoke.permissions.deny = {"deployx:*"};
+    BOOST_TEST((agent.invoke("/deploy-prod", caller::user).status() == invoke_status::run));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -142,6 +142,14 @@ grep -q '"status":"run","code":null,' <<<"$out" && ! grep -q error_code <<<"$out
 # tree --format json: one object per skill, nested ones with their depth.
 out=$("$cli" tree --format json --preset sven --dir project-sven="$t/sven" 2>/dev/null)
 grep -qx '{"command":"pkg/sub","name":"sub","depth":1,"hidden":false,"description":"The sub skill."}' <<<"$out" || fail "tree --format json: $out"
+# A skill's children follow it, before a sibling whose name sorts between as text (`pkg-x`).
+skill "$t/sven/pkg-x" pkg-x
+out=$("$cli" tree --preset sven --dir project-sven="$t/sven" 2>/dev/null | awk '{print $1}' | tr '\n' ' ')
+[ "$out" = "pkg sub pkg-x " ] || fail "tree puts a child under the wrong parent: $out"
+rm -r "$t/sven/pkg-x"
+# --dir names a tier once.
+"$cli" list --dir user="$t/user" --dir user="$t/empty" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "--dir user given twice: exit $rc"
 
 # fmt --format json: what would be fixed, then what was, per file; text mode unchanged.
 out=$("$cli" fmt --format json "$t/fmt" 2>/dev/null); rc=$?

@@ -264,8 +264,19 @@ void show_summary(skillmd::snapshot const& snap, options const& o)
 /// {"command","name","depth","hidden","description"}.
 int cmd_tree(skillmd::snapshot const& snap, options const& o)
 {
+    // Segment by segment, so a skill's children follow it (`a`, `a/b`, `a-b`; as plain
+    // text `a-b` would come between, and `a/b` look like its child).
+    std::vector<skillmd::skill_record const*> rows;
+    for (auto const& r : snap.skills()) rows.push_back(&r);
+    std::stable_sort(rows.begin(), rows.end(), [](auto const* a, auto const* b) {
+        auto const key = [](char c) { return c == '/' ? 0 : static_cast<int>(static_cast<unsigned char>(c)) + 1; };
+        std::string_view const x = a->command, y = b->command;
+        return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(),
+                                            [&](char p, char q) { return key(p) < key(q); });
+    });
     std::string out;
-    for (auto const& r : snap.skills()) {
+    for (auto const* row : rows) {
+        auto const& r = *row;
         std::size_t const depth = static_cast<std::size_t>(std::count(r.command.begin(), r.command.end(), '/'));
         auto const leaf = r.command.substr(r.command.rfind('/') + 1);
         if (o.json) {
@@ -474,6 +485,16 @@ std::string check_tiers(options const& o, preset_info const& p)
         }
         if (label != "db") cli::warn_missing_dir(label, path);
     }
+    // A rule `name@tier` names a tier of the preset, or it can never match.
+    for (auto const* rules : {&o.allow, &o.deny})
+        for (auto const& rule : *rules) {
+            auto const at = rule.find('@');
+            if (at == std::string::npos || rule.ends_with(":*")) continue;
+            std::string_view const tier = std::string_view(rule).substr(at + 1);
+            if (std::find(tiers.begin(), tiers.end(), tier) == tiers.end())
+                return "the rule " + safe(rule) + " names no tier of the " + o.preset + " preset, so it matches nothing" +
+                       cli::did_you_mean(tier, tiers);
+        }
     return "";
 }
 

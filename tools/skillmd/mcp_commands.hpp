@@ -74,7 +74,11 @@ int cmd_mcp(System& agent, std::size_t page_size)
     skillmd::mcp::server<System> srv(agent, so);
     if (auto const snap = agent.snapshot()) { // what is not served is said once, at the start
         std::vector<std::string> skipped;
-        (void)skillmd::mcp::served(*snap, &skipped);
+        for (auto const& s : skillmd::mcp::served(*snap, &skipped)) {
+            auto const id = s.listed();
+            if (auto const m = skillmd::mcp::list_skill(s.directory, &id); !m.complete())
+                skipped.push_back(s.record->where.path.str() + ": its files cannot all be listed: " + m.error);
+        }
         for (auto const& why : skipped) std::cerr << "skillmd: not served: " << skillmd::detail::terminal_safe(why) << "\n";
     }
     auto const send = [](std::string const& m) {

@@ -144,7 +144,8 @@ inline std::string take_registry_flag(std::string_view a, arg_cursor& c, options
         auto f = c.value();
         if (!f || f->find('=') == std::string_view::npos) return "--dir takes TIER=PATH";
         auto const eq = f->find('=');
-        o.dirs[std::string(f->substr(0, eq))] = std::string(f->substr(eq + 1));
+        auto const [at, fresh] = o.dirs.try_emplace(std::string(f->substr(0, eq)), std::string(f->substr(eq + 1)));
+        if (!fresh) return "--dir " + at->first + " is given twice; a tier has one folder";
     } else if (a == "--allow-root") {
         auto f = c.value();
         if (!f) return "--allow-root needs a folder";

@@ -62,6 +62,9 @@ inline std::vector<diagnostic> check_permission_rules(permission_rules const& ru
                     if (permission_rules::matches(rule, n)) return;
                     if (match_sanitized && permission_rules::matches(rule, sanitize_command(n))) return;
                 }
+                if (match_sanitized && kind == "deny rule" && rule.ends_with(":*") &&
+                    detail::sanitized_prefix_reaches(std::string_view(rule).substr(0, rule.size() - 2), sanitize_command(r.command)))
+                    return;
                 std::string const cmd = skillmd::detail::ascii_lower(r.command);
                 if (near.empty() && (cmd == lowered || permission_rules::matches(lowered, cmd))) near = r.command;
             }
@@ -109,7 +112,7 @@ invocation invoke_unguarded(Registry const& reg, std::string_view name_or_comman
     inv.command = winner ? r->command.str() : r->qualified(); // a shadowed skill is named with its tier everywhere
     if (auto no = detail::check_caller(*r, q, who, opts)) return refuse(std::move(*no));
 
-    auto const names = detail::rule_spellings(snap, *r, opts.permissions, opts.match_sanitized); // rules see the record
+    auto const names = detail::rule_spellings(snap, *r, opts.permissions, opts.match_sanitized, q.name); // rules see the record
     inv.permission = opts.permissions.decide(names.answers, names.carries, inv.command);
     if (inv.permission.behavior == permission::deny) {
         std::string why = inv.permission.message; // read before `inv` is moved into the call

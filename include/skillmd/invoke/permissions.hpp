@@ -103,6 +103,9 @@ inline std::string rule_problem(std::string_view rule)
     // is resolved as `x` only when it is a whole rule), a name with an empty, `.` or `..`
     // segment (`deploy/`, `a//b`).
     bool const prefix = body.size() != rule.size();
+    if (auto const at = body.find('@'); at != std::string_view::npos &&
+        (at == 0 || at + 1 == body.size() || body.find('@', at + 1) != std::string_view::npos))
+        return "`" + std::string(rule) + "` is no `name@tier` (one `@` between a name and a tier), so it matches nothing";
     if (prefix && body.front() == '/')
         return "no skill's name starts with `/`, so `" + std::string(rule) + "` matches nothing; write `" +
                std::string(rule.substr(1)) + "`";

@@ -12,6 +12,7 @@
 // is refused (`..`, absolute paths, percent-encoded tricks, links out of the skill).
 // Digests come from the bytes on disk when they are served. Link skillmd::mcp.
 
+#include <skillmd/detail/hex.hpp>
 #include <skillmd/detail/json.hpp>
 #include <skillmd/mcp/digest.hpp>
 #include <skillmd/mcp/uri.hpp>
@@ -22,6 +23,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -321,12 +324,26 @@ private:
     }
 
     /// The page `params.cursor` names: its first index, or a failure for a cursor we did not give.
-    static std::variant<std::size_t, failure> page_start(boost::json::object const& params, std::size_t total)
+    /// A cursor is `<listing>.<offset>`: the listing is a digest of the skills served (their
+    /// paths and times), so a cursor from before a change is refused, never applied to a
+    /// list it was not made for (which would repeat or skip items).
+    static std::string listing_of(snapshot const& snap)
+    {
+        std::string out;
+        skillmd::detail::append_hex(out, static_cast<std::uint32_t>(std::hash<std::string>{}(fingerprint(snap))), 8);
+        return out;
+    }
+
+    static std::variant<std::size_t, failure> page_start(boost::json::object const& params, std::size_t total,
+                                                         std::string_view listing)
     {
         auto const* c = params.if_contains("cursor");
         if (c == nullptr || c->is_null()) return std::size_t{0};
         if (!c->is_string()) return failure{-32602, "`cursor` must be a string"};
-        std::string_view const s = c->as_string();
+        std::string_view s = c->as_string();
+        if (!s.starts_with(listing) || s.size() == listing.size() || s[listing.size()] != '.')
+            return failure{-32602, "unknown cursor (the skills served changed since it was given: list again from the start)"};
+        s.remove_prefix(listing.size() + 1);
         std::size_t n = 0;
         auto const [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
         if (ec != std::errc() || end != s.data() + s.size() || n > total) return failure{-32602, "unknown cursor"};
@@ -334,9 +351,11 @@ private:
     }
 
     template <class Each>
-    std::variant<boost::json::object, failure> paged(boost::json::object const& params, std::size_t total, char const* key, Each each) const
+    std::variant<boost::json::object, failure> paged(boost::json::object const& params, std::size_t total, char const* key,
+                                                     snapshot const& snap, Each each) const
     {
-        auto const start = page_start(params, total);
+        std::string const listing = listing_of(snap);
+        auto const start = page_start(params, total, listing);
         if (auto const* f = std::get_if<failure>(&start)) return *f;
         // No wrap: a page is at most what is left (a page size of 2^64-1 is the rest).
         std::size_t const first = std::get<std::size_t>(start),
@@ -344,7 +363,7 @@ private:
         boost::json::array items;
         for (std::size_t i = first; i < last; ++i) each(i, items);
         boost::json::object r{{key, std::move(items)}};
-        if (last < total) r["nextCursor"] = std::to_string(last);
+        if (last < total) r["nextCursor"] = listing + "." + std::to_string(last);
         return r;
     }
 
@@ -359,7 +378,7 @@ private:
     {
         auto const snap = source_.snapshot();
         auto const skills = served(*snap);
-        auto r = paged(params, skills.size(), "skills", [&](std::size_t i, boost::json::array& items) {
+        auto r = paged(params, skills.size(), "skills", *snap, [&](std::size_t i, boost::json::array& items) {
             auto e = entry_of(skills[i]);
             if (e.error.empty()) items.push_back(std::move(e.entry)); // a skill that cannot be described is left out
         });
@@ -422,8 +441,9 @@ private:
 
     std::variant<boost::json::object, failure> list_resources(boost::json::object const& params) const
     {
-        auto const all = all_resources(source_.snapshot());
-        return paged(params, all->size(), "resources", [&](std::size_t i, boost::json::array& items) { items.push_back((*all)[i]); });
+        auto const snap = source_.snapshot();
+        auto const all = all_resources(snap);
+        return paged(params, all->size(), "resources", *snap, [&](std::size_t i, boost::json::array& items) { items.push_back((*all)[i]); });
     }
 
     /// The file a URI names inside a served skill: the skill (the longest path that is a
@@ -457,8 +477,14 @@ private:
         if (!at || at->file.empty()) return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string())};
         // Opened below the skill's folder, which must still be the one listed: no link
         // swapped in for the folder or a part of the path leads out of it.
-        std::string error;
+        // Only what the lists show is read: a skill whose files cannot all be listed (too
+        // deep, too many) is not served at all, and a file its listing leaves out is not its.
         auto const id = at->skill.listed();
+        auto const m = list_skill(at->skill.directory, &id);
+        if (!m.complete()) return failure{-32602, "not served: " + shown(u->as_string()) + " belongs to a skill whose files cannot all be listed (" + shown(m.error) + ")"};
+        if (std::none_of(m.files.begin(), m.files.end(), [&](auto const& f) { return f.path == at->file; }))
+            return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string())};
+        std::string error;
         auto bytes = read_skill_file(at->skill.directory, &id, at->file, max_skill_bytes, error);
         if (!bytes) return failure{-32602, "cannot read " + shown(u->as_string()) + ": " + shown(error)};
         bool const text = is_text(*bytes);
@@ -496,7 +522,7 @@ private:
         if (!found || std::any_of(m.files.begin(), m.files.end(), [&](auto const& f) { return f.path == at->file; }))
             return failure{-32602, shown(u->as_string()) + " is not a directory resource"};
         std::sort(children.begin(), children.end());
-        auto r = paged(params, children.size(), "resources", [&](std::size_t i, boost::json::array& items) {
+        auto r = paged(params, children.size(), "resources", *snap, [&](std::size_t i, boost::json::array& items) {
             auto const& [name, dir] = children[i];
             items.push_back(boost::json::object{{"uri", skill_uri(at->skill.path, prefix + name)},
                                                 {"name", name},

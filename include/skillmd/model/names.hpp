@@ -55,14 +55,17 @@ struct name_fault
 
 namespace detail {
 
-/// The character a look-alike of `@` or `:` passes for (NFKC folds the first five; the
-/// others only look the same), or 0.
+/// The character a look-alike of `@` or `:` passes for (Unicode's confusables of each,
+/// less the visarga signs that belong inside Devanagari and Gujarati words), or 0.
 inline constexpr char reserved_look_alike(char32_t c) noexcept
 {
     if (c == 0xff20 || c == 0xfe6b) return '@';
-    if (c == 0xff1a || c == 0xfe55 || c == 0xfe13 || c == 0x2236 || c == 0xa789 || c == 0x02f8 || c == 0x0589 || c == 0x05c3)
+    switch (c) {
+    case 0x02d0: case 0x02f8: case 0x0589: case 0x05c3: case 0x0703: case 0x0704: case 0x16ec: case 0x1803:
+    case 0x1809: case 0x205a: case 0x2236: case 0xa4fd: case 0xa789: case 0xfe13: case 0xfe30: case 0xfe55: case 0xff1a:
         return ':';
-    return 0;
+    default: return 0;
+    }
 }
 
 } // namespace detail

@@ -97,27 +97,52 @@ inline skill_record const* find_skill(snapshot const& snap, std::string_view nam
     return nullptr;
 }
 
+/** With sven's rule, whether a command typed as `prefix` followed by anything can reach the
+    skill whose sanitised command is `sanitized`: the prefix, sanitised, begins it (a
+    prefix ending in a separator, `deploy-`, begins a new word: `deploy_`). Typed commands
+    are matched by their sanitised form, so `deploy-:*` covers `DEPLOY-prod`.
+*/
+inline bool sanitized_prefix_reaches(std::string_view prefix, std::string_view sanitized)
+{
+    std::string want = sanitize_command(prefix);
+    if (want.empty()) return true; // `-` then anything: any skill
+    char const last = prefix.back();
+    bool const alnum = (last >= 'a' && last <= 'z') || (last >= 'A' && last <= 'Z') || (last >= '0' && last <= '9');
+    if (last == '/') want += '/';
+    else if (!alnum) want += '_';
+    return sanitized.starts_with(want);
+}
+
 /** Every spelling of `r` that permission rules are matched against: those it answers to
-    and those it carries (snapshot::names_of); with sven's rule, the sanitised form of
-    each; and every plain rule of `rules` that the resolver itself takes to `r` (`/deploy`,
-    a sanitised `my_skill`). So a rule covers a skill exactly when some way of naming the
-    skill that invoke accepts is the rule: no spelling gets past a deny rule, and an
-    allow rule names the one record invoke would reach with it.
+    and those it carries (snapshot::names_of); the name it was asked by (`typed`, which
+    the resolver took to `r`); with sven's rule, the sanitised form of each, and the
+    prefix of each deny rule `prefix:*` a typed command could reach `r` with; and every
+    plain rule of `rules` that the resolver itself takes to `r` (`/deploy`, a sanitised
+    `my_skill`). So a rule covers a skill exactly when some way of naming the skill that
+    invoke accepts is the rule: no spelling gets past a deny rule, and an allow rule
+    names the one record invoke would reach with it.
 */
 inline snapshot::record_names rule_spellings(snapshot const& snap, skill_record const& r, permission_rules const& rules,
-                                             bool match_sanitized)
+                                             bool match_sanitized, std::string_view typed = {})
 {
     auto names = snap.names_of(r);
     auto const add = [&](std::string n, bool answers) {
         auto& list = answers ? names.answers : names.carries;
         if (!n.empty() && std::find(list.begin(), list.end(), n) == list.end()) list.push_back(std::move(n));
     };
+    add(std::string(typed), true);
     if (match_sanitized) {
         for (bool const answers : {true, false}) {
             auto const given = answers ? names.answers : names.carries;
             for (auto const& n : given)
                 if (auto s = sanitize_command(n); s != n) add(s, find_skill(snap, s, true) == &r);
         }
+    }
+    if (match_sanitized) {
+        std::string const mine = sanitize_command(r.command);
+        for (auto const& rule : rules.deny)
+            if (rule.ends_with(":*") && sanitized_prefix_reaches(std::string_view(rule).substr(0, rule.size() - 2), mine))
+                add(rule.substr(0, rule.size() - 2), false);
     }
     for (auto const* list : {&rules.deny, &rules.allow})
         for (auto const& rule : *list)

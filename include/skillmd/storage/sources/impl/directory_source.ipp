@@ -1150,6 +1150,18 @@ struct directory_source::walker
                            "); not followed (allow the folder with directory_options::allowed_roots)");
                 return false;
             }
+            // A link to a folder of this tier is a second name for it. The folder is walked
+            // at its own place and the link skipped, whichever the walk meets first, so a
+            // link (`a-deploy -> deploy`) never takes the folder's name, nor slips past the
+            // rules and overrides written for it. (sh->roots: the tier's own root first.)
+            struct stat lst;
+            if (!sh->roots->empty() && detail::within(real, {sh->roots->front()}) && ::lstat(full.c_str(), &lst) == 0 &&
+                S_ISLNK(lst.st_mode)) {
+                report(full, severity::info, codes::discovery_loop,
+                       "symbolic link to " + detail::escaped(real) + ", a folder of this tier; skipped: the folder is "
+                       "found at its own place");
+                return false;
+            }
         }
         return true;
     }
