@@ -8,6 +8,7 @@
 // (portability, which parses with every parser: X3 included).
 
 #include <skillmd/authoring/scaffold.hpp>
+#include <skillmd/authoring/explanation.hpp>
 #include <skillmd/authoring/explain.hpp>
 #include <skillmd/authoring/portability.hpp>
 

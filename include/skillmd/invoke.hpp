@@ -14,6 +14,7 @@
 #include <skillmd/invoke/invocation_result.hpp>
 #include <skillmd/invoke/invocation.hpp>
 #include <skillmd/invoke/tools.hpp>
+#include <skillmd/invoke/tool_call_result.hpp>
 #include <skillmd/invoke/tool_calls.hpp>
 #include <skillmd/invoke/observer.hpp>
 #include <skillmd/invoke/skill_tool.hpp>

@@ -9,44 +9,13 @@
 // query or fragment, a backslash, bad percent-encoding) is refused, so no spelling of a
 // path can reach a file the plain spelling cannot.
 
-#include <skillmd/detail/hex.hpp>
+#include <skillmd/mcp/impl/uri_encoding.hpp>
 
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace skillmd::mcp {
-
-namespace detail {
-
-inline bool unreserved(unsigned char c) noexcept
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-           c == '~';
-}
-
-inline void encode_segment(std::string& out, std::string_view s)
-{
-    for (char ch : s) {
-        auto const c = static_cast<unsigned char>(ch);
-        if (unreserved(c)) {
-            out += ch;
-        } else {
-            out += '%';
-            skillmd::detail::append_hex_byte(out, c, true);
-        }
-    }
-}
-
-inline int hex_value(char c) noexcept
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-} // namespace detail
 
 /// True for a path of one or more segments, none empty, `.` or `..`, with no NUL or `\`.
 inline bool valid_skill_path(std::string_view p) noexcept

@@ -10,9 +10,7 @@
 
 #include <skillmd/detail/json.hpp>
 #include <skillmd/model/diagnostic.hpp>
-
-#include <boost/json/parse.hpp>
-#include <boost/json/value.hpp>
+#include <skillmd/storage/impl/triggers_json.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -97,36 +95,6 @@ inline std::string db_skill_text(std::string_view name, std::string_view descrip
     t += content;
     return t;
 }
-
-namespace detail {
-
-inline std::string triggers_json(std::vector<std::string> const& triggers)
-{
-    std::string j = "[";
-    for (std::size_t i = 0; i < triggers.size(); ++i) {
-        if (i) j += ",";
-        json_quote(j, triggers[i]);
-    }
-    return j + "]";
-}
-
-/// A JSON array of strings (as our writes store it); anything else gives nothing.
-inline std::vector<std::string> parse_triggers_json(std::string_view j)
-{
-    boost::json::parse_options opts;
-    opts.max_depth = 2; // an array of strings: anything deeper is no trigger list
-    boost::system::error_code ec;
-    boost::json::value const v = boost::json::parse(j, ec, {}, opts);
-    if (ec || !v.is_array()) return {};
-    std::vector<std::string> out;
-    for (auto const& e : v.get_array()) {
-        if (!e.is_string()) return {};
-        out.emplace_back(e.get_string());
-    }
-    return out;
-}
-
-} // namespace detail
 
 /// Applies `u` to `current`, the row as its writer read it under the row's lock:
 /// `conflict` when `u.revision` is not the row's, else `check`'s verdict on the result.
