@@ -185,11 +185,18 @@ BOOST_AUTO_TEST_CASE(paging_never_wraps)
     at.overrides["project"] = t / "none";
     auto agent = presets::make_agent_skills(at);
     BOOST_TEST_REQUIRE(agent.load());
+    std::string const init = R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})";
+    mcp::server_options one;
+    one.page_size = 1;
+    mcp::server<decltype(agent)> first(agent, one); // a cursor to the second skill
+    first.handle(init);
+    auto const page = boost::json::parse(first.handle(R"({"jsonrpc":"2.0","id":1,"method":"skills/list"})").at(0));
+    std::string const cursor(page.at("result").at("nextCursor").as_string());
     mcp::server_options o;
     o.page_size = std::numeric_limits<std::size_t>::max();
     mcp::server<decltype(agent)> srv(agent, o);
-    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
-    auto const out = srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"cursor":"1"}})");
+    srv.handle(init);
+    auto const out = srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"cursor":")" + cursor + R"("}})");
     BOOST_TEST_REQUIRE(out.size() == 1u);
     auto const v = boost::json::parse(out[0]);
     BOOST_TEST(v.at("result").at("skills").as_array().size() == 2u);

@@ -128,16 +128,26 @@ BOOST_AUTO_TEST_CASE(allowed_roots_and_the_presets_own_tiers_stay_easy)
     BOOST_TEST((allowed.invoke("/commit", caller::user).status() == invoke_status::run));
 }
 
+// A package whose only "subfolder" is a link to a sub-skill kept elsewhere (a folder the
+// links may lead into): the link is walked, whatever the folder's link count says. A
+// link to a folder of the same tier is not: that folder is found at its own place.
 BOOST_AUTO_TEST_CASE(a_symlinked_sub_skill_in_a_package_without_subfolders_is_found)
 {
     temp_dir t;
     write(t / "tier/pkg/SKILL.md", skill("pkg", "Package"));
     write(t / "tier/pkg/README.md", "files only, no real subfolder");
-    write(t / "tier/shared/sub/SKILL.md", skill("sub", "Shared sub-skill"));
-    fs::create_directory_symlink(t / "tier/shared/sub", t / "tier/pkg/sub");
-    auto const d = discover(t / "tier", layout::nested);
-    auto const found = commands(d);
+    write(t / "shared/sub/SKILL.md", skill("sub", "Shared sub-skill"));
+    fs::create_directory_symlink(t / "shared/sub", t / "tier/pkg/sub");
+    directory_options o;
+    o.allowed_roots = {(t / "shared").string()};
+    auto const found = commands(discover(t / "tier", layout::nested, o));
     BOOST_TEST((std::find(found.begin(), found.end(), "pkg/sub") != found.end()));
+
+    write(t / "tier/local/sub2/SKILL.md", skill("sub2", "A sub-skill of this tier"));
+    fs::create_directory_symlink(t / "tier/local/sub2", t / "tier/pkg/sub2");
+    auto const in_tier = commands(discover(t / "tier", layout::nested, o));
+    BOOST_TEST((std::find(in_tier.begin(), in_tier.end(), "local/sub2") != in_tier.end()));
+    BOOST_TEST((std::find(in_tier.begin(), in_tier.end(), "pkg/sub2") == in_tier.end()));
 }
 
 BOOST_AUTO_TEST_CASE(shadowed_skills_are_visibly_different_skills)
