@@ -40,7 +40,7 @@ struct command_doc
     "  --preset NAME            agent-skills (default; the Agent Skills specification), pegasus,\n"                    \
     "                           claude-code, mycode, sven, koshi, claude-code-2.1, codex-0.169,\n"                     \
     "                           gemini-cli-0.61, opencode-1.18\n"                                                      \
-    "  --dir TIER=PATH          replaces a tier's directory (repeatable); a PATH that does not\n"                      \
+    "  --dir TIER=PATH          replaces a tier's directory (once per tier); a PATH that does not\n"                      \
     "                           exist is warned about on stderr\n"                                                     \
     "  --allow-root PATH        lets links in the tiers lead into PATH (repeatable)\n"                                 \
     "  --user-settings FILE     JSON with `skillOverrides` {\"name or path\": \"on\"|\"name-only\"|\n"                 \
