@@ -10,6 +10,7 @@
 //   uri.hpp     `skill://` URIs, made canonical and read strictly
 //   frontmatter_json.hpp  a frontmatter as the entry's JSON object, and back
 //   server.hpp  a registry served to MCP clients, one JSON-RPC message at a time (any transport)
+//   http.hpp    the server behind streamable HTTP: the handler a net::http_server runs
 //   client.hpp  a JSON-RPC client over a child process's stdio, with time-outs and size caps
 //   published_skill.hpp  a skill as a server's listing published it, with each file's digest and size
 //   source.hpp  a tier whose skills come from an MCP server, digests verified on every read
@@ -19,6 +20,7 @@
 #include <skillmd/mcp/uri.hpp>
 #include <skillmd/mcp/frontmatter_json.hpp>
 #include <skillmd/mcp/server.hpp>
+#include <skillmd/mcp/http.hpp>
 #include <skillmd/mcp/client.hpp>
 #include <skillmd/mcp/published_skill.hpp>
 #include <skillmd/mcp/source.hpp>

@@ -8,6 +8,7 @@
 // parser is a template parameter.
 
 #include <skillmd/validation/dialect.hpp>
+#include <skillmd/validation/name_rules.hpp>
 #include <skillmd/validation/read_result.hpp>
 #include <skillmd/validation/read_skill.hpp>
 

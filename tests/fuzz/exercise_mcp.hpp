@@ -87,7 +87,9 @@ inline mcp_fixture& mcp_tree()
     return f;
 }
 
-/// Input: a control byte, then lines (messages). Bit 0 of the control: `initialize` first.
+/// Input: a control byte, then lines (messages). Bit 0 of the control: `initialize` first;
+/// bit 1: over HTTP, with the MCP headers bits 2-3 choose (none, a session revision, the
+/// stateless one, an unknown one), the method header the message's own unless bit 4.
 inline void exercise_mcp(std::string_view in)
 {
     if (in.empty()) return;
@@ -105,7 +107,24 @@ inline void exercise_mcp(std::string_view in)
         auto const nl = std::min(in.find('\n', pos), in.size());
         std::string_view const line = in.substr(pos, nl - pos);
         pos = nl + 1;
-        auto const replies = srv.handle(line);
+        std::vector<std::string> replies;
+        if (control & 2) {
+            mcp::request_context ctx;
+            ctx.http = true;
+            constexpr std::string_view versions[] = {"", "2025-11-25", "2026-07-28", "v999"};
+            if (auto const v = versions[(control >> 2) & 3]; !v.empty()) ctx.protocol_version = std::string(v);
+            boost::system::error_code ec;
+            auto const parsed = boost::json::parse(line, ec);
+            auto const* obj = ec ? nullptr : parsed.if_object();
+            auto const* method = obj ? obj->if_contains("method") : nullptr;
+            ctx.method = control & 16 || method == nullptr || !method->is_string() ? "x" : std::string(method->as_string());
+            auto const r = srv.respond(line, ctx);
+            expect(r.status == 200 || r.status == 202 || r.status == 400 || r.status == 404 || r.status == 413);
+            expect(r.messages.empty() == (r.status == 202) || (r.messages.empty() && r.status == 400));
+            replies = r.messages;
+        } else {
+            replies = srv.handle(line);
+        }
         expect(replies.size() <= 1);
         for (auto const& r : replies) {
             boost::system::error_code ec;

@@ -15,6 +15,10 @@
 #include <boost/json/parse.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
+#include <map>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -156,9 +160,75 @@ BOOST_AUTO_TEST_CASE(frontmatter_becomes_the_json_a_yaml_loader_gives)
     BOOST_TEST(mcp::scalar_json("2.5e3", true) == boost::json::value(2500.0));
     BOOST_TEST(mcp::scalar_json(".5", true) == boost::json::value(0.5));
     BOOST_TEST(mcp::scalar_json("1.2.3", true) == boost::json::value("1.2.3"));
-    BOOST_TEST(mcp::scalar_json("99999999999999999999", true) == boost::json::value("99999999999999999999"));
-    BOOST_TEST(mcp::scalar_json(".inf", true) == boost::json::value(".inf"));
     BOOST_TEST(mcp::scalar_json("yes", true) == boost::json::value("yes")); // YAML 1.2: a string
+    // The core schema's other integers and floats, each as a loader types it.
+    BOOST_TEST(mcp::scalar_json("0o17", true) == boost::json::value(15));
+    BOOST_TEST(mcp::scalar_json("0o18", true) == boost::json::value("0o18"));
+    BOOST_TEST(mcp::scalar_json("-0x1F", true) == boost::json::value("-0x1F")); // no sign on hex
+    BOOST_TEST(mcp::scalar_json("007", true) == boost::json::value(7));
+    BOOST_TEST(mcp::scalar_json("9223372036854775808", true) == boost::json::value(9223372036854775808u));
+    BOOST_TEST(mcp::scalar_json("-9223372036854775808", true) == boost::json::value(INT64_MIN));
+    BOOST_TEST(frontmatter::number_text(mcp::scalar_json("99999999999999999999", true)) == "99999999999999999999");
+    BOOST_TEST(frontmatter::number_text(mcp::scalar_json("-00099999999999999999999", true)) == "-99999999999999999999");
+    BOOST_TEST(frontmatter::number_text(mcp::scalar_json("0x10000000000000000", true)) == "18446744073709551616");
+    BOOST_TEST(frontmatter::number_text(mcp::scalar_json("0o2000000000000000000000", true)) == "18446744073709551616");
+    double const inf = std::numeric_limits<double>::infinity();
+    BOOST_TEST(mcp::scalar_json(".inf", true) == boost::json::value(inf));
+    BOOST_TEST(mcp::scalar_json("-.Inf", true) == boost::json::value(-inf));
+    BOOST_TEST(mcp::scalar_json("+.INF", true) == boost::json::value(inf));
+    BOOST_TEST(mcp::scalar_json(".inf", false) == boost::json::value(".inf"));
+    BOOST_TEST(std::isnan(mcp::scalar_json(".NaN", true).as_double()));
+    BOOST_TEST(mcp::scalar_json("1e999", true) == boost::json::value(inf)); // too large for a double
+    BOOST_TEST(mcp::scalar_json("-1e999", true) == boost::json::value(-inf));
+    BOOST_TEST(mcp::scalar_json("1e-999", true) == boost::json::value(0.0));
+    BOOST_TEST(mcp::scalar_json("0.000e999", true) == boost::json::value(0.0));
+    BOOST_TEST(mcp::scalar_json("1e5", true) == boost::json::value(100000.0));
+    BOOST_TEST(mcp::scalar_json("1.", true) == boost::json::value(1.0));
+    for (std::string_view text : {"1_000", "12:30", "1e", "e5", ".", "0x", "+0o7", ".Nan", "-.nan", "0b101"})
+        BOOST_TEST(mcp::scalar_json(text, true) == boost::json::value(text), text);
+}
+
+// The entry carries every value as the JSON a YAML 1.2 loader gives: integers of any
+// size digit for digit, infinities as `1e999`; what JSON cannot carry (NaN) keeps the
+// skill out, said why. A strict JSON reader takes the wire, and a host that reads the
+// SKILL.md itself finds the same data.
+BOOST_AUTO_TEST_CASE(entry_numbers_are_typed_as_a_loader_types_them_on_valid_json)
+{
+    std::string const md = "---\nname: n\ndescription: d\noctal: 0o17\nbig: 123456789012345678901234567890\n"
+                           "neg: -99999999999999999999\nhuge: 1e999\ninf: -.inf\nhex: 0xFF\nlist: [0o10, .inf]\n---\n";
+    std::string error;
+    auto const fm = mcp::frontmatter_json(md, error);
+    BOOST_TEST_REQUIRE(fm.has_value(), error);
+    std::string const wire = mcp::json_text(*fm);
+    BOOST_TEST(wire.find(R"("big":123456789012345678901234567890)") != std::string::npos, wire);
+    BOOST_TEST(wire.find(R"("neg":-99999999999999999999)") != std::string::npos, wire);
+    BOOST_TEST(wire.find(R"("huge":1e999)") != std::string::npos, wire);
+    BOOST_TEST(wire.find(R"("inf":-1e999)") != std::string::npos, wire);
+    BOOST_TEST(wire.find(R"("octal":15)") != std::string::npos, wire);
+    BOOST_TEST(wire.find(R"("list":[8,1e999])") != std::string::npos, wire);
+    BOOST_TEST(wire.find("Infinity") == std::string::npos, wire);
+    boost::system::error_code ec;
+    auto const peer = boost::json::parse(wire, ec); // what a host's JSON reader gets
+    BOOST_TEST_REQUIRE(!ec, wire);
+    BOOST_TEST(mcp::same_json(peer, *fm));
+    BOOST_TEST(mcp::same_json(*fm, peer));
+    BOOST_TEST(peer.at("huge").as_double() == std::numeric_limits<double>::infinity());
+    auto other = peer;
+    other.as_object()["big"] = 123456789012345678901234567891.0 * 2;
+    BOOST_TEST(!mcp::same_json(other, *fm));
+    // Written back as a SKILL.md head (the host's record), it reads as the same data.
+    std::string back_error;
+    auto const back = mcp::frontmatter_json(mcp::frontmatter_text(peer.as_object()), back_error);
+    BOOST_TEST_REQUIRE(back.has_value(), back_error);
+    BOOST_TEST(mcp::same_json(*back, peer));
+
+    BOOST_TEST(!mcp::frontmatter_json("---\nname: n\ndescription: d\nx: .nan\n---\n", error).has_value());
+    BOOST_TEST(error.find(".nan") != std::string::npos, error);
+    BOOST_TEST(!mcp::frontmatter_json("---\nname: n\ndescription: d \xff\n---\n", error).has_value());
+    BOOST_TEST(error.find("UTF-8") != std::string::npos, error);
+    // A string that looks like a marked number but for the mark's random part stays a string.
+    boost::json::object forged{{"x", "\xff" "0000000000000000:5"}};
+    BOOST_TEST(mcp::json_text(forged).find(":5}") == std::string::npos);
 }
 
 // The host builds a record from an entry alone: the JSON frontmatter written back as a
@@ -172,11 +242,13 @@ BOOST_AUTO_TEST_CASE(entry_frontmatter_reads_back_the_same_over_the_corpus, *nee
         if (!parts.has_frontmatter) continue;
         auto const parsed = frontmatter::x3_parser{}.parse(parts.frontmatter, "SKILL.md", parts.frontmatter_line);
         if (!parsed.ok() || parsed.doc->empty() || !parsed.doc->root().is_mapping()) continue;
-        auto const fm = mcp::to_json(parsed.doc->root()).as_object();
+        bool ok = true;
+        auto const fm = mcp::to_json(parsed.doc->root(), ok).as_object();
+        if (!ok) continue; // `.nan`: not carried
         std::string const head = mcp::frontmatter_text(fm);
         auto const back = frontmatter::x3_parser{}.parse(frontmatter::split(head, "SKILL.md").frontmatter, "SKILL.md", 2);
         BOOST_TEST_REQUIRE(back.ok(), file.string() << "\n" << head);
-        BOOST_TEST(mcp::same_json(mcp::to_json(back.doc->root()), fm), file.string() << "\n" << head);
+        BOOST_TEST(mcp::same_json(mcp::to_json(back.doc->root(), ok), fm), file.string() << "\n" << head);
         ++checked;
     }
     BOOST_TEST(checked > 800u);
@@ -260,6 +332,192 @@ BOOST_AUTO_TEST_CASE(skills_over_the_limits_are_not_served)
     BOOST_TEST(list.at("result").at("skills").as_array().size() == 1u);
     BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":2,"method":"skills/get","params":{"uri":"skill://huge/SKILL.md"}})")) ==
                -32603);
+}
+
+namespace {
+/// A request of the stateless revision, as the conformance suite's client sends it.
+std::string stateless(std::string const& method, boost::json::object params = {}, std::string version = "2026-07-28",
+                      std::int64_t id = 7)
+{
+    params["_meta"] = boost::json::object{{"io.modelcontextprotocol/protocolVersion", version},
+                                          {"io.modelcontextprotocol/clientCapabilities", boost::json::object{}}};
+    return boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
+}
+mcp::request_context over_http(std::string const& method, std::string version = "2026-07-28")
+{
+    mcp::request_context c;
+    c.http = true;
+    c.protocol_version = std::move(version);
+    c.method = method;
+    return c;
+}
+} // namespace
+
+// 2026-07-28 is stateless: no `initialize` first, the revision in each request's `_meta`
+// (and over HTTP in its headers, which must agree), `server/discover` to learn the
+// server, `resultType` on every result and cache hints on every list; each refusal with
+// its code and HTTP status.
+BOOST_AUTO_TEST_CASE(the_stateless_revision_needs_no_session)
+{
+    temp_dir t;
+    write(t / "skills/s/SKILL.md", "---\nname: s\ndescription: S\n---\nbody\n");
+    write(t / "skills/s/ref/a.md", "a\n");
+    auto agent = user_skills(t);
+    agent.load();
+    mcp::server<decltype(agent)> srv(agent);
+    // Without `initialize`, over stdio and over HTTP.
+    auto const disc = reply(srv.handle(stateless("server/discover")));
+    auto const& d = disc.at("result").as_object();
+    BOOST_TEST(d.at("resultType") == "complete");
+    BOOST_TEST(d.at("supportedVersions").as_array().at(0) == "2026-07-28");
+    BOOST_TEST(d.at("ttlMs").is_int64());
+    BOOST_TEST(d.at("cacheScope") == "public");
+    BOOST_TEST(d.at("capabilities").at("extensions").at("io.modelcontextprotocol/skills").at("directoryRead") == true);
+    BOOST_TEST(d.at("capabilities").at("resources").as_object().empty()); // no session: no list_changed to send
+    BOOST_TEST(d.at("_meta").at("io.modelcontextprotocol/serverInfo").at("name") == "skillmd");
+    for (std::string method : {"skills/list", "resources/list", "resources/templates/list", "tools/list", "prompts/list"}) {
+        auto const r = srv.respond(stateless(method), over_http(method));
+        BOOST_TEST(r.status == 200u, method);
+        auto const o = reply(r.messages);
+        auto const& res = o.at("result").as_object();
+        BOOST_TEST(res.at("resultType") == "complete", method);
+        BOOST_TEST(res.contains("ttlMs"), method);
+        BOOST_TEST(res.contains("cacheScope"), method);
+    }
+    auto const dir = srv.respond(stateless("resources/directory/read", {{"uri", "skill://s"}}), over_http("resources/directory/read"));
+    BOOST_TEST(reply(dir.messages).at("result").at("resultType") == "complete");
+    auto read_ctx = over_http("resources/read");
+    read_ctx.name = "skill://s/SKILL.md";
+    auto const read = srv.respond(stateless("resources/read", {{"uri", "skill://s/SKILL.md"}}), read_ctx);
+    BOOST_TEST(reply(read.messages).at("result").at("contents").at(0).at("text").as_string().starts_with("---"));
+
+    // Refusals, in the order the revision checks them.
+    auto const refusal = [&](std::string const& message, mcp::request_context const& ctx) {
+        auto const r = srv.respond(message, ctx);
+        auto const o = reply(r.messages);
+        BOOST_TEST_REQUIRE(o.contains("error"), r.messages.front());
+        BOOST_TEST(o.at("id") == 7); // the request's id, always
+        return std::pair{o.at("error").at("code").as_int64(), r.status};
+    };
+    std::string const bare = R"({"jsonrpc":"2.0","id":7,"method":"server/discover","params":{}})";
+    BOOST_TEST((refusal(bare, over_http("server/discover")) == std::pair<std::int64_t, unsigned>{-32602, 400}));
+    std::string const no_caps =
+        R"({"jsonrpc":"2.0","id":7,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}})";
+    BOOST_TEST((refusal(no_caps, over_http("server/discover")) == std::pair<std::int64_t, unsigned>{-32602, 400}));
+    BOOST_TEST((refusal(stateless("server/discover", {}, "v999"), over_http("server/discover")) ==
+                std::pair<std::int64_t, unsigned>{-32020, 400})); // the header says 2026-07-28
+    BOOST_TEST((refusal(stateless("skills/list"), over_http("skills/get")) == std::pair<std::int64_t, unsigned>{-32020, 400}));
+    auto wrong_name = read_ctx;
+    wrong_name.name = "skill://other/SKILL.md";
+    BOOST_TEST((refusal(stateless("resources/read", {{"uri", "skill://s/SKILL.md"}}), wrong_name) ==
+                std::pair<std::int64_t, unsigned>{-32020, 400}));
+    auto const unsupported = srv.respond(stateless("server/discover", {}, "v999"), over_http("server/discover", "v999"));
+    BOOST_TEST(unsupported.status == 400u);
+    auto const u = reply(unsupported.messages).at("error").as_object();
+    BOOST_TEST(u.at("code") == -32022);
+    BOOST_TEST(u.at("data").at("requested") == "v999");
+    BOOST_TEST(u.at("data").at("supported").as_array().at(0) == "2026-07-28");
+    for (std::string method : {"initialize", "ping", "logging/setLevel", "resources/subscribe", "unknown/method"})
+        BOOST_TEST((refusal(stateless(method), over_http(method)) == std::pair<std::int64_t, unsigned>{-32601, 404}), method);
+    // Over stdio the same request needs no headers; an unknown resource says which.
+    auto const missing = reply(srv.handle(stateless("resources/read", {{"uri", "skill://s/nothing.md"}})));
+    BOOST_TEST(missing.at("error").at("code") == -32602);
+    BOOST_TEST(missing.at("error").at("data").at("uri") == "skill://s/nothing.md");
+}
+
+// The earlier revisions keep their lifecycle over stdio; over HTTP (no session) each
+// request stands alone. `initialize` never offers 2026-07-28, which has no `initialize`;
+// `ping` is `{}`; errors there are HTTP 200 and notifications 202.
+BOOST_AUTO_TEST_CASE(the_session_revisions_keep_their_lifecycle)
+{
+    temp_dir t;
+    write(t / "skills/s/SKILL.md", "---\nname: s\ndescription: S\n---\nbody\n");
+    auto agent = user_skills(t);
+    agent.load();
+    mcp::server<decltype(agent)> srv(agent);
+    std::string const list = R"({"jsonrpc":"2.0","id":1,"method":"skills/list"})";
+    BOOST_TEST(error_code(srv.handle(list)) == -32002);
+    auto const init = reply(srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2026-07-28"}})"));
+    BOOST_TEST(init.at("result").at("protocolVersion") == "2025-11-25");
+    BOOST_TEST(init.at("result").at("capabilities").at("resources").at("listChanged") == true);
+    BOOST_TEST(reply(srv.handle(list)).at("result").at("skills").as_array().size() == 1u);
+    BOOST_TEST(reply(srv.handle(R"({"jsonrpc":"2.0","id":2,"method":"ping"})")).at("result").as_object().empty());
+
+    mcp::server<decltype(agent)> fresh(agent);
+    mcp::request_context http;
+    http.http = true; // the SDK's first request carries no version header
+    auto const r = fresh.respond(list, http);
+    BOOST_TEST(r.status == 200u);
+    BOOST_TEST(reply(r.messages).at("result").at("skills").as_array().size() == 1u);
+    http.protocol_version = "2025-11-25";
+    auto const init_http = reply(fresh.respond(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})", http).messages);
+    BOOST_TEST(!init_http.at("result").at("capabilities").at("resources").as_object().contains("listChanged"));
+    auto const note = fresh.respond(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", http);
+    BOOST_TEST(note.messages.empty());
+    BOOST_TEST(note.status == 202u);
+    auto const bad = fresh.respond(R"({"jsonrpc":"2.0","id":3,"method":"skills/get","params":{"uri":"skill://none/SKILL.md"}})", http);
+    BOOST_TEST(bad.status == 200u);
+    BOOST_TEST(error_code(bad.messages) == -32602);
+    BOOST_TEST(fresh.respond("{not json", http).status == 400u);
+}
+
+// The extension serves only skills whose names follow the Agent Skills rules: the others
+// are said to be left out, and asking for them is -32602, as for anything not served.
+BOOST_AUTO_TEST_CASE(only_names_that_follow_the_naming_rules_are_served)
+{
+    temp_dir t;
+    for (std::string name : {"Bad_Name", "double--hyphen", "-edge", "ok-name", "caf\xc3\xa9", "UPPER"})
+        write(t / "skills" / name / "SKILL.md", "---\nname: " + name + "\ndescription: D\n---\n");
+    presets::locations at;
+    at.home = t / "none";
+    at.project = t / "none";
+    at.overrides["user"] = (t / "skills").string();
+    auto agent = presets::make_claude_code(at); // a dialect that takes all of these names
+    agent.load();
+    std::vector<std::string> skipped;
+    std::vector<std::string> paths;
+    for (auto const& s : mcp::served(*agent.snapshot(), &skipped)) paths.push_back(s.path);
+    BOOST_TEST(paths == (std::vector<std::string>{"caf\xc3\xa9", "ok-name"}), boost::test_tools::per_element());
+    BOOST_TEST(skipped.size() == 4u);
+    for (auto const& why : skipped) BOOST_TEST(why.find("naming rules") != std::string::npos, why);
+    mcp::server<decltype(agent)> srv(agent);
+    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"skills/get","params":{"uri":"skill://Bad_Name/SKILL.md"}})")) == -32602);
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"skill://double--hyphen/SKILL.md"}})")) == -32602);
+}
+
+// A file has one MIME type wherever it is named, whatever its bytes: the listing does not
+// read them, so the type comes from the name alone.
+BOOST_AUTO_TEST_CASE(a_file_has_one_mime_type_everywhere)
+{
+    temp_dir t;
+    write(t / "skills/m/SKILL.md", "---\nname: m\ndescription: D\n---\n");
+    write(t / "skills/m/data.bin", std::string("\0\x01\x02binary", 9));
+    write(t / "skills/m/NOTES", "plain text\n");
+    write(t / "skills/m/logo.PNG", "not really a png\n");
+    write(t / "skills/m/ref/guide.md", "# Guide\n");
+    auto agent = user_skills(t);
+    agent.load();
+    mcp::server<decltype(agent)> srv(agent);
+    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    auto const list = reply(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"resources/list"})"));
+    std::map<std::string, std::string> listed;
+    for (auto const& r : list.at("result").at("resources").as_array())
+        listed[std::string(r.at("uri").as_string())] = std::string(r.at("mimeType").as_string());
+    BOOST_TEST(listed.at("skill://m/SKILL.md") == "text/markdown");
+    BOOST_TEST(listed.at("skill://m/data.bin") == "application/octet-stream");
+    BOOST_TEST(listed.at("skill://m/NOTES") == "application/octet-stream");
+    BOOST_TEST(listed.at("skill://m/logo.PNG") == "image/png");
+    int id = 2;
+    for (auto const& [uri, type] : listed) {
+        auto const read = reply(srv.handle(boost::json::serialize(boost::json::object{
+            {"jsonrpc", "2.0"}, {"id", id++}, {"method", "resources/read"}, {"params", boost::json::object{{"uri", uri}}}})));
+        BOOST_TEST(read.at("result").at("contents").at(0).at("mimeType").as_string() == type, uri);
+    }
+    auto const dir = reply(srv.handle(R"({"jsonrpc":"2.0","id":90,"method":"resources/directory/read","params":{"uri":"skill://m"}})"));
+    for (auto const& r : dir.at("result").at("resources").as_array())
+        if (auto const it = listed.find(std::string(r.at("uri").as_string())); it != listed.end())
+            BOOST_TEST(r.at("mimeType").as_string() == it->second);
 }
 
 // A file name that is not UTF-8 reaches a reply as U+FFFD: every reply stays JSON a

@@ -12,7 +12,7 @@
 //   skillmd db ...          the database tiers (SQLite, PostgreSQL): create, update, delete, list, load
 //   skillmd watch           prints the fleet tier's changes as other processes make them
 //   skillmd digest PATH...  every file's SHA-256 and the skill's digest (discovery RFC)
-//   skillmd mcp             serves a preset's skills over MCP on stdio (Skills extension)
+//   skillmd mcp             serves a preset's skills over MCP on stdio or HTTP (Skills extension)
 //   skillmd explain [NAME]  why each skill is (or is not) in the index and invocable
 //   skillmd fmt PATH...     the smallest edits after which every agent reads a file the same
 //
@@ -557,6 +557,9 @@ int run_loaded(System& agent, options const& o, std::string_view command)
     }
     if (command == "mcp") {
         print_diagnostics(*snap);
+        if (!o.http.empty()) return cli::cmd_mcp_http(agent, o.page_size, {o.http, o.token_file, o.allow_origins});
+        if (!o.token_file.empty() || !o.allow_origins.empty())
+            return cli::usage_error("mcp", "--token-file and --allow-origin go with --http");
         return cli::cmd_mcp(agent, o.page_size);
     }
     if (command == "index") return cmd_index(agent, *snap, o);

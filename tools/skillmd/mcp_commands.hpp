@@ -1,19 +1,23 @@
 // Copyright (c) 2026 The skillmd authors.
 // Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
 //
-// `skillmd digest` and `skillmd mcp`: the command line's side of skillmd/mcp.hpp.
+// `skillmd digest` and `skillmd mcp` (stdio or streamable HTTP): the command line's side
+// of skillmd/mcp.hpp.
 #ifndef SKILLMD_EXAMPLES_MCP_COMMANDS_HPP
 #define SKILLMD_EXAMPLES_MCP_COMMANDS_HPP
 
 #include "author_commands.hpp"
 
 #include <skillmd/mcp.hpp>
+#include <skillmd/net/http_server.hpp>
 #include <skillmd/model/diagnostic.hpp>
 
 #include <boost/json/serialize.hpp>
 
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -72,15 +76,8 @@ int cmd_mcp(System& agent, std::size_t page_size)
     skillmd::mcp::server_options so;
     if (page_size > 0) so.page_size = page_size;
     skillmd::mcp::server<System> srv(agent, so);
-    if (auto const snap = agent.snapshot()) { // what is not served is said once, at the start
-        std::vector<std::string> skipped;
-        for (auto const& s : skillmd::mcp::served(*snap, &skipped)) {
-            auto const id = s.listed();
-            if (auto const m = skillmd::mcp::list_skill(s.directory, &id); !m.complete())
-                skipped.push_back(s.record->where.path.str() + ": its files cannot all be listed: " + m.error);
-        }
-        for (auto const& why : skipped) std::cerr << "skillmd: not served: " << skillmd::detail::terminal_safe(why) << "\n";
-    }
+    // What is not served is said once, at the start.
+    for (auto const& why : srv.not_served()) std::cerr << "skillmd: not served: " << skillmd::detail::terminal_safe(why) << "\n";
     auto const send = [](std::string const& m) {
         std::fwrite(m.data(), 1, m.size(), stdout);
         std::fputc('\n', stdout);
@@ -137,6 +134,85 @@ int cmd_mcp(System& agent, std::size_t page_size)
     }
     // A last message without its newline is still a message.
     if (too_long || !line.empty()) answer_line();
+    return 0;
+}
+
+/// Where `skillmd mcp --http` listens and whom it lets in.
+struct http_settings
+{
+    std::string address;                  ///< HOST:PORT, `[::1]:PORT` for IPv6
+    std::string token_file;               ///< "" : no token
+    std::vector<std::string> allow_origins;
+};
+
+/// Serves `agent` over MCP's streamable HTTP at http://HOST:PORT/mcp until SIGTERM or
+/// SIGINT. The skills are re-read before each request. The address listened on is
+/// printed on stderr (with the port chosen when 0 was asked). Exit 1 when it cannot
+/// listen or read the token, 2 for a malformed address.
+template <class System>
+int cmd_mcp_http(System& agent, std::size_t page_size, http_settings const& how)
+{
+    skillmd::net::http_server_options ho;
+    auto const colon = how.address.rfind(':');
+    std::string host = colon == std::string::npos ? "" : how.address.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    unsigned port = 65536;
+    if (colon != std::string::npos) {
+        std::string_view const p = std::string_view(how.address).substr(colon + 1);
+        auto const [end, ec] = std::from_chars(p.data(), p.data() + p.size(), port);
+        if (ec != std::errc() || end != p.data() + p.size() || p.empty()) port = 65536;
+    }
+    if (host.empty() || port > 65535) {
+        std::cerr << "skillmd: --http takes HOST:PORT (a port from 0 to 65535): "
+                  << skillmd::detail::terminal_safe(how.address) << "\n";
+        return 2;
+    }
+    ho.host = host;
+    ho.port = static_cast<unsigned short>(port);
+    ho.allowed_origins = how.allow_origins;
+    if (!how.token_file.empty()) {
+        std::ifstream in(how.token_file, std::ios::binary);
+        std::string token;
+        if (!in || !std::getline(in, token)) {
+            std::cerr << "skillmd: cannot read the token from " << skillmd::detail::terminal_safe(how.token_file) << "\n";
+            return 1;
+        }
+        if (!token.empty() && token.back() == '\r') token.pop_back();
+        if (token.empty()) {
+            std::cerr << "skillmd: the token file " << skillmd::detail::terminal_safe(how.token_file) << " holds no token\n";
+            return 1;
+        }
+        ho.bearer_token = std::move(token);
+    }
+    ho.on_error = [](std::string_view why) { std::cerr << "skillmd: a request failed: " << skillmd::detail::terminal_safe(why) << "\n"; };
+    skillmd::mcp::server_options so;
+    if (page_size > 0) so.page_size = page_size;
+    skillmd::mcp::server<System> srv(agent, so);
+    for (auto const& why : srv.not_served()) std::cerr << "skillmd: not served: " << skillmd::detail::terminal_safe(why) << "\n";
+    std::string said; // the refresh failure last reported, so each is said once
+    auto const refresh = [&] {
+        srv.changes(); // over HTTP nobody listens for list_changed: clients keep to ttlMs
+        if (srv.refreshed()) {
+            said.clear();
+        } else if (auto why = agent.registry().last_error(); why != said) {
+            std::cerr << "skillmd: the skills could not be refreshed; the previous ones are still served: "
+                      << skillmd::detail::terminal_safe(why) << "\n";
+            said = std::move(why);
+        }
+    };
+    skillmd::net::http_server http(std::move(ho), skillmd::mcp::http_endpoint(srv, refresh));
+    try {
+        auto const bound = http.start();
+        std::string const shown_host = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+        std::cerr << "skillmd: serving MCP at http://" << skillmd::detail::terminal_safe(shown_host) << ":" << bound << "/mcp\n"
+                  << std::flush;
+    } catch (std::exception const& e) {
+        std::cerr << "skillmd: cannot listen on " << skillmd::detail::terminal_safe(how.address) << ": "
+                  << skillmd::detail::terminal_safe(e.what()) << "\n";
+        return 1;
+    }
+    http.stop_on_signals();
+    http.run();
     return 0;
 }
 

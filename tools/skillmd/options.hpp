@@ -51,6 +51,9 @@ struct options
     std::string substitution;            ///< invoke --substitution ("" : the preset's own)
     std::string new_dir = ".";           ///< new --dir
     std::size_t page_size = 0;           ///< mcp --page-size (0: the server's default)
+    std::string http;                    ///< mcp --http HOST:PORT ("" : stdio)
+    std::string token_file;              ///< mcp --token-file
+    std::vector<std::string> allow_origins; ///< mcp --allow-origin
     bool portability = false;            ///< lint --portability
     bool fix = false;                    ///< fmt --fix
     std::vector<std::pair<std::string, std::string>> settings; ///< (layer, file) in precedence order
@@ -171,6 +174,19 @@ inline std::string take_registry_flag(std::string_view a, arg_cursor& c, options
         auto const n = f ? number(*f) : std::nullopt;
         if (!n || *n == 0 || *n > 100000) return "--page-size takes a number from 1 to 100000";
         o.page_size = *n;
+    } else if (a == "--http") {
+        auto f = c.value();
+        if (!f || f->empty()) return "--http needs HOST:PORT";
+        if (!o.http.empty()) return "--http is given once";
+        o.http = std::string(*f);
+    } else if (a == "--token-file") {
+        auto f = c.value();
+        if (!f || f->empty()) return "--token-file needs a file";
+        o.token_file = std::string(*f);
+    } else if (a == "--allow-origin") {
+        auto f = c.value();
+        if (!f || f->empty()) return "--allow-origin needs an origin (scheme://host[:port])";
+        o.allow_origins.emplace_back(*f);
     }
     return "";
 }

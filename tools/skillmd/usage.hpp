@@ -171,14 +171,22 @@ inline constexpr std::array<command_doc, 14> commands{{
      "  --for SECONDS            stop after SECONDS (default 0: until interrupted)\n"
      "  --format text|json       text (default) or one JSON object per change\n"
      "Exit: 0 done, 1 output lost, 2 usage error, 3 database error.\n"},
-    {"mcp", "serve a preset's skills over MCP on stdio (Skills extension)", SKILLMD_REGISTRY_FLAGS " --page-size",
+    {"mcp", "serve a preset's skills over MCP on stdio or HTTP (Skills extension)",
+     SKILLMD_REGISTRY_FLAGS " --page-size --http --token-file --allow-origin",
      "usage: skillmd mcp [--preset NAME] [--dir TIER=PATH]... [--page-size N]\n"
-     "Serves the preset's skills over MCP (JSON-RPC 2.0, one message per line on stdin and\n"
-     "stdout) with the Skills extension: skills/list, skills/get, resources/list,\n"
-     "resources/read, resources/directory/read; the skills are re-read before each message\n"
-     "and a change is announced; ends with the input. It takes no --format: it speaks JSON-RPC.\n" SKILLMD_REGISTRY_HELP
+     "                   [--http HOST:PORT [--token-file FILE] [--allow-origin ORIGIN]...]\n"
+     "Serves the preset's skills over MCP (JSON-RPC 2.0) with the Skills extension:\n"
+     "skills/list, skills/get, resources/list, resources/read, resources/directory/read;\n"
+     "protocol revisions 2026-07-28 (stateless) and 2025-11-25 back to 2024-11-05. On stdio\n"
+     "(the default) one message per line in and out, until the input ends; the skills are\n"
+     "re-read before each message and a change is announced. It takes no --format.\n" SKILLMD_REGISTRY_HELP
      "  --page-size N            items per page of a list (1 to 100000)\n"
-     "Exit: 0 the input ended, 1 the skills could not be loaded, 2 usage error.\n"},
+     "  --http HOST:PORT         serve streamable HTTP at http://HOST:PORT/mcp instead (port 0:\n"
+     "                           any free one; the address is printed on stderr); until SIGTERM\n"
+     "  --token-file FILE        require `Authorization: Bearer <the file's first line>`\n"
+     "  --allow-origin ORIGIN    a browser origin allowed besides loopback ones (repeatable)\n"
+     "Exit: 0 the input ended or the server was stopped, 1 the skills could not be loaded or\n"
+     "the address not listened on, 2 usage error.\n"},
 }};
 
 #undef SKILLMD_REGISTRY_HELP

@@ -9,6 +9,7 @@
 // portability checks of `skillmd fmt` (authoring/portability.hpp).
 
 #include <skillmd/config.hpp>
+#include <skillmd/detail/hex.hpp>
 
 #include <boost/json/string.hpp>
 #include <boost/json/value.hpp>
@@ -16,62 +17,141 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <limits>
+#include <random>
 #include <string>
 #include <string_view>
 
 namespace skillmd::frontmatter {
 
+/// A number JSON's values cannot hold (an integer beyond 64 bits, or an infinity, which
+/// Boost.JSON would write as the non-JSON `Infinity`) travels as a string: this mark,
+/// then the number as JSON writes it. The MCP layer's writer puts it on the wire as a
+/// bare number. The mark starts with a byte that is never part of UTF-8 text and goes
+/// on with 64 random bits drawn once per process, so no string read from a file (a
+/// frontmatter value is UTF-8; a file name is not always) can pass for one.
+inline std::string const& number_text_mark()
+{
+    static std::string const mark = [] {
+        std::random_device rd;
+        std::string m = "\xff";
+        for (int i = 0; i < 4; ++i) skillmd::detail::append_hex(m, static_cast<std::uint32_t>(rd() & 0xffffu), 4);
+        return m + ':';
+    }();
+    return mark;
+}
+
+/// The JSON text of a number carried that way (`scalar_json`'s big integers), or "".
+inline std::string_view number_text(boost::json::value const& v)
+{
+    auto const* s = v.if_string();
+    if (s == nullptr || !std::string_view(*s).starts_with(number_text_mark()) || s->size() == number_text_mark().size()) return {};
+    return std::string_view(*s).substr(number_text_mark().size());
+}
+
+namespace impl {
+
+/// `digits` (valid in `base`) in decimal; "" when longer than `max_digits` (the
+/// conversion is quadratic, and no frontmatter needs such a number).
+inline std::string to_decimal(std::string_view digits, unsigned base, std::size_t max_digits = 4096)
+{
+    if (digits.size() > max_digits) return {};
+    std::string dec = "0"; // most significant first
+    for (char c : digits) {
+        unsigned carry = static_cast<unsigned>(c >= 'a' ? c - 'a' + 10 : c >= 'A' ? c - 'A' + 10 : c - '0');
+        for (auto it = dec.rbegin(); it != dec.rend(); ++it) {
+            unsigned const x = static_cast<unsigned>(*it - '0') * base + carry;
+            *it = static_cast<char>('0' + x % 10);
+            carry = x / 10;
+        }
+        while (carry) {
+            dec.insert(dec.begin(), static_cast<char>('0' + carry % 10));
+            carry /= 10;
+        }
+    }
+    auto const first = dec.find_first_not_of('0');
+    return first == std::string::npos ? "0" : dec.substr(first);
+}
+
+/// An integer of the core schema: int64, else uint64, else its digits (`number_text`).
+inline boost::json::value integer(bool negative, std::string_view digits, unsigned base)
+{
+    std::uint64_t n = 0;
+    auto const [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n, static_cast<int>(base));
+    if (ec == std::errc() && end == digits.data() + digits.size()) {
+        constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+        if (!negative) return n <= max ? boost::json::value(static_cast<std::int64_t>(n)) : boost::json::value(n);
+        if (n <= max + 1) return n == max + 1 ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(n);
+    }
+    std::string dec = to_decimal(digits, base);
+    if (dec.empty()) return negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    return boost::json::string(number_text_mark() + (negative ? "-" : "") + dec);
+}
+
+} // namespace impl
+
 /// A JSON value for a YAML scalar: plain scalars resolved by the YAML 1.2 core schema
-/// (null, booleans, integers and floats; infinities and NaN stay text, JSON has none),
-/// every other style a string.
+/// (null, booleans, integers in bases 10, 8 `0o` and 16 `0x` of any size, floats with
+/// `.inf` and `.nan`), every other style a string. Floats too large for a double are
+/// infinite and too small zero, as loaders read them.
 inline boost::json::value scalar_json(std::string_view v, bool plain)
 {
     if (!plain) return boost::json::string(v);
     if (v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL") return nullptr;
     if (v == "true" || v == "True" || v == "TRUE") return true;
     if (v == "false" || v == "False" || v == "FALSE") return false;
-    std::string_view digits = v;
-    if (digits.front() == '+' || digits.front() == '-') digits.remove_prefix(1);
-    bool const all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (all_digits) {
-        std::int64_t n = 0;
-        std::string_view const t = v.front() == '+' ? v.substr(1) : v;
-        if (auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n); ec == std::errc() && end == t.data() + t.size())
-            return n;
+    auto const all_of = [](std::string_view s, auto pred) { return !s.empty() && std::all_of(s.begin(), s.end(), pred); };
+    auto const dec = [](char c) { return c >= '0' && c <= '9'; };
+    bool const negative = v.front() == '-';
+    std::string_view const unsigned_part = v.front() == '+' || v.front() == '-' ? v.substr(1) : v;
+    if (all_of(unsigned_part, dec)) {
+        auto const first = unsigned_part.find_first_not_of('0');
+        return impl::integer(negative, first == std::string_view::npos ? "0" : unsigned_part.substr(first), 10);
     }
-    if (v.starts_with("0x") && v.size() > 2) {
-        std::uint64_t n = 0;
-        if (auto [end, ec] = std::from_chars(v.data() + 2, v.data() + v.size(), n, 16); ec == std::errc() && end == v.data() + v.size())
-            return n;
-    }
+    if (v.size() > 2 && v.starts_with("0o") && all_of(v.substr(2), [](char c) { return c >= '0' && c <= '7'; }))
+        return impl::integer(false, v.substr(2), 8);
+    if (v.size() > 2 && v.starts_with("0x") &&
+        all_of(v.substr(2), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }))
+        return impl::integer(false, v.substr(2), 16);
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    if (unsigned_part == ".inf" || unsigned_part == ".Inf" || unsigned_part == ".INF") return negative ? -inf : inf;
+    if (v == ".nan" || v == ".NaN" || v == ".NAN") return std::numeric_limits<double>::quiet_NaN();
     // [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
-    {
-        std::size_t i = v.front() == '+' || v.front() == '-' ? 1 : 0, int_digits = 0, frac_digits = 0;
-        while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++int_digits;
-        bool dot = false;
-        if (i < v.size() && v[i] == '.') {
-            dot = true;
-            ++i;
-            while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++frac_digits;
-        }
-        bool ok = int_digits > 0 || frac_digits > 0;
-        if (ok && i < v.size() && (v[i] == 'e' || v[i] == 'E')) {
-            ++i;
-            if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
-            std::size_t exp = 0;
-            while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++exp;
-            ok = exp > 0;
-        } else if (ok && !dot) {
-            ok = false; // digits alone were handled above (too large for an integer: text)
-        }
-        if (ok && i == v.size()) {
-            double d = 0;
-            std::string const t(v.front() == '+' ? v.substr(1) : v);
-            if (auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), d); ec == std::errc() && end == t.data() + t.size())
-                return d;
+    std::size_t i = v.size() - unsigned_part.size(), int_digits = 0, frac_digits = 0;
+    long magnitude = 0; // where the first significant digit sits: > 0 in front of the point
+    bool significant = false;
+    while (i < v.size() && dec(v[i])) {
+        significant = significant || v[i] != '0';
+        magnitude += significant;
+        ++i, ++int_digits;
+    }
+    if (i < v.size() && v[i] == '.') {
+        ++i;
+        while (i < v.size() && dec(v[i])) {
+            if (!significant && v[i] == '0') --magnitude;
+            significant = significant || v[i] != '0';
+            ++i, ++frac_digits;
         }
     }
-    return boost::json::string(v);
+    if (int_digits == 0 && frac_digits == 0) return boost::json::string(v);
+    if (i < v.size() && (v[i] == 'e' || v[i] == 'E')) {
+        ++i;
+        bool const minus = i < v.size() && v[i] == '-';
+        if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
+        long exp = 0;
+        std::size_t exp_digits = 0;
+        for (; i < v.size() && dec(v[i]); ++i, ++exp_digits) exp = std::min(exp * 10 + (v[i] - '0'), 1L << 40);
+        if (exp_digits == 0) return boost::json::string(v);
+        magnitude += minus ? -exp : exp;
+    }
+    if (i != v.size()) return boost::json::string(v);
+    double d = 0;
+    std::string const t(v.front() == '+' ? v.substr(1) : v);
+    auto const [end, ec] = std::from_chars(t.data(), t.data() + t.size(), d);
+    if (end != t.data() + t.size()) return boost::json::string(v);
+    if (ec == std::errc::result_out_of_range) return magnitude > 0 ? (negative ? -inf : inf) : (negative ? -0.0 : 0.0);
+    if (ec != std::errc()) return boost::json::string(v);
+    return d;
 }
 
 } // namespace skillmd::frontmatter

@@ -5,12 +5,15 @@
 
 // Serving a registry's skills over MCP with the Skills extension
 // (`io.modelcontextprotocol/skills`): `skills/list`, `skills/get`, `resources/list`,
-// `resources/read`, `resources/directory/read`, with the MCP lifecycle (`initialize`,
-// `ping`). The server takes one JSON-RPC message and returns the messages to send back,
-// so any transport can carry it; `skillmd mcp` carries it over stdio. Every message is
-// hostile until checked: sizes are capped, and a read names a file of a served skill or
-// is refused (`..`, absolute paths, percent-encoded tricks, links out of the skill).
-// Digests come from the bytes on disk when they are served. Link skillmd::mcp.
+// `resources/read`, `resources/directory/read`. Two kinds of protocol revision are
+// spoken: 2026-07-28, stateless (`server/discover`; each request names its revision in
+// `params._meta`; every result says `resultType`), and the earlier ones with their
+// lifecycle (`initialize`, `ping`). The server takes one JSON-RPC message and returns
+// the messages to send back, so any transport can carry it: `skillmd mcp` carries it
+// over stdio or streamable HTTP (mcp/http.hpp). Every message is hostile until checked:
+// sizes are capped, and a read names a file of a served skill or is refused (`..`,
+// absolute paths, percent-encoded tricks, links out of the skill). Digests come from
+// the bytes on disk when they are served. Link skillmd::mcp.
 
 #include <skillmd/detail/hex.hpp>
 #include <skillmd/detail/json.hpp>
@@ -18,6 +21,7 @@
 #include <skillmd/mcp/uri.hpp>
 #include <skillmd/mcp/frontmatter_json.hpp>
 #include <skillmd/storage/registry.hpp>
+#include <skillmd/validation/name_rules.hpp>
 
 #include <boost/json.hpp>
 
@@ -37,10 +41,32 @@ namespace skillmd::mcp {
 
 inline constexpr std::string_view extension_id = "io.modelcontextprotocol/skills";
 
-/// Protocol revisions the server speaks; it answers a client in the client's revision
-/// when it knows it, else in the first of these.
-inline constexpr std::string_view protocol_versions[] = {"2025-11-25", "2026-07-28", "2025-06-18", "2025-03-26",
-                                                         "2024-11-05"};
+/// The revisions with a lifecycle: `initialize` answers in the client's revision when it
+/// is one of these, else in the first.
+inline constexpr std::string_view session_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+/// The stateless revisions: a request names one in `params._meta` and is answered alone.
+inline constexpr std::string_view stateless_versions[] = {"2026-07-28"};
+/// The `params._meta` keys of the stateless revisions.
+inline constexpr std::string_view meta_version = "io.modelcontextprotocol/protocolVersion";
+inline constexpr std::string_view meta_client_capabilities = "io.modelcontextprotocol/clientCapabilities";
+inline constexpr std::string_view meta_server_info = "io.modelcontextprotocol/serverInfo";
+
+/// What a transport knows of a message besides its bytes. Over HTTP the MCP headers
+/// repeat what the body says, and must agree with it.
+struct request_context
+{
+    bool http = false; ///< streamable HTTP: no session, so each request stands alone
+    std::optional<std::string> protocol_version; ///< the `MCP-Protocol-Version` header
+    std::optional<std::string> method;           ///< the `Mcp-Method` header
+    std::optional<std::string> name;             ///< the `Mcp-Name` header
+};
+
+/// The messages to send back, and the HTTP status a transport that has one gives them.
+struct response
+{
+    std::vector<std::string> messages;
+    unsigned status = 200;
+};
 
 struct server_options
 {
@@ -51,20 +77,26 @@ struct server_options
     std::int64_t ttl_ms = 60000;                   ///< the freshness hint of listings
 };
 
-/// A MIME type from a file name's extension.
-inline std::string_view mime_type(std::string_view path, bool text)
+/// A file's MIME type, from its name alone, so that a file has one type wherever it is
+/// named (`resources/list`, `resources/read`, directory listings) whatever its bytes.
+inline std::string_view mime_type(std::string_view path)
 {
     auto const dot = path.rfind('.');
-    std::string_view const ext = dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos ? "" : path.substr(dot + 1);
-    if (ext == "md" || ext == "markdown") return "text/markdown";
-    if (ext == "json") return "application/json";
-    if (ext == "py") return "text/x-python";
-    if (ext == "sh") return "text/x-shellscript";
-    if (ext == "yaml" || ext == "yml") return "application/yaml";
-    if (ext == "html" || ext == "htm") return "text/html";
-    if (ext == "png") return "image/png";
-    if (ext == "pdf") return "application/pdf";
-    return text ? "text/plain" : "application/octet-stream";
+    std::string ext(dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos ? "" : path.substr(dot + 1));
+    for (char& c : ext) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    static constexpr std::pair<std::string_view, std::string_view> types[] = {
+        {"md", "text/markdown"},     {"markdown", "text/markdown"}, {"txt", "text/plain"},
+        {"csv", "text/csv"},         {"html", "text/html"},         {"htm", "text/html"},
+        {"css", "text/css"},         {"js", "text/javascript"},     {"mjs", "text/javascript"},
+        {"py", "text/x-python"},     {"sh", "text/x-shellscript"},  {"json", "application/json"},
+        {"yaml", "application/yaml"}, {"yml", "application/yaml"},  {"toml", "application/toml"},
+        {"xml", "application/xml"},  {"svg", "image/svg+xml"},      {"png", "image/png"},
+        {"jpg", "image/jpeg"},       {"jpeg", "image/jpeg"},        {"gif", "image/gif"},
+        {"webp", "image/webp"},      {"pdf", "application/pdf"},    {"zip", "application/zip"},
+        {"gz", "application/gzip"}};
+    for (auto const& [e, type] : types)
+        if (ext == e) return type;
+    return "application/octet-stream";
 }
 
 /// True when `bytes` can travel as a resource's `text`: UTF-8 without NUL.
@@ -106,6 +138,15 @@ inline std::vector<served_skill> served(snapshot const& snap, std::vector<std::s
         }
         if (last != r.meta.name || !valid_skill_path(path)) {
             if (skipped) skipped->push_back(r.command + ": its path does not end in its name `" + r.meta.name + "`");
+            continue;
+        }
+        // The extension serves only names that follow the Agent Skills rules, as written
+        // (not merely after the stripping and NFKC the specification's validator applies).
+        if (auto const faults = broken_name_rules(r.meta.name);
+            !faults.empty() || skillmd::detail::nfkc(r.meta.name.view()) != r.meta.name.view()) {
+            if (skipped)
+                skipped->push_back(r.command + ": its name breaks the Agent Skills naming rules (" +
+                                   (faults.empty() ? std::string("not in NFKC form") : faults.front().message) + ")");
             continue;
         }
         out.push_back({path, r.where.directory.str(), &r});
@@ -159,32 +200,32 @@ class server
 public:
     explicit server(Source& source, server_options opts = {}) : source_(source), opts_(std::move(opts))
     {
-        last_ = fingerprint(*source_.snapshot());
+        last_ = fingerprint(served(*source_.snapshot()));
     }
 
-    std::vector<std::string> handle(std::string_view message)
+    /// The replies to one message, as a transport without headers (stdio) carries it.
+    std::vector<std::string> handle(std::string_view message) { return respond(message, {}).messages; }
+
+    /// The replies to one message and their HTTP status, with what the transport saw.
+    response respond(std::string_view message, request_context const& ctx)
     {
-        std::vector<std::string> out;
+        response out;
         if (message.size() > opts_.max_message_bytes) {
-            out.push_back(error_reply(nullptr, -32600, "message larger than " + std::to_string(opts_.max_message_bytes) + " bytes"));
+            out.messages.push_back(error_reply(nullptr, -32600, "message larger than " + std::to_string(opts_.max_message_bytes) + " bytes"));
+            out.status = ctx.http ? 413 : 200;
             return out;
         }
         boost::system::error_code ec;
         boost::json::value v = boost::json::parse(message, ec);
-        if (ec) {
-            out.push_back(error_reply(nullptr, -32700, "parse error: not JSON"));
-            return out;
-        }
-        if (v.is_array()) {
-            out.push_back(error_reply(nullptr, -32600, "batches are not supported"));
-            return out;
-        }
-        auto const* o = v.if_object();
+        auto const* o = ec ? nullptr : v.if_object();
         if (o == nullptr) {
-            out.push_back(error_reply(nullptr, -32600, "a message must be a JSON object"));
+            out.messages.push_back(ec ? error_reply(nullptr, -32700, "parse error: not JSON")
+                                      : error_reply(nullptr, -32600, v.is_array() ? "batches are not supported"
+                                                                                  : "a message must be a JSON object"));
+            out.status = ctx.http ? 400 : 200;
             return out;
         }
-        answer(*o, out);
+        answer(*o, ctx, out);
         return out;
     }
 
@@ -195,7 +236,7 @@ public:
         // A refresh that fails keeps the previous snapshot: it is served, and refreshed() says so.
         if constexpr (std::is_convertible_v<decltype(source_.refresh()), bool>) refreshed_ = source_.refresh();
         else source_.refresh();
-        std::string now = fingerprint(*source_.snapshot());
+        std::string now = fingerprint(served(*source_.snapshot()));
         if (now == last_) return std::nullopt;
         last_ = std::move(now);
         return boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"method", "notifications/resources/list_changed"}});
@@ -204,18 +245,33 @@ public:
     /// False when the last refresh failed and the previous skills are still served.
     bool refreshed() const noexcept { return refreshed_; }
 
+    /// The skills of the current snapshot that are not served, each with why: those
+    /// `served` leaves out, and those whose files cannot all be listed.
+    std::vector<std::string> not_served() const
+    {
+        auto const snap = source_.snapshot();
+        std::vector<std::string> why;
+        for (auto const& s : served(*snap, &why)) {
+            auto const id = s.listed();
+            if (auto const m = list_skill(s.directory, &id); !m.complete())
+                why.push_back(s.record->where.path.str() + ": its files cannot all be listed: " + m.error);
+        }
+        return why;
+    }
+
 private:
     /// The replies to the message object `o` into `out`: its envelope checked (id, method,
-    /// version, params), then the request dispatched, within the lifecycle.
-    void answer(boost::json::object const& o, std::vector<std::string>& out)
+    /// version, params), then the request dispatched under its revision.
+    void answer(boost::json::object const& o, request_context const& ctx, response& out)
     {
         boost::json::value id = nullptr;
         bool has_id = false;
+        auto const refuse = [&](boost::json::value const& to, int code, std::string const& why, unsigned status) {
+            out.messages.push_back(error_reply(to, code, why));
+            if (ctx.http) out.status = status;
+        };
         if (auto const* i = o.if_contains("id")) {
-            if (!i->is_string() && !i->is_int64() && !i->is_uint64()) {
-                out.push_back(error_reply(nullptr, -32600, "`id` must be a string or an integer"));
-                return;
-            }
+            if (!i->is_string() && !i->is_int64() && !i->is_uint64()) return refuse(nullptr, -32600, "`id` must be a string or an integer", 400);
             id = *i;
             has_id = true;
         }
@@ -224,51 +280,110 @@ private:
         if (method == nullptr) {
             // A response (`result` or `error`) needs nothing: we send no requests. Anything
             // else with an id is a request missing its method, and its sender waits.
-            if (has_id && !o.contains("result") && !o.contains("error"))
-                out.push_back(error_reply(id, -32600, "a request needs a `method`"));
+            if (has_id && !o.contains("result") && !o.contains("error")) return refuse(id, -32600, "a request needs a `method`", 400);
+            if (ctx.http) out.status = 202;
             return;
         }
         if (version == nullptr || !version->is_string() || version->as_string() != "2.0" || !method->is_string()) {
-            if (has_id) out.push_back(error_reply(id, -32600, "not a JSON-RPC 2.0 request"));
+            if (has_id) return refuse(id, -32600, "not a JSON-RPC 2.0 request", 400);
+            if (ctx.http) out.status = 400;
             return;
         }
         boost::json::object params;
         if (auto const* p = o.if_contains("params")) {
             if (!p->is_object()) {
-                if (has_id) out.push_back(error_reply(id, -32602, "`params` must be an object"));
+                if (has_id) return refuse(id, -32602, "`params` must be an object", 400);
+                if (ctx.http) out.status = 400;
                 return;
             }
             params = p->as_object();
         }
-        if (!has_id) return; // notifications (initialized, cancelled, ...) need no answer
-        // The lifecycle: until `initialize`, only it and `ping` are served (a method the
-        // server does not have is not found, initialized or not).
-        if (!initialized_ && serves(method->as_string()) && method->as_string() != "initialize" && method->as_string() != "ping") {
-            out.push_back(error_reply(id, -32002, "the server is not initialized: send `initialize` first"));
+        boost::json::string_view const name = method->as_string();
+        // Which revision: a stateless one when the request or its header names one (an
+        // HTTP request without the header, or naming an earlier revision, is of those).
+        auto const* meta = params.if_contains("_meta") ? params.at("_meta").if_object() : nullptr;
+        auto const* named = meta ? meta->if_contains(meta_version) : nullptr;
+        bool const stateless = ctx.protocol_version ? !is_session_version(*ctx.protocol_version)
+                                                    : named != nullptr && !(named->is_string() && is_session_version(named->as_string()));
+        if (!stateless) {
+            if (!has_id) { // notifications (initialized, cancelled, ...) need no answer
+                if (ctx.http) out.status = 202;
+                return;
+            }
+            // The lifecycle: until `initialize`, only it and `ping` are served (a method the
+            // server does not have is not found, initialized or not). Over HTTP there is no
+            // session to hold it: each request stands alone.
+            if (!ctx.http && !initialized_ && serves(name) && name != "initialize" && name != "ping")
+                return refuse(id, -32002, "the server is not initialized: send `initialize` first", 400);
+            int code = 0;
+            out.messages.push_back(dispatch(id, name, params, false, ctx.http, &code));
+            if (!ctx.http && name == "initialize" && code == 0) initialized_ = true;
             return;
         }
-        out.push_back(dispatch(id, method->as_string(), params));
-        if (method->as_string() == "initialize" && out.back().find("\"result\"") != std::string::npos) initialized_ = true;
+        // A stateless request: the revision and the client's capabilities in `_meta`, the
+        // same revision in the header, one the server speaks, a method the revision has.
+        if (meta == nullptr || named == nullptr || !named->is_string() || !meta->contains(meta_client_capabilities))
+            return refuse(id, -32602, "`params._meta` must name the protocol version and the client's capabilities", 400);
+        if (ctx.http) {
+            if (!ctx.protocol_version || *ctx.protocol_version != named->as_string())
+                return refuse(id, -32020, "the MCP-Protocol-Version header does not match `params._meta`", 400);
+            if (!ctx.method || *ctx.method != name) return refuse(id, -32020, "the Mcp-Method header does not match the method", 400);
+            if (ctx.name) {
+                auto const* target = params.if_contains(name == "resources/read" ? "uri" : "name");
+                if (target == nullptr || !target->is_string() || *ctx.name != target->as_string())
+                    return refuse(id, -32020, "the Mcp-Name header does not match the request", 400);
+            }
+        }
+        if (std::find(std::begin(stateless_versions), std::end(stateless_versions), std::string_view(named->as_string())) ==
+            std::end(stateless_versions)) {
+            boost::json::array supported;
+            for (auto v : stateless_versions) supported.emplace_back(v);
+            out.messages.push_back(wire(boost::json::object{
+                {"jsonrpc", "2.0"},
+                {"id", id},
+                {"error", boost::json::object{{"code", -32022},
+                                              {"message", "unsupported protocol version"},
+                                              {"data", boost::json::object{{"requested", named->as_string()}, {"supported", std::move(supported)}}}}}}));
+            if (ctx.http) out.status = 400;
+            return;
+        }
+        if (!has_id) { // the revision has no notifications from clients
+            if (ctx.http) out.status = 202;
+            return;
+        }
+        if (name == "initialize" || name == "ping" || name == "logging/setLevel" || name == "resources/subscribe" ||
+            name == "resources/unsubscribe")
+            return refuse(id, -32601, "method not found in protocol version " + std::string(named->as_string()) + ": " + shown(name), 404);
+        int code = 0;
+        out.messages.push_back(dispatch(id, name, params, true, ctx.http, &code));
+        if (ctx.http && code == -32601) out.status = 404;
+    }
+
+    static bool is_session_version(boost::json::string_view v)
+    {
+        return std::find(std::begin(session_versions), std::end(session_versions), std::string_view(v)) != std::end(session_versions);
     }
 
     struct failure
     {
         int code;
         std::string message;
+        boost::json::value data = nullptr; ///< sent as the error's `data` when not null
     };
 
     static bool serves(boost::json::string_view method)
     {
-        for (std::string_view m : {"initialize", "ping", "skills/list", "skills/get", "resources/list", "resources/read",
-                                   "resources/directory/read"})
+        for (std::string_view m : {"initialize", "ping", "server/discover", "skills/list", "skills/get", "resources/list",
+                                   "resources/read", "resources/directory/read", "resources/templates/list", "tools/list",
+                                   "prompts/list"})
             if (method == m) return true;
         return false;
     }
 
-    static std::string fingerprint(snapshot const& snap)
+    static std::string fingerprint(std::vector<served_skill> const& skills)
     {
         std::string f;
-        for (auto const& s : served(snap)) {
+        for (auto const& s : skills) {
             f += s.path;
             f += '\0';
             f += std::to_string(s.record->where.stamp.mtime_ns);
@@ -281,28 +396,42 @@ private:
     /// echoed id or method, a skill's text) written as `\u` escapes, the same JSON data.
     static std::string wire(boost::json::object const& message)
     {
-        return skillmd::detail::escape_hidden_in_json(boost::json::serialize(message));
+        return skillmd::detail::escape_hidden_in_json(json_text(message));
     }
 
-    static std::string error_reply(boost::json::value const& id, int code, std::string const& message)
+    static std::string error_reply(boost::json::value const& id, int code, std::string const& message,
+                                   boost::json::value const& data = nullptr)
     {
-        return wire(boost::json::object{
-            {"jsonrpc", "2.0"}, {"id", id}, {"error", boost::json::object{{"code", code}, {"message", message}}}});
+        boost::json::object error{{"code", code}, {"message", message}};
+        if (!data.is_null()) error["data"] = data;
+        return wire(boost::json::object{{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}});
     }
 
-    std::string dispatch(boost::json::value const& id, boost::json::string_view method, boost::json::object const& params)
+    /// The answer to a request. Under a stateless revision every result says it is
+    /// complete, as that revision requires.
+    std::string dispatch(boost::json::value const& id, boost::json::string_view method, boost::json::object const& params,
+                         bool stateless, bool http, int* error_code = nullptr)
     {
         try {
-            std::variant<boost::json::object, failure> r = failure{-32601, "method not found: " + std::string(method)};
-            if (method == "initialize") r = initialize(params);
+            std::variant<boost::json::object, failure> r = failure{-32601, "method not found: " + shown(method)};
+            if (method == "initialize") r = initialize(params, http);
             else if (method == "ping") r = boost::json::object{};
+            else if (method == "server/discover") r = discover();
             else if (method == "skills/list") r = list_skills(params);
             else if (method == "skills/get") r = get_skill(params);
             else if (method == "resources/list") r = list_resources(params);
             else if (method == "resources/read") r = read_resource(params);
             else if (method == "resources/directory/read") r = read_directory(params);
-            if (auto* f = std::get_if<failure>(&r)) return error_reply(id, f->code, f->message);
-            return wire(boost::json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(std::get<0>(r))}});
+            else if (method == "resources/templates/list") r = nothing_listed("resourceTemplates");
+            else if (method == "tools/list") r = nothing_listed("tools");
+            else if (method == "prompts/list") r = nothing_listed("prompts");
+            if (auto* f = std::get_if<failure>(&r)) {
+                if (error_code) *error_code = f->code;
+                return error_reply(id, f->code, f->message, f->data);
+            }
+            auto& result = std::get<0>(r);
+            if (stateless) result.emplace("resultType", "complete");
+            return wire(boost::json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
         } catch (std::bad_alloc const&) {
             return error_reply(id, -32603, "out of memory");
         } catch (std::exception const& e) {
@@ -310,27 +439,56 @@ private:
         }
     }
 
-    boost::json::object initialize(boost::json::object const& params) const
+    /// What the server offers. Resources change as the skills do; only a session (stdio)
+    /// can carry the notification. No tools or prompts: their lists are answered, empty.
+    boost::json::object capabilities(bool notify) const
     {
-        std::string_view version = protocol_versions[0];
+        boost::json::object resources;
+        if (notify) resources["listChanged"] = true;
+        return {{"resources", std::move(resources)},
+                {"tools", boost::json::object{}},
+                {"prompts", boost::json::object{}},
+                {"extensions", boost::json::object{{extension_id, boost::json::object{{"directoryRead", true}}}}}};
+    }
+
+    boost::json::object initialize(boost::json::object const& params, bool http) const
+    {
+        std::string_view version = session_versions[0];
         if (auto const* v = params.if_contains("protocolVersion"); v && v->is_string())
-            for (auto known : protocol_versions)
+            for (auto known : session_versions)
                 if (v->as_string() == known) version = known;
-        boost::json::object caps{{"resources", boost::json::object{{"listChanged", true}}},
-                                 {"extensions", boost::json::object{{extension_id, boost::json::object{{"directoryRead", true}}}}}};
         return {{"protocolVersion", version},
-                {"capabilities", std::move(caps)},
+                {"capabilities", capabilities(!http)},
                 {"serverInfo", boost::json::object{{"name", opts_.name}, {"version", opts_.version}}}};
+    }
+
+    boost::json::object discover() const
+    {
+        boost::json::array versions;
+        for (auto v : stateless_versions) versions.emplace_back(v);
+        for (auto v : session_versions) versions.emplace_back(v);
+        boost::json::object r{{"supportedVersions", std::move(versions)},
+                              {"capabilities", capabilities(false)},
+                              {"_meta", boost::json::object{{meta_server_info, boost::json::object{{"name", opts_.name}, {"version", opts_.version}}}}}};
+        cacheable(r);
+        return r;
+    }
+
+    boost::json::object nothing_listed(char const* key) const
+    {
+        boost::json::object r{{key, boost::json::array{}}};
+        cacheable(r);
+        return r;
     }
 
     /// The page `params.cursor` names: its first index, or a failure for a cursor we did not give.
     /// A cursor is `<listing>.<offset>`: the listing is a digest of the skills served (their
     /// paths and times), so a cursor from before a change is refused, never applied to a
     /// list it was not made for (which would repeat or skip items).
-    static std::string listing_of(snapshot const& snap)
+    static std::string listing_of(std::vector<served_skill> const& skills)
     {
         std::string out;
-        skillmd::detail::append_hex(out, static_cast<std::uint32_t>(std::hash<std::string>{}(fingerprint(snap))), 8);
+        skillmd::detail::append_hex(out, static_cast<std::uint32_t>(std::hash<std::string>{}(fingerprint(skills))), 8);
         return out;
     }
 
@@ -352,9 +510,8 @@ private:
 
     template <class Each>
     std::variant<boost::json::object, failure> paged(boost::json::object const& params, std::size_t total, char const* key,
-                                                     snapshot const& snap, Each each) const
+                                                     std::string const& listing, Each each) const
     {
-        std::string const listing = listing_of(snap);
         auto const start = page_start(params, total, listing);
         if (auto const* f = std::get_if<failure>(&start)) return *f;
         // No wrap: a page is at most what is left (a page size of 2^64-1 is the rest).
@@ -378,7 +535,7 @@ private:
     {
         auto const snap = source_.snapshot();
         auto const skills = served(*snap);
-        auto r = paged(params, skills.size(), "skills", *snap, [&](std::size_t i, boost::json::array& items) {
+        auto r = paged(params, skills.size(), "skills", listing_of(skills), [&](std::size_t i, boost::json::array& items) {
             auto e = entry_of(skills[i]);
             if (e.error.empty()) items.push_back(std::move(e.entry)); // a skill that cannot be described is left out
         });
@@ -412,12 +569,20 @@ private:
 
     /// Every resource of every served skill, listed (not read) once per snapshot: a page
     /// costs its own entries, not a walk of every skill.
-    std::shared_ptr<boost::json::array const> all_resources(std::shared_ptr<snapshot const> const& snap) const
+    struct resource_listing
+    {
+        boost::json::array resources;
+        std::string listing; ///< `listing_of` the skills served
+    };
+    std::shared_ptr<resource_listing const> all_resources(std::shared_ptr<snapshot const> const& snap) const
     {
         std::lock_guard<std::mutex> lock(resources_mutex_);
         if (resources_ && resources_of_.lock() == snap) return resources_;
-        auto all = std::make_shared<boost::json::array>();
-        for (auto const& s : served(*snap)) {
+        auto listed = std::make_shared<resource_listing>();
+        auto const skills = served(*snap);
+        listed->listing = listing_of(skills);
+        auto* all = &listed->resources;
+        for (auto const& s : skills) {
             auto const id = s.listed();
             auto const m = list_skill(s.directory, &id);
             if (!m.complete()) continue; // as skills/list: a skill that cannot be described is not served
@@ -425,7 +590,7 @@ private:
                 auto const slash = f.path.rfind('/');
                 boost::json::object res{{"uri", skill_uri(s.path, f.path)},
                                         {"name", slash == std::string::npos ? f.path : f.path.substr(slash + 1)},
-                                        {"mimeType", mime_type(f.path, true)},
+                                        {"mimeType", mime_type(f.path)},
                                         {"size", f.size}};
                 if (f.path == "SKILL.md") {
                     res["name"] = s.record->meta.name.view();
@@ -434,7 +599,7 @@ private:
                 all->push_back(std::move(res));
             }
         }
-        resources_ = std::move(all);
+        resources_ = std::move(listed);
         resources_of_ = snap;
         return resources_;
     }
@@ -443,7 +608,10 @@ private:
     {
         auto const snap = source_.snapshot();
         auto const all = all_resources(snap);
-        return paged(params, all->size(), "resources", *snap, [&](std::size_t i, boost::json::array& items) { items.push_back((*all)[i]); });
+        auto r = paged(params, all->resources.size(), "resources", all->listing,
+                       [&](std::size_t i, boost::json::array& items) { items.push_back(all->resources[i]); });
+        if (auto* o = std::get_if<boost::json::object>(&r)) cacheable(*o);
+        return r;
     }
 
     /// The file a URI names inside a served skill: the skill (the longest path that is a
@@ -471,10 +639,11 @@ private:
         auto const* u = params.if_contains("uri");
         if (u == nullptr || !u->is_string()) return failure{-32602, "`uri` must be a string"};
         auto const target = parse_skill_uri(u->as_string());
-        if (!target) return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string())};
+        if (!target) return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string()), boost::json::object{{"uri", u->as_string()}}};
         auto const snap = source_.snapshot();
         auto const at = locate(served(*snap), target->path);
-        if (!at || at->file.empty()) return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string())};
+        boost::json::object const asked{{"uri", u->as_string()}};
+        if (!at || at->file.empty()) return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string()), asked};
         // Opened below the skill's folder, which must still be the one listed: no link
         // swapped in for the folder or a part of the path leads out of it.
         // Only what the lists show is read: a skill whose files cannot all be listed (too
@@ -483,12 +652,12 @@ private:
         auto const m = list_skill(at->skill.directory, &id);
         if (!m.complete()) return failure{-32602, "not served: " + shown(u->as_string()) + " belongs to a skill whose files cannot all be listed (" + shown(m.error) + ")"};
         if (std::none_of(m.files.begin(), m.files.end(), [&](auto const& f) { return f.path == at->file; }))
-            return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string())};
+            return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string()), asked};
         std::string error;
         auto bytes = read_skill_file(at->skill.directory, &id, at->file, max_skill_bytes, error);
         if (!bytes) return failure{-32602, "cannot read " + shown(u->as_string()) + ": " + shown(error)};
         bool const text = is_text(*bytes);
-        boost::json::object c{{"uri", skill_uri(at->skill.path, at->file)}, {"mimeType", mime_type(at->file, text)}};
+        boost::json::object c{{"uri", skill_uri(at->skill.path, at->file)}, {"mimeType", mime_type(at->file)}};
         if (text) c["text"] = *bytes;
         else c["blob"] = base64_encode(*bytes);
         boost::json::object r{{"contents", boost::json::array{std::move(c)}}};
@@ -522,11 +691,17 @@ private:
         if (!found || std::any_of(m.files.begin(), m.files.end(), [&](auto const& f) { return f.path == at->file; }))
             return failure{-32602, shown(u->as_string()) + " is not a directory resource"};
         std::sort(children.begin(), children.end());
-        auto r = paged(params, children.size(), "resources", *snap, [&](std::size_t i, boost::json::array& items) {
+        // A cursor holds a digest of this folder's listing: a page asked for after the
+        // folder changed is refused, never taken from a different list.
+        std::string names;
+        for (auto const& [child, dir] : children) names += child + (dir ? "/\n" : "\n");
+        std::string listing;
+        skillmd::detail::append_hex(listing, static_cast<std::uint32_t>(std::hash<std::string>{}(names)), 8);
+        auto r = paged(params, children.size(), "resources", listing, [&](std::size_t i, boost::json::array& items) {
             auto const& [name, dir] = children[i];
             items.push_back(boost::json::object{{"uri", skill_uri(at->skill.path, prefix + name)},
                                                 {"name", name},
-                                                {"mimeType", dir ? std::string_view("inode/directory") : mime_type(name, true)}});
+                                                {"mimeType", dir ? std::string_view("inode/directory") : mime_type(name)}});
         });
         if (auto* o = std::get_if<boost::json::object>(&r)) o->emplace("resultType", "complete");
         return r;
@@ -547,7 +722,7 @@ private:
     bool initialized_ = false;
     bool refreshed_ = true;
     mutable std::mutex resources_mutex_;
-    mutable std::shared_ptr<boost::json::array const> resources_;
+    mutable std::shared_ptr<resource_listing const> resources_;
     mutable std::weak_ptr<snapshot const> resources_of_;
 };
 

@@ -7,6 +7,7 @@
 // frontmatter document field by field under a dialect, with the small readers it uses.
 
 #include <skillmd/validation/dialect.hpp>
+#include <skillmd/validation/name_rules.hpp>
 #include <skillmd/validation/read_result.hpp>
 #include <skillmd/model/diagnostic.hpp>
 #include <skillmd/frontmatter/document.hpp>
@@ -119,14 +120,6 @@ inline std::string first_heading(std::string_view body, std::string_view fallbac
         }
     }
     return std::string(fallback);
-}
-
-inline std::string quote_short(std::string_view s)
-{
-    std::string r = "`";
-    r += s.size() <= 60 ? s : s.substr(0, 57);
-    if (s.size() > 60) r += "...";
-    return r + "`";
 }
 
 class metadata_reader
@@ -469,26 +462,7 @@ private:
     {
         if (d_.names == name_rule::agent_skills) {
             std::string const name = skillmd::detail::nfkc(skillmd::detail::strip(given_name));
-            std::size_t const n = skillmd::detail::utf8_length(name);
-            if (n > d_.max_name)
-                rule_broken(at, codes::name_too_long, codes::name_too_long,
-                            "name " + quote_short(name) + " is " + std::to_string(n) + " characters; the limit is " +
-                                std::to_string(d_.max_name));
-            if (name != skillmd::detail::to_lower(name))
-                rule_broken(at, codes::name_not_lowercase, codes::name_not_lowercase,
-                            "name " + quote_short(name) + " must be lowercase; write " +
-                                quote_short(skillmd::detail::to_lower(name)));
-            if (!name.empty() && (name.front() == '-' || name.back() == '-'))
-                rule_broken(at, codes::name_edge_hyphen, codes::name_edge_hyphen, "a name cannot start or end with `-`");
-            if (name.find("--") != std::string::npos)
-                rule_broken(at, codes::name_double_hyphen, codes::name_double_hyphen, "a name cannot contain `--`");
-            bool bad = false;
-            skillmd::detail::for_each_code_point(name, [&](char32_t c, std::size_t) {
-                bad = bad || !(c == '-' || skillmd::detail::is_alnum(c));
-            });
-            if (bad)
-                rule_broken(at, codes::name_invalid_character, codes::name_invalid_character,
-                            "name " + quote_short(name) + " may hold only letters, digits and `-`");
+            for (auto& f : broken_name_rules(given_name, d_.max_name)) rule_broken(at, f.code, f.code, std::move(f.message));
             if (d_.name_matches_directory && !origin_.directory_name.empty()) {
                 std::string const dir = skillmd::detail::nfkc(origin_.directory_name);
                 if (dir != name)

@@ -1,0 +1,99 @@
+// Copyright (c) 2026 The skillmd authors.
+// Distributed under the Boost Software License, Version 1.0. (See LICENSE.)
+#ifndef SKILLMD_MCP_HTTP_HPP
+#define SKILLMD_MCP_HTTP_HPP
+
+// MCP's streamable HTTP transport for mcp::server: the handler a net::http_server runs
+// for the endpoint (`/mcp`). A POST carries one JSON-RPC message and gets its reply as
+// JSON (a notification gets 202 and no body). The server sends nothing unasked, so there
+// is no stream to open (GET) and no session to end (DELETE): both are 405. The HTTP
+// server in front has already refused foreign origins, missing tokens and oversized
+// requests (net/http_server.hpp).
+
+#include <skillmd/mcp/server.hpp>
+#include <skillmd/net/http_types.hpp>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+namespace skillmd::mcp {
+
+namespace impl {
+
+/// A header's value without the blanks around it.
+inline std::string trimmed(std::string_view v)
+{
+    auto const first = v.find_first_not_of(" \t");
+    if (first == std::string_view::npos) return {};
+    return std::string(v.substr(first, v.find_last_not_of(" \t") - first + 1));
+}
+
+/// True when an `Accept` header takes JSON (`application/json`, `application/*`, `*/*`).
+inline bool accepts_json(std::string_view accept)
+{
+    std::size_t at = 0;
+    while (at <= accept.size()) {
+        auto const comma = accept.find(',', at);
+        std::string range = trimmed(accept.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at));
+        range = trimmed(range.substr(0, range.find(';')));
+        for (char& c : range) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+        if (range == "application/json" || range == "application/*" || range == "*/*") return true;
+        if (comma == std::string_view::npos) break;
+        at = comma + 1;
+    }
+    return false;
+}
+
+} // namespace impl
+
+/** The handler serving `srv` at `path` over streamable HTTP. `before` runs ahead of
+    each message (`skillmd mcp` refreshes the skills there). Calls into the server are
+    taken one at a time, so the handler may run on several I/O threads.
+*/
+template <class Source>
+net::http_handler http_endpoint(server<Source>& srv, std::function<void()> before = {}, std::string path = "/mcp")
+{
+    auto lock = std::make_shared<std::mutex>();
+    return [&srv, before = std::move(before), path = std::move(path), lock](net::http_request const& req) {
+        net::http_response res;
+        auto const plain = [&](unsigned status, std::string body) {
+            res.status = status;
+            res.body = std::move(body);
+            return res;
+        };
+        if (std::string_view(req.target).substr(0, req.target.find('?')) != path) return plain(404, "no MCP endpoint here: use " + path + "\n");
+        if (req.method != "POST") {
+            res.headers.emplace_back("Allow", "POST");
+            return plain(405, "this endpoint takes POST only: the server sends nothing unasked and keeps no session\n");
+        }
+        auto const type = req.header("Content-Type");
+        if (!type || impl::trimmed(type->substr(0, type->find(';'))) != "application/json")
+            return plain(415, "a message is sent as application/json\n");
+        if (auto const accept = req.header("Accept"); accept && !impl::accepts_json(*accept))
+            return plain(406, "replies are application/json: the Accept header must allow it\n");
+        request_context ctx;
+        ctx.http = true;
+        if (auto const v = req.header("MCP-Protocol-Version")) ctx.protocol_version = impl::trimmed(*v);
+        if (auto const v = req.header("Mcp-Method")) ctx.method = impl::trimmed(*v);
+        if (auto const v = req.header("Mcp-Name")) ctx.name = impl::trimmed(*v);
+        response r;
+        {
+            std::lock_guard<std::mutex> held(*lock);
+            if (before) before();
+            r = srv.respond(req.body, ctx);
+        }
+        res.status = r.status;
+        if (!r.messages.empty()) { // one message in, at most one reply out
+            res.content_type = "application/json";
+            res.body = std::move(r.messages.front());
+        }
+        return res;
+    };
+}
+
+} // namespace skillmd::mcp
+
+#endif
