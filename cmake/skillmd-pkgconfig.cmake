@@ -1,5 +1,6 @@
 # pkg-config files: skillmd.pc (the headers, Boost.Filesystem, Boost.JSON, ICU) and one
-# per optional part that is on (skillmd-sqlite.pc, skillmd-postgres.pc, skillmd-mcp.pc).
+# per optional part that is on (skillmd-sqlite.pc, skillmd-postgres.pc, skillmd-mcp.pc,
+# skillmd-net.pc).
 # They name no architecture-specific path (the library is header-only), so they go to
 # ${CMAKE_INSTALL_DATADIR}/pkgconfig, and they are relocatable (prefix from ${pcfiledir}):
 # the same file serves `cmake --install --prefix`, the .deb and an unpacked tree.
@@ -32,9 +33,18 @@ install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/skillmd.pc DESTINATION ${skillmd_p
 set(_skillmd_pc_sqlite "sqlite3" "the database tier")
 set(_skillmd_pc_postgres "libpq" "the fleet tier")
 set(_skillmd_pc_mcp "libcrypto >= 3" "skills over MCP and content digests")
+set(_skillmd_pc_net "" "the HTTP server" "-pthread") # threads have no .pc file: the flag instead
 foreach(SKILLMD_PC_PART IN LISTS SKILLMD_PARTS_ON)
   list(GET _skillmd_pc_${SKILLMD_PC_PART} 0 SKILLMD_PC_PART_REQUIRES)
   list(GET _skillmd_pc_${SKILLMD_PC_PART} 1 SKILLMD_PC_PART_WHAT)
+  if(SKILLMD_PC_PART_REQUIRES)
+    string(PREPEND SKILLMD_PC_PART_REQUIRES ", ")
+  endif()
+  set(SKILLMD_PC_PART_LIBS "")
+  list(LENGTH _skillmd_pc_${SKILLMD_PC_PART} _skillmd_pc_n)
+  if(_skillmd_pc_n GREATER 2)
+    list(GET _skillmd_pc_${SKILLMD_PC_PART} 2 SKILLMD_PC_PART_LIBS)
+  endif()
   configure_file(${CMAKE_CURRENT_LIST_DIR}/skillmd-part.pc.in
                  ${PROJECT_BINARY_DIR}/pkgconfig/skillmd-${SKILLMD_PC_PART}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/skillmd-${SKILLMD_PC_PART}.pc DESTINATION ${skillmd_pc_dir})

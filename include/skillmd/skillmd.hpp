@@ -3,11 +3,11 @@
 #ifndef SKILLMD_SKILLMD_HPP
 #define SKILLMD_SKILLMD_HPP
 
-// Everything but the database tiers (SQLite, PostgreSQL) and skills over MCP
-// (skillmd/mcp.hpp, OpenSSL), including the X3 frontmatter grammar. Each layer
-// has its own umbrella (model, frontmatter, storage, index, invoke, triggers, presets,
-// authoring); a translation unit that does not parse can include the ones it uses and
-// stay fast to compile.
+// Everything but the database tiers (SQLite, PostgreSQL), skills over MCP
+// (skillmd/mcp.hpp, OpenSSL) and the HTTP server (skillmd/net.hpp), including the X3
+// frontmatter grammar. Each layer has its own umbrella (model, frontmatter, storage,
+// index, invoke, triggers, presets, authoring); a translation unit that does not parse
+// can include the ones it uses and stay fast to compile.
 
 #include <skillmd/config.hpp>
 #include <skillmd/model.hpp>

@@ -3,7 +3,7 @@
 # off and leaves out the tool and the tests; asked for explicitly, it fails naming the option.
 # Usage: configure.sh <cmake> <source> <work> <generator> <c++> <case>
 # Cases: no-sqlite (also installs right after configuring and uses the result), no-postgres,
-# no-openssl, none (all three hidden), explicit-sqlite, explicit-tools.
+# no-openssl, none (all four hidden), explicit-sqlite, explicit-tools.
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/common.sh"
 case_=$1
@@ -39,7 +39,7 @@ no-sqlite)
   step "SQLite hidden: configures with sqlite off"
   configure ok -DCMAKE_DISABLE_FIND_PACKAGE_SQLite3=ON
   expect_off sqlite
-  expect_on postgres mcp
+  expect_on postgres mcp net
   step "installed right after configuring (nothing built): headers, CMake package, pkg-config, licence"
   "$cmake" --install "$work/build" --prefix "$work/prefix" >"$work/install.log" 2>&1 || { cat "$work/install.log"; fail "install"; }
   for f in include/skillmd/skillmd.hpp lib/cmake/skillmd/skillmd-config.cmake share/pkgconfig/skillmd.pc \
@@ -73,19 +73,19 @@ no-postgres)
   step "libpq hidden: configures with postgres off"
   configure ok -DCMAKE_DISABLE_FIND_PACKAGE_PostgreSQL=ON
   expect_off postgres
-  expect_on sqlite mcp
+  expect_on sqlite mcp net
   ;;
 no-openssl)
   step "OpenSSL hidden: configures with mcp off"
   configure ok -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON
   expect_off mcp
-  expect_on sqlite postgres
+  expect_on sqlite postgres net
   ;;
 none)
-  step "SQLite, libpq and OpenSSL hidden: configures with every part off"
+  step "SQLite, libpq, OpenSSL and threads hidden: configures with every part off"
   configure ok -DCMAKE_DISABLE_FIND_PACKAGE_SQLite3=ON -DCMAKE_DISABLE_FIND_PACKAGE_PostgreSQL=ON \
-    -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON
-  expect_off sqlite postgres mcp
+    -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_Threads=ON
+  expect_off sqlite postgres mcp net
   expect_log "skillmd parts on: none;"
   ;;
 explicit-sqlite)
