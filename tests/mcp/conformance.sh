@@ -3,8 +3,8 @@
 # (@modelcontextprotocol/conformance, pinned in package.json, run on the Node 22 that
 # package.json pins too): the Skills extension's scenarios and the generic server
 # scenarios a skills server answers, on both wires (2025-11-25 with its session,
-# 2026-07-28 stateless), over (a) the shipped skills/ and (b) a fixture of awkward
-# files. Every check must pass, warn or be skipped by the suite, but for the checks
+# 2026-07-28 stateless), and those of origins (DNS rebinding) and unknown resources,
+# over (a) the shipped skills/ and (b) a fixture of awkward files. Every check must pass, warn or be skipped by the suite, but for the checks
 # listed in `needs_suite_tools`, which call test tools (`test_missing_capability`, ...)
 # that only the suite's own reference server has.
 # usage: conformance.sh PATH/TO/skillmd
@@ -60,6 +60,7 @@ for i in $(seq 1 520); do : > "$b/huge/data/f$i"; done
 
 run_suite() { # $1: label, $2: skills folder
   local label=$1 tree=$2 log="$work/$1.log" port=""
+  : > "$log"
   "$skillmd" mcp --preset agent-skills --dir "user=$tree" --dir "project=$work/none" --http 127.0.0.1:0 2>"$log" &
   pids+=($!)
   for _ in $(seq 1 100); do
@@ -70,7 +71,7 @@ run_suite() { # $1: label, $2: skills folder
   [ -n "$port" ] || { echo "FAIL $label: skillmd mcp --http did not start"; cat "$log"; return 1; }
   local failed=0
   for version in 2025-11-25 2026-07-28; do
-    for scenario in server-initialize ping resources-list server-stateless caching \
+    for scenario in server-initialize ping resources-list server-stateless caching dns-rebinding-protection sep-2164-resource-not-found \
       sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory; do
       local force=()
       case $scenario in sep-2640-*) force=(--force) ;; esac # extension scenarios run only when asked
@@ -94,7 +95,7 @@ run_suite() { # $1: label, $2: skills folder
         const excused = checks.filter(c => c.status === "FAILURE" && allowed.has(c.id));
         const ok = checks.filter(c => c.status === "SUCCESS").length;
         for (const c of bad) console.log("  FAILURE " + c.id + ": " + (c.errorMessage || c.description));
-        for (const c of excused) console.log("  needs the suite's test tools: " + c.id);
+        for (const c of excused) console.log("  needs test tools only the suite has: " + c.id);
         console.log((bad.length ? "FAIL" : "PASS") + " " + ok + "/" + checks.length + " passed");
       ' "$checks" "${needs_suite_tools[@]}")
       echo "$label $version $scenario: $(tail -1 <<<"$verdict")"

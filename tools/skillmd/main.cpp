@@ -557,9 +557,9 @@ int run_loaded(System& agent, options const& o, std::string_view command)
     }
     if (command == "mcp") {
         print_diagnostics(*snap);
-        if (!o.http.empty()) return cli::cmd_mcp_http(agent, o.page_size, {o.http, o.token_file, o.allow_origins});
-        if (!o.token_file.empty() || !o.allow_origins.empty())
-            return cli::usage_error("mcp", "--token-file and --allow-origin go with --http");
+        if (!o.http.empty()) return cli::cmd_mcp_http(agent, o.page_size, {o.http, o.token_file, o.allow_origins, o.allow_hosts});
+        if (!o.token_file.empty() || !o.allow_origins.empty() || !o.allow_hosts.empty())
+            return cli::usage_error("mcp", "--token-file, --allow-origin and --allow-host go with --http");
         return cli::cmd_mcp(agent, o.page_size);
     }
     if (command == "index") return cmd_index(agent, *snap, o);

@@ -143,6 +143,7 @@ struct http_settings
     std::string address;                  ///< HOST:PORT, `[::1]:PORT` for IPv6
     std::string token_file;               ///< "" : no token
     std::vector<std::string> allow_origins;
+    std::vector<std::string> allow_hosts;
 };
 
 /// Serves `agent` over MCP's streamable HTTP at http://HOST:PORT/mcp until SIGTERM or
@@ -170,6 +171,7 @@ int cmd_mcp_http(System& agent, std::size_t page_size, http_settings const& how)
     ho.host = host;
     ho.port = static_cast<unsigned short>(port);
     ho.allowed_origins = how.allow_origins;
+    ho.allowed_hosts = how.allow_hosts;
     if (!how.token_file.empty()) {
         std::ifstream in(how.token_file, std::ios::binary);
         std::string token;

@@ -54,6 +54,7 @@ struct options
     std::string http;                    ///< mcp --http HOST:PORT ("" : stdio)
     std::string token_file;              ///< mcp --token-file
     std::vector<std::string> allow_origins; ///< mcp --allow-origin
+    std::vector<std::string> allow_hosts;   ///< mcp --allow-host
     bool portability = false;            ///< lint --portability
     bool fix = false;                    ///< fmt --fix
     std::vector<std::pair<std::string, std::string>> settings; ///< (layer, file) in precedence order
@@ -187,6 +188,10 @@ inline std::string take_registry_flag(std::string_view a, arg_cursor& c, options
         auto f = c.value();
         if (!f || f->empty()) return "--allow-origin needs an origin (scheme://host[:port])";
         o.allow_origins.emplace_back(*f);
+    } else if (a == "--allow-host") {
+        auto f = c.value();
+        if (!f || f->empty()) return "--allow-host needs a host name or address";
+        o.allow_hosts.emplace_back(*f);
     }
     return "";
 }

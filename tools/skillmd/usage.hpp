@@ -172,9 +172,10 @@ inline constexpr std::array<command_doc, 14> commands{{
      "  --format text|json       text (default) or one JSON object per change\n"
      "Exit: 0 done, 1 output lost, 2 usage error, 3 database error.\n"},
     {"mcp", "serve a preset's skills over MCP on stdio or HTTP (Skills extension)",
-     SKILLMD_REGISTRY_FLAGS " --page-size --http --token-file --allow-origin",
+     SKILLMD_REGISTRY_FLAGS " --page-size --http --token-file --allow-origin --allow-host",
      "usage: skillmd mcp [--preset NAME] [--dir TIER=PATH]... [--page-size N]\n"
-     "                   [--http HOST:PORT [--token-file FILE] [--allow-origin ORIGIN]...]\n"
+     "                   [--http HOST:PORT [--token-file FILE] [--allow-origin ORIGIN]...\n"
+     "                   [--allow-host HOST]...]\n"
      "Serves the preset's skills over MCP (JSON-RPC 2.0) with the Skills extension:\n"
      "skills/list, skills/get, resources/list, resources/read, resources/directory/read;\n"
      "protocol revisions 2026-07-28 (stateless) and 2025-11-25 back to 2024-11-05. On stdio\n"
@@ -185,6 +186,8 @@ inline constexpr std::array<command_doc, 14> commands{{
      "                           any free one; the address is printed on stderr); until SIGTERM\n"
      "  --token-file FILE        require `Authorization: Bearer <the file's first line>`\n"
      "  --allow-origin ORIGIN    a browser origin allowed besides loopback ones (repeatable)\n"
+     "  --allow-host HOST        a Host header allowed besides loopback names and the address\n"
+     "                           listened on, e.g. the name clients use (repeatable)\n"
      "Exit: 0 the input ended or the server was stopped, 1 the skills could not be loaded or\n"
      "the address not listened on, 2 usage error.\n"},
 }};

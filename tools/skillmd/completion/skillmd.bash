@@ -12,7 +12,7 @@ _skillmd_flags() {
     list | tree | match) echo "$registry --format" ;;
     index | explain) echo "$registry --format --budget --context-tokens" ;;
     invoke) echo "$registry --as --format --allow --deny --substitution" ;;
-    mcp) echo "$registry --page-size" ;;
+    mcp) echo "$registry --page-size --http --token-file --allow-origin --allow-host" ;;
     new) echo "--dir --format" ;;
     digest) echo "--format" ;;
     db) echo "--db --dir --namespace --name --description --triggers --content --content-file --revision --role --access --format" ;;
@@ -47,10 +47,10 @@ _skillmd() {
     --as) mapfile -t COMPREPLY < <(compgen -W "user model" -- "$cur"); return ;;
     --substitution) mapfile -t COMPREPLY < <(compgen -W "safe claude-code claude-code-exact" -- "$cur"); return ;;
     --access) mapfile -t COMPREPLY < <(compgen -W "read write" -- "$cur"); return ;;
-    --user-settings | --project-settings | --events | --content-file | --allow-root | --db)
+    --user-settings | --project-settings | --events | --content-file | --allow-root | --db | --token-file)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
     --max-bytes | --budget | --context-tokens | --page-size | --revision | --for | --name | --description | \
-      --triggers | --content | --role | --namespace | --allow | --deny | --dir)
+      --triggers | --content | --role | --namespace | --allow | --deny | --dir | --http | --allow-origin | --allow-host)
       COMPREPLY=(); return ;;
   esac
   if [ "$cmd" = help ]; then
