@@ -28,6 +28,9 @@ check "an unreadable token file" 1 $?
 : > "$work/empty"
 "$skillmd" "${base[@]}" --http 127.0.0.1:0 --token-file "$work/empty" </dev/null >/dev/null 2>&1
 check "an empty token file" 1 $?
+printf 'abc \n' > "$work/blank"
+"$skillmd" "${base[@]}" --http 127.0.0.1:0 --token-file "$work/blank" </dev/null >/dev/null 2>&1
+check "a token with a blank" 1 $?
 
 printf 's3cret-token\n' > "$work/token"
 : > "$work/log"

@@ -425,6 +425,88 @@ BOOST_AUTO_TEST_CASE(the_stateless_revision_needs_no_session)
     BOOST_TEST(missing.at("error").at("data").at("uri") == "skill://s/nothing.md");
 }
 
+// The streamable HTTP endpoint: what reaches the server and what it refuses first.
+BOOST_AUTO_TEST_CASE(the_http_endpoint_takes_one_post_with_its_headers_once)
+{
+    temp_dir t;
+    write(t / "skills/s/SKILL.md", "---\nname: s\ndescription: S\n---\nbody\n");
+    auto agent = user_skills(t);
+    agent.load();
+    mcp::server<decltype(agent)> srv(agent);
+    int refreshed = 0;
+    auto endpoint = mcp::http_endpoint(srv, [&] { ++refreshed; });
+    auto const call = [&](std::string method, std::string target, std::vector<std::pair<std::string, std::string>> headers,
+                          std::string body) {
+        net::http_request r;
+        r.method = std::move(method);
+        r.target = std::move(target);
+        r.headers = std::move(headers);
+        r.body = std::move(body);
+        return endpoint(r);
+    };
+    std::string const list = stateless("skills/list");
+    std::vector<std::pair<std::string, std::string>> const ok{
+        {"content-type", "Application/JSON; charset=utf-8"}, {"Accept", "application/json, text/event-stream"},
+        {"MCP-Protocol-Version", " 2026-07-28 "}, {"Mcp-Method", "skills/list"}};
+    auto r = call("POST", "/mcp?x=1", ok, list);
+    BOOST_TEST(r.status == 200u);
+    BOOST_TEST(r.content_type == "application/json");
+    BOOST_TEST(boost::json::parse(r.body).at("result").at("skills").as_array().size() == 1u);
+    BOOST_TEST(refreshed == 1);
+    BOOST_TEST(call("POST", "/other", ok, list).status == 404u);
+    BOOST_TEST(call("GET", "/mcp", ok, "").status == 405u);
+    BOOST_TEST(call("DELETE", "/mcp", ok, "").status == 405u);
+    BOOST_TEST(call("POST", "/mcp", {{"Content-Type", "text/plain"}}, list).status == 415u);
+    auto q0 = ok;
+    q0[1].second = "application/json;q=0, text/html";
+    BOOST_TEST(call("POST", "/mcp", q0, list).status == 406u);
+    for (std::string twice : {"Content-Type", "mcp-protocol-version", "Mcp-Method", "Mcp-Name"}) {
+        auto dup = ok;
+        dup.emplace_back(twice, twice == "Content-Type" ? "application/json" : "x");
+        dup.emplace_back(twice, "y");
+        BOOST_TEST(call("POST", "/mcp", dup, list).status == 400u, twice);
+    }
+    BOOST_TEST(refreshed == 1); // none of those reached the server
+    // A header naming one revision and a body naming another: refused, whichever they are.
+    auto older = ok;
+    older[2].second = "2025-11-25";
+    r = call("POST", "/mcp", older, list);
+    BOOST_TEST(r.status == 400u);
+    BOOST_TEST(boost::json::parse(r.body).at("error").at("code") == -32020);
+    // `Mcp-Name` is required of resources/read, and only of the methods that name a target.
+    auto read = ok;
+    read[3].second = "resources/read";
+    std::string const read_body = stateless("resources/read", {{"uri", "skill://s/SKILL.md"}});
+    BOOST_TEST(call("POST", "/mcp", read, read_body).status == 400u);
+    read.emplace_back("Mcp-Name", "skill://s/SKILL.md");
+    BOOST_TEST(call("POST", "/mcp", read, read_body).status == 200u);
+    auto get = ok;
+    get[3].second = "skills/get";
+    get.emplace_back("Mcp-Name", "whatever");
+    BOOST_TEST(call("POST", "/mcp", get, stateless("skills/get", {{"uri", "skill://s/SKILL.md"}})).status == 200u);
+}
+
+// A nested skill's files are files of the skill around it too: a file that only the
+// outer skill's listing holds (a link leaving the inner folder, not the outer) is read.
+BOOST_AUTO_TEST_CASE(a_file_the_outer_skill_lists_is_read_through_it)
+{
+    temp_dir t;
+    write(t / "skills/good/SKILL.md", "---\nname: good\ndescription: Outer\n---\nbody\n");
+    write(t / "skills/good/a.txt", "outer file\n");
+    write(t / "skills/good/sub/SKILL.md", "---\nname: sub\ndescription: Inner\n---\nbody\n");
+    fs::create_symlink("../a.txt", t / "skills/good/sub/a-up.txt");
+    auto agent = user_skills(t);
+    agent.load();
+    mcp::server<decltype(agent)> srv(agent);
+    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    auto const listed = srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"resources/list"})");
+    BOOST_TEST(listed.front().find("skill://good/sub/a-up.txt") != std::string::npos);
+    auto const read = reply(srv.handle(R"({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"skill://good/sub/a-up.txt"}})"));
+    BOOST_TEST_REQUIRE(read.contains("result"), boost::json::serialize(read));
+    BOOST_TEST(read.at("result").at("contents").at(0).at("text") == "outer file\n");
+    BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"skill://good/sub"}})")) == -32602);
+}
+
 // The earlier revisions keep their lifecycle over stdio; over HTTP (no session) each
 // request stands alone. `initialize` never offers 2026-07-28, which has no `initialize`;
 // `ping` is `{}`; errors there are HTTP 200 and notifications 202.

@@ -14,6 +14,7 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -182,6 +183,13 @@ int cmd_mcp_http(System& agent, std::size_t page_size, http_settings const& how)
         if (!token.empty() && token.back() == '\r') token.pop_back();
         if (token.empty()) {
             std::cerr << "skillmd: the token file " << skillmd::detail::terminal_safe(how.token_file) << " holds no token\n";
+            return 1;
+        }
+        // A bearer token is visible ASCII (RFC 6750): one with a blank or another byte could
+        // never be sent, and would lock every client out.
+        if (std::any_of(token.begin(), token.end(), [](char c) { return c < '!' || c > '~'; })) {
+            std::cerr << "skillmd: the token in " << skillmd::detail::terminal_safe(how.token_file)
+                      << " holds a blank or a character that is not visible ASCII\n";
             return 1;
         }
         ho.bearer_token = std::move(token);

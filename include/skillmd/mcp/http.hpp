@@ -13,6 +13,7 @@
 #include <skillmd/mcp/server.hpp>
 #include <skillmd/net/http_types.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -31,16 +32,27 @@ inline std::string trimmed(std::string_view v)
     return std::string(v.substr(first, v.find_last_not_of(" \t") - first + 1));
 }
 
-/// True when an `Accept` header takes JSON (`application/json`, `application/*`, `*/*`).
+inline std::string lowered(std::string s)
+{
+    for (char& c : s) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    return s;
+}
+
+/// True when an `Accept` header takes JSON (`application/json`, `application/*`, `*/*`,
+/// but not with `q=0`).
 inline bool accepts_json(std::string_view accept)
 {
     std::size_t at = 0;
     while (at <= accept.size()) {
         auto const comma = accept.find(',', at);
-        std::string range = trimmed(accept.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at));
-        range = trimmed(range.substr(0, range.find(';')));
-        for (char& c : range) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-        if (range == "application/json" || range == "application/*" || range == "*/*") return true;
+        std::string const item = lowered(trimmed(accept.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at)));
+        std::string const range = trimmed(item.substr(0, item.find(';')));
+        bool refused = false; // `q=0`, `q=0.0`, `q=0.000`
+        for (auto p = item.find(';'); p != std::string::npos; p = item.find(';', p + 1)) {
+            std::string const param = trimmed(std::string_view(item).substr(p + 1, item.find(';', p + 1) - p - 1));
+            if (param.starts_with("q=")) refused = param.find_first_not_of("0.", 2) == std::string::npos && param.size() > 2;
+        }
+        if (!refused && (range == "application/json" || range == "application/*" || range == "*/*")) return true;
         if (comma == std::string_view::npos) break;
         at = comma + 1;
     }
@@ -69,8 +81,15 @@ net::http_handler http_endpoint(server<Source>& srv, std::function<void()> befor
             res.headers.emplace_back("Allow", "POST");
             return plain(405, "this endpoint takes POST only: the server sends nothing unasked and keeps no session\n");
         }
+        // The headers the request is judged by come once each: a second copy is a request
+        // built to be read two ways.
+        for (std::string_view once : {"Content-Type", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"})
+            if (std::count_if(req.headers.begin(), req.headers.end(), [&](auto const& h) {
+                    return impl::lowered(h.first) == impl::lowered(std::string(once));
+                }) > 1)
+                return plain(400, "one " + std::string(once) + " header at most\n");
         auto const type = req.header("Content-Type");
-        if (!type || impl::trimmed(type->substr(0, type->find(';'))) != "application/json")
+        if (!type || impl::lowered(impl::trimmed(type->substr(0, type->find(';')))) != "application/json")
             return plain(415, "a message is sent as application/json\n");
         if (auto const accept = req.header("Accept"); accept && !impl::accepts_json(*accept))
             return plain(406, "replies are application/json: the Accept header must allow it\n");

@@ -305,6 +305,9 @@ private:
         auto const* named = meta ? meta->if_contains(meta_version) : nullptr;
         bool const stateless = ctx.protocol_version ? !is_session_version(*ctx.protocol_version)
                                                     : named != nullptr && !(named->is_string() && is_session_version(named->as_string()));
+        // A header and a body that name two revisions are refused whichever they name.
+        if (ctx.http && ctx.protocol_version && named != nullptr && named->is_string() && *ctx.protocol_version != named->as_string())
+            return refuse(id, -32020, "the MCP-Protocol-Version header does not match `params._meta`", 400);
         if (!stateless) {
             if (!has_id) { // notifications (initialized, cancelled, ...) need no answer
                 if (ctx.http) out.status = 202;
@@ -328,9 +331,10 @@ private:
             if (!ctx.protocol_version || *ctx.protocol_version != named->as_string())
                 return refuse(id, -32020, "the MCP-Protocol-Version header does not match `params._meta`", 400);
             if (!ctx.method || *ctx.method != name) return refuse(id, -32020, "the Mcp-Method header does not match the method", 400);
-            if (ctx.name) {
+            // The methods that name their target in `Mcp-Name` must, and it must be theirs.
+            if (name == "resources/read" || name == "tools/call" || name == "prompts/get") {
                 auto const* target = params.if_contains(name == "resources/read" ? "uri" : "name");
-                if (target == nullptr || !target->is_string() || *ctx.name != target->as_string())
+                if (!ctx.name || target == nullptr || !target->is_string() || *ctx.name != target->as_string())
                     return refuse(id, -32020, "the Mcp-Name header does not match the request", 400);
             }
         }
@@ -353,7 +357,7 @@ private:
         }
         if (name == "initialize" || name == "ping" || name == "logging/setLevel" || name == "resources/subscribe" ||
             name == "resources/unsubscribe")
-            return refuse(id, -32601, "method not found in protocol version " + std::string(named->as_string()) + ": " + shown(name), 404);
+            return refuse(id, -32601, "method not found in protocol version " + std::string(named->as_string()) + ": " + std::string(name), 404);
         int code = 0;
         out.messages.push_back(dispatch(id, name, params, true, ctx.http, &code));
         if (ctx.http && code == -32601) out.status = 404;
@@ -413,7 +417,7 @@ private:
                          bool stateless, bool http, int* error_code = nullptr)
     {
         try {
-            std::variant<boost::json::object, failure> r = failure{-32601, "method not found: " + shown(method)};
+            std::variant<boost::json::object, failure> r = failure{-32601, "method not found: " + std::string(method)};
             if (method == "initialize") r = initialize(params, http);
             else if (method == "ping") r = boost::json::object{};
             else if (method == "server/discover") r = discover();
@@ -634,6 +638,18 @@ private:
         return best;
     }
 
+    /// Every served skill a URI's path lies inside, with the file's path in each, the
+    /// innermost first; the skill's folder itself is not a file of it.
+    static std::vector<located> enclosing(std::vector<served_skill> const& skills, std::string const& path)
+    {
+        std::vector<located> out;
+        for (auto const& s : skills)
+            if (path.size() > s.path.size() && path.starts_with(s.path) && path[s.path.size()] == '/')
+                out.push_back(located{s, path.substr(s.path.size() + 1)});
+        std::sort(out.begin(), out.end(), [](auto const& a, auto const& b) { return a.skill.path.size() > b.skill.path.size(); });
+        return out;
+    }
+
     std::variant<boost::json::object, failure> read_resource(boost::json::object const& params) const
     {
         auto const* u = params.if_contains("uri");
@@ -641,18 +657,31 @@ private:
         auto const target = parse_skill_uri(u->as_string());
         if (!target) return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string()), boost::json::object{{"uri", u->as_string()}}};
         auto const snap = source_.snapshot();
-        auto const at = locate(served(*snap), target->path);
         boost::json::object const asked{{"uri", u->as_string()}};
-        if (!at || at->file.empty()) return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string()), asked};
         // Opened below the skill's folder, which must still be the one listed: no link
         // swapped in for the folder or a part of the path leads out of it.
         // Only what the lists show is read: a skill whose files cannot all be listed (too
         // deep, too many) is not served at all, and a file its listing leaves out is not its.
+        // A nested skill's files are also files of the skills around it (the extension's
+        // nested skills): a file one of them lists is read, the innermost first.
+        std::optional<located> at;
+        std::string unlisted;
+        for (auto const& candidate : enclosing(served(*snap), target->path)) {
+            auto const cid = candidate.skill.listed();
+            auto const m = list_skill(candidate.skill.directory, &cid);
+            if (!m.complete()) {
+                if (unlisted.empty()) unlisted = m.error;
+                continue;
+            }
+            if (std::any_of(m.files.begin(), m.files.end(), [&](auto const& f) { return f.path == candidate.file; })) {
+                at = candidate;
+                break;
+            }
+        }
+        if (!at && !unlisted.empty())
+            return failure{-32602, "not served: " + shown(u->as_string()) + " belongs to a skill whose files cannot all be listed (" + shown(unlisted) + ")", asked};
+        if (!at) return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string()), asked};
         auto const id = at->skill.listed();
-        auto const m = list_skill(at->skill.directory, &id);
-        if (!m.complete()) return failure{-32602, "not served: " + shown(u->as_string()) + " belongs to a skill whose files cannot all be listed (" + shown(m.error) + ")"};
-        if (std::none_of(m.files.begin(), m.files.end(), [&](auto const& f) { return f.path == at->file; }))
-            return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string()), asked};
         std::string error;
         auto bytes = read_skill_file(at->skill.directory, &id, at->file, max_skill_bytes, error);
         if (!bytes) return failure{-32602, "cannot read " + shown(u->as_string()) + ": " + shown(error)};

@@ -61,12 +61,29 @@ struct refusal
     std::string_view www_authenticate; ///< for 401
 };
 
-/// The checks on a request's header, in order: Host, Origin, the bearer token.
-/// `listened` is the address the server listens on (empty: every address).
+/// The checks on a request's header, in order: its framing, Host, Origin, the bearer
+/// token. `listened` is the address the server listens on (empty: every address).
 template <class Fields>
 std::optional<refusal> judge(http::header<true, Fields> const& head, http_server_options const& options,
                              std::string_view listened)
 {
+    // A body is framed by a length or by `chunked` alone (RFC 9112, 6.1): any other coding,
+    // or `chunked` in HTTP/1.0, would leave the body's end to a guess, and the rest of the
+    // bytes to be read as the next request (smuggling). Beast would take the body as empty.
+    auto const codings = head.equal_range(http::field::transfer_encoding);
+    if (auto const n = std::distance(codings.first, codings.second); n > 0) {
+        if (n > 1 || head.version() < 11) return refusal{400, "malformed request\n", {}};
+        std::string_view v = sv(codings.first->value());
+        while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+        while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+        if (!iequals(v, "chunked")) {
+            auto const comma = v.rfind(',');
+            std::string_view last = comma == std::string_view::npos ? v : v.substr(comma + 1);
+            while (!last.empty() && (last.front() == ' ' || last.front() == '\t')) last.remove_prefix(1);
+            if (iequals(last, "chunked")) return refusal{501, "transfer coding not supported\n", {}};
+            return refusal{400, "malformed request\n", {}};
+        }
+    }
     // HTTP/1.1 requires one Host (RFC 9112, 3.2); an HTTP/1.0 client may leave it out.
     auto const hosts = head.equal_range(http::field::host);
     auto const n_hosts = std::distance(hosts.first, hosts.second);

@@ -20,6 +20,7 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
@@ -95,7 +96,7 @@ class http_session : public std::enable_shared_from_this<http_session>
 public:
     http_session(std::shared_ptr<http_server_state> state, tcp::socket socket)
         : state_(std::move(state)), executor_(socket.get_executor()), peer_(peer_of(socket)),
-          stream_(std::move(socket)), buffer_(header_room(state_->options.max_header_bytes))
+          stream_(std::move(socket)), buffer_(header_room(state_->options.max_header_bytes)), grace_(executor_)
     {
         ++state_->open;
         // Answers are whole messages, written at once: Nagle's wait would only delay the
@@ -116,12 +117,20 @@ public:
         });
     }
 
-    /// From any thread: close now if waiting for a request, else after the answer.
+    /// From any thread: close now if waiting for a request, give one under way a short
+    /// while to arrive, and close after the answer.
     void stop()
     {
         asio::post(executor_, [self = shared_from_this()] {
             self->closing_ = true;
-            if (self->idle_) self->close();
+            if (self->idle_) return self->close();
+            if (!self->reading_) return;
+            // The stream's own timer cannot be shortened under a pending read: a second one
+            // closes the connection if the request has not arrived by then.
+            self->grace_.expires_after(self->stop_grace());
+            self->grace_.async_wait([self](error_code ec) {
+                if (!ec && self->reading_) self->close();
+            });
         });
     }
 
@@ -141,6 +150,12 @@ private:
         auto const address = at.address().to_string();
         auto const port = std::to_string(at.port());
         return at.address().is_v6() ? "[" + address + "]:" + port : address + ":" + port;
+    }
+
+    /// How long a stopping server waits for the rest of a request under way.
+    std::chrono::steady_clock::duration stop_grace() const
+    {
+        return std::min<std::chrono::steady_clock::duration>(state_->options.request_timeout, std::chrono::seconds(2));
     }
 
     static bool is_http_error(error_code const& ec)
@@ -168,7 +183,8 @@ private:
 
     void read_header()
     {
-        stream_.expires_after(state_->options.request_timeout); // once: it covers the body too
+        reading_ = true;
+        stream_.expires_after(closing_ ? stop_grace() : state_->options.request_timeout); // once: it covers the body too
         beast::http::async_read_header(stream_, buffer_, *parser_, [self = shared_from_this()](error_code ec, std::size_t) {
             if (ec) return self->refuse_unread(ec);
             self->on_header();
@@ -180,6 +196,7 @@ private:
         auto const& head = parser_->get();
         if (auto const no = judge(head, state_->options, state_->listened))
             return answer(plain_answer(no->status, no->text, head.version(), false, no->www_authenticate));
+        header_fields_ = static_cast<std::size_t>(std::distance(head.begin(), head.end()));
         if (parser_->is_done()) return on_request();
         // A client that waits for leave to send its body gets it now that the header passed.
         if (head.version() == 11 && iequals(sv(head[beast::http::field::expect]), "100-continue")) {
@@ -204,6 +221,7 @@ private:
     /// A request that could not be read: answered when the fault is the request's, else the connection just closes.
     void refuse_unread(error_code const& ec)
     {
+        reading_ = false;
         namespace e = beast::http;
         if (ec == e::error::body_limit) return answer(plain_answer(413, "request body too large\n", 11));
         if (ec == e::error::header_limit || (ec == e::error::buffer_overflow && !parser_->is_header_done()))
@@ -215,7 +233,14 @@ private:
 
     void on_request()
     {
+        reading_ = false;
+        grace_.cancel();
         try {
+            // Fields in a chunked body's trailer would join the header unseen by the checks
+            // above, and by any proxy in front: such a request is refused.
+            if (parser_->is_header_done() &&
+                static_cast<std::size_t>(std::distance(parser_->get().begin(), parser_->get().end())) != header_fields_)
+                return answer(plain_answer(400, "trailer fields are not accepted\n", 11));
             auto message = parser_->release();
             http_request request;
             request.method = sv(message.method_string());
@@ -286,6 +311,8 @@ private:
     void close()
     {
         idle_ = false;
+        reading_ = false;
+        grace_.cancel();
         stream_.close();
     }
 
@@ -297,6 +324,9 @@ private:
     std::optional<beast::http::request_parser<beast::http::string_body>> parser_;
     beast::http::response<beast::http::string_body> response_;
     bool idle_ = false;    // waiting for a request's first byte: stop() may close at once
+    bool reading_ = false; // a request under way: stop() gives it stop_grace() to arrive
+    std::size_t header_fields_ = 0; // the fields of the header checked, to tell a trailer
+    asio::steady_timer grace_;      // a stopping server's wait for the request under way
     bool closing_ = false; // the server stops: no further request on this connection
 };
 
