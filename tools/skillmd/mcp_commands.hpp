@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,22 @@ inline int cmd_digest(std::vector<std::string> const& paths, bool json)
     return rc;
 }
 
+/// Refreshes what `srv` serves: the `list_changed` notification when the skills served
+/// changed; a failed refresh (the previous skills are still served) said on stderr once.
+template <class Server, class System>
+std::optional<std::string> refresh_served(Server& srv, System& agent, std::string& said)
+{
+    auto note = srv.changes();
+    if (srv.refreshed()) {
+        said.clear();
+    } else if (auto why = agent.registry().last_error(); why != said) {
+        std::cerr << "skillmd: the skills could not be refreshed; the previous ones are still served: "
+                  << skillmd::detail::terminal_safe(why) << "\n";
+        said = std::move(why);
+    }
+    return note;
+}
+
 /// Serves `agent` over stdio: one JSON-RPC message per line in, one per line out, until
 /// the end of the input. A line over the size cap is answered with an error and skipped.
 /// The registry is refreshed before each message and once a second while the client is
@@ -86,14 +103,7 @@ int cmd_mcp(System& agent, std::size_t page_size)
     };
     std::string said; // the refresh failure last reported, so each is said once
     auto const announce = [&] {
-        if (auto note = srv.changes()) send(*note);
-        if (srv.refreshed()) {
-            said.clear();
-        } else if (auto why = agent.registry().last_error(); why != said) {
-            std::cerr << "skillmd: the skills could not be refreshed; the previous ones are still served: "
-                      << skillmd::detail::terminal_safe(why) << "\n";
-            said = std::move(why);
-        }
+        if (auto note = refresh_served(srv, agent, said)) send(*note);
     };
     std::string line;
     bool too_long = false;
@@ -200,16 +210,8 @@ int cmd_mcp_http(System& agent, std::size_t page_size, http_settings const& how)
     skillmd::mcp::server<System> srv(agent, so);
     for (auto const& why : srv.not_served()) std::cerr << "skillmd: not served: " << skillmd::detail::terminal_safe(why) << "\n";
     std::string said; // the refresh failure last reported, so each is said once
-    auto const refresh = [&] {
-        srv.changes(); // over HTTP nobody listens for list_changed: clients keep to ttlMs
-        if (srv.refreshed()) {
-            said.clear();
-        } else if (auto why = agent.registry().last_error(); why != said) {
-            std::cerr << "skillmd: the skills could not be refreshed; the previous ones are still served: "
-                      << skillmd::detail::terminal_safe(why) << "\n";
-            said = std::move(why);
-        }
-    };
+    // Over HTTP nobody listens for list_changed: clients keep to ttlMs.
+    auto const refresh = [&] { refresh_served(srv, agent, said); };
     skillmd::net::http_server http(std::move(ho), skillmd::mcp::http_endpoint(srv, refresh));
     try {
         auto const bound = http.start();
