@@ -12,6 +12,7 @@
 
 #include <skillmd/mcp/server.hpp>
 #include <skillmd/net/http_types.hpp>
+#include <skillmd/net/impl/ascii.hpp>
 
 #include <algorithm>
 #include <functional>
@@ -34,7 +35,7 @@ inline std::string trimmed(std::string_view v)
 
 inline std::string lowered(std::string s)
 {
-    for (char& c : s) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    for (char& c : s) c = net::detail::ascii_lower(c);
     return s;
 }
 
@@ -85,11 +86,11 @@ net::http_handler http_endpoint(server<Source>& srv, std::function<void()> befor
         // built to be read two ways.
         for (std::string_view once : {"Content-Type", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"})
             if (std::count_if(req.headers.begin(), req.headers.end(), [&](auto const& h) {
-                    return impl::lowered(h.first) == impl::lowered(std::string(once));
+                    return net::detail::iequals(h.first, once);
                 }) > 1)
                 return plain(400, "one " + std::string(once) + " header at most\n");
         auto const type = req.header("Content-Type");
-        if (!type || impl::lowered(impl::trimmed(type->substr(0, type->find(';')))) != "application/json")
+        if (!type || !net::detail::iequals(impl::trimmed(type->substr(0, type->find(';'))), "application/json"))
             return plain(415, "a message is sent as application/json\n");
         if (auto const accept = req.header("Accept"); accept && !impl::accepts_json(*accept))
             return plain(406, "replies are application/json: the Accept header must allow it\n");
