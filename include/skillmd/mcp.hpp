@@ -11,7 +11,9 @@
 //   frontmatter_json.hpp  a frontmatter as the entry's JSON object, and back
 //   server.hpp  a registry served to MCP clients, one JSON-RPC message at a time (any transport)
 //   http.hpp    the server behind streamable HTTP: the handler a net::http_server runs
-//   client.hpp  a JSON-RPC client over a child process's stdio, with time-outs and size caps
+//   revisions.hpp  the protocol revisions spoken and the extension's names, for both sides
+//   client.hpp  a server connection (any transport); the JSON-RPC client over a child's stdio
+//   remote.hpp  the connection to a server at an http(s):// URL (links skillmd::net too)
 //   published_skill.hpp  a skill as a server's listing published it, with each file's digest and size
 //   source.hpp  a tier whose skills come from an MCP server, digests verified on every read
 
@@ -21,7 +23,9 @@
 #include <skillmd/mcp/frontmatter_json.hpp>
 #include <skillmd/mcp/server.hpp>
 #include <skillmd/mcp/http.hpp>
+#include <skillmd/mcp/revisions.hpp>
 #include <skillmd/mcp/client.hpp>
+#include <skillmd/mcp/remote.hpp>
 #include <skillmd/mcp/published_skill.hpp>
 #include <skillmd/mcp/source.hpp>
 

@@ -76,10 +76,10 @@ no-postgres)
   expect_on sqlite mcp net
   ;;
 no-openssl)
-  step "OpenSSL hidden: configures with mcp off"
+  step "OpenSSL hidden: configures with mcp and net off"
   configure ok -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON
-  expect_off mcp
-  expect_on sqlite postgres net
+  expect_off mcp net
+  expect_on sqlite postgres
   ;;
 none)
   step "SQLite, libpq, OpenSSL and threads hidden: configures with every part off"

@@ -483,7 +483,7 @@ std::string check_tiers(options const& o, preset_info const& p)
             return "the " + o.preset + " preset has no tier " + safe(label) + " (it has " + known + ")" +
                    cli::did_you_mean(label, tiers);
         }
-        if (label != "db") cli::warn_missing_dir(label, path);
+        if (label != "db" && label != "cache") cli::warn_missing_dir(label, path);
     }
     // A rule `name@tier` names a tier of the preset, or it can never match.
     for (auto const* rules : {&o.allow, &o.deny})
@@ -577,8 +577,11 @@ int cmd_registry(options const& o, std::string_view command)
     at.overrides = o.dirs;
     at.allowed_roots = o.allowed_roots;
     if (!cli::read_settings(o.settings, at.skill_overrides)) return exit_errors;
+    if (o.preset == "fleet" && !skillmd::presets::is_postgres_url(at.tier("db", "")))
+        return cli::usage_error(command, "the fleet preset needs --db postgresql://... (or a libpq connection string)");
+    if (o.namespace_given && o.preset != "fleet") return cli::usage_error(command, "--namespace goes with --preset fleet");
     auto const ran = cli::with_preset(o.preset, [&](auto const& preset) {
-        auto agent = preset.make(at);
+        auto agent = preset.make(at, o.name_space);
         return run(agent, o, command, {preset.tiers.data(), preset.tiers.size()});
     });
     if (ran) return *ran;

@@ -41,6 +41,8 @@ struct options
     std::string dialect = "agent-skills";
     std::string preset = "agent-skills";
     std::map<std::string, std::filesystem::path> dirs;
+    std::string name_space = "default"; ///< --namespace (the fleet preset)
+    bool namespace_given = false;
     std::vector<std::filesystem::path> allowed_roots; ///< --allow-root: folders links may lead into
     std::vector<std::string> paths;
     std::string format;                  ///< as given to --format ("" when not)
@@ -150,6 +152,16 @@ inline std::string take_registry_flag(std::string_view a, arg_cursor& c, options
         auto const eq = f->find('=');
         auto const [at, fresh] = o.dirs.try_emplace(std::string(f->substr(0, eq)), std::string(f->substr(eq + 1)));
         if (!fresh) return "--dir " + at->first + " is given twice; a tier has one folder";
+    } else if (a == "--db") {
+        auto f = c.value();
+        if (!f || f->empty()) return "--db needs a SQLite file or a postgresql:// URL";
+        auto const [at, fresh] = o.dirs.try_emplace("db", std::string(*f));
+        if (!fresh) return "--db is given twice (or with --dir db=)";
+    } else if (a == "--namespace") {
+        auto f = c.value();
+        if (!f || f->empty()) return "--namespace needs a name";
+        o.name_space = std::string(*f);
+        o.namespace_given = true;
     } else if (a == "--allow-root") {
         auto f = c.value();
         if (!f) return "--allow-root needs a folder";

@@ -4,9 +4,11 @@
 #define SKILLMD_TOOLS_PRESET_TABLE_HPP
 
 // The presets the command line offers, in one list: each name with the function that
-// makes its system and the tiers `--dir` may name. Checking `--preset` and running a
+// makes its system (from the locations and, for fleet, the namespace) and the tiers
+// `--dir` may name. Checking `--preset` and running a
 // command both read it, so a preset added here is accepted and run alike.
 
+#include <skillmd/presets/fleet.hpp>
 #include <skillmd/presets/systems.hpp>
 
 #include <array>
@@ -22,7 +24,7 @@ template <class Make>
 struct offered_preset
 {
     std::string_view name;
-    Make make;                            ///< locations -> the preset's system
+    Make make;                            ///< (locations, namespace) -> the preset's system
     std::span<char const* const> tiers;   ///< the tier names `--dir` may use
 };
 
@@ -35,17 +37,29 @@ constexpr offered_preset<Make> offer(std::string_view name, Make make, char cons
 namespace presets = skillmd::presets;
 using presets::locations;
 
+/// fleet's tiers, and the file of its local snapshot (`--dir cache=`).
+inline constexpr char const* fleet_cli_tiers[] = {"user", "db", "cache"};
+
+/// The PostgreSQL server `--db` (or `--dir db=`) names for the fleet preset.
+inline skillmd::postgres_options fleet_server(locations const& a)
+{
+    skillmd::postgres_options po;
+    po.conninfo = a.tier("db", "");
+    return po;
+}
+
 inline constexpr auto offered_presets = std::tuple{
-    offer("agent-skills", [](locations const& a) { return presets::make_agent_skills(a); }, presets::agent_skills_tiers),
-    offer("pegasus", [](locations const& a) { return presets::make_pegasus(a); }, presets::pegasus_tiers),
-    offer("claude-code", [](locations const& a) { return presets::make_claude_code(a); }, presets::claude_code_tiers),
-    offer("mycode", [](locations const& a) { return presets::make_mycode(a); }, presets::mycode_tiers),
-    offer("sven", [](locations const& a) { return presets::make_sven(a); }, presets::sven_tiers),
-    offer("koshi", [](locations const& a) { return presets::make_koshi(a); }, presets::koshi_tiers),
-    offer("claude-code-2.1", [](locations const& a) { return presets::make_claude_code_2_1(a); }, presets::claude_code_tiers),
-    offer("codex-0.169", [](locations const& a) { return presets::make_codex_0_169(a); }, presets::codex_0_169_tiers),
-    offer("gemini-cli-0.61", [](locations const& a) { return presets::make_gemini_cli_0_61(a); }, presets::gemini_cli_0_61_tiers),
-    offer("opencode-1.18", [](locations const& a) { return presets::make_opencode_1_18(a); }, presets::opencode_1_18_tiers),
+    offer("agent-skills", [](locations const& a, auto const&) { return presets::make_agent_skills(a); }, presets::agent_skills_tiers),
+    offer("pegasus", [](locations const& a, auto const&) { return presets::make_pegasus(a); }, presets::pegasus_tiers),
+    offer("claude-code", [](locations const& a, auto const&) { return presets::make_claude_code(a); }, presets::claude_code_tiers),
+    offer("mycode", [](locations const& a, auto const&) { return presets::make_mycode(a); }, presets::mycode_tiers),
+    offer("sven", [](locations const& a, auto const&) { return presets::make_sven(a); }, presets::sven_tiers),
+    offer("koshi", [](locations const& a, auto const&) { return presets::make_koshi(a); }, presets::koshi_tiers),
+    offer("claude-code-2.1", [](locations const& a, auto const&) { return presets::make_claude_code_2_1(a); }, presets::claude_code_tiers),
+    offer("codex-0.169", [](locations const& a, auto const&) { return presets::make_codex_0_169(a); }, presets::codex_0_169_tiers),
+    offer("gemini-cli-0.61", [](locations const& a, auto const&) { return presets::make_gemini_cli_0_61(a); }, presets::gemini_cli_0_61_tiers),
+    offer("opencode-1.18", [](locations const& a, auto const&) { return presets::make_opencode_1_18(a); }, presets::opencode_1_18_tiers),
+    offer("fleet", [](locations const& a, std::string const& ns) { return presets::make_fleet(a, fleet_server(a), ns); }, fleet_cli_tiers),
 };
 
 inline constexpr auto preset_names =

@@ -35,13 +35,15 @@ struct command_doc
     std::string_view help;
 };
 
-#define SKILLMD_REGISTRY_FLAGS "--preset --dir --allow-root --user-settings --project-settings --events"
+#define SKILLMD_REGISTRY_FLAGS "--preset --dir --db --namespace --allow-root --user-settings --project-settings --events"
 #define SKILLMD_REGISTRY_HELP                                                                                          \
     "  --preset NAME            agent-skills (default; the Agent Skills specification), pegasus,\n"                    \
     "                           claude-code, mycode, sven, koshi, claude-code-2.1, codex-0.169,\n"                     \
-    "                           gemini-cli-0.61, opencode-1.18\n"                                                      \
+    "                           gemini-cli-0.61, opencode-1.18, fleet (needs --db postgresql://...)\n"                \
     "  --dir TIER=PATH          replaces a tier's directory (once per tier); a PATH that does not\n"                      \
     "                           exist is warned about on stderr\n"                                                     \
+    "  --db PATH|URL            koshi's SQLite file, or fleet's PostgreSQL server (as --dir db=)\n"                    \
+    "  --namespace NS           fleet's namespace (default `default`)\n"                                              \
     "  --allow-root PATH        lets links in the tiers lead into PATH (repeatable)\n"                                 \
     "  --user-settings FILE     JSON with `skillOverrides` {\"name or path\": \"on\"|\"name-only\"|\n"                 \
     "  --project-settings FILE  \"user-invocable-only\"|\"off\"}; the project's rules win\n"                           \

@@ -10,6 +10,8 @@
 // diagnostic. It can never hang or abort the host: the child's end is a socket, so a
 // write to a dead server fails with EPIPE instead of raising SIGPIPE.
 
+#include <skillmd/mcp/revisions.hpp>
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -54,22 +56,43 @@ struct rpc_reply
     explicit operator bool() const noexcept { return result.has_value(); }
 };
 
-/** One MCP server in a child process. Not thread-safe: a caller with several threads
-    serialises its requests. After a transport failure the client is stopped; `start()`
-    starts a new child.
+/** A connection to one MCP server, whatever carries it: a child process's stdio
+    (rpc_client, below) or streamable HTTP (remote_client, mcp/remote.hpp). Not
+    thread-safe: a caller with several threads serialises its requests. After a transport
+    failure it is stopped; `start()` connects again.
 */
-class rpc_client
+class connection
+{
+public:
+    virtual ~connection() = default;
+    /// Connects and runs the MCP handshake; "" on success, else why not.
+    virtual std::string start() = 0;
+    virtual bool running() const noexcept = 0;
+    /// The capabilities the server announced at start.
+    virtual boost::json::object const& capabilities() const noexcept = 0;
+    /// Sends one request and waits for its answer, within the deadline.
+    virtual rpc_reply request(std::string_view method, boost::json::object params) = 0;
+    /// True when the server announced, since the last call, that its resources changed.
+    virtual bool take_list_changed() = 0;
+    /// Why the last request failed in transport ("" if it did not).
+    virtual std::string const& failure() const noexcept = 0;
+    virtual void stop() noexcept = 0;
+};
+
+/// One MCP server in a child process. After a transport failure the client is stopped;
+/// `start()` starts a new child.
+class rpc_client final : public connection
 {
 public:
     rpc_client(std::vector<std::string> argv, client_options opts) : argv_(std::move(argv)), opts_(std::move(opts)) {}
     rpc_client(rpc_client const&) = delete;
     rpc_client& operator=(rpc_client const&) = delete;
-    ~rpc_client() { stop(); }
+    ~rpc_client() override { stop(); }
 
-    bool running() const noexcept { return fd_ >= 0; }
+    bool running() const noexcept override { return fd_ >= 0; }
 
     /// Starts the server and runs the MCP handshake; "" on success, else why not.
-    std::string start()
+    std::string start() override
     {
         stop();
         if (argv_.empty()) return "no server command";
@@ -92,10 +115,10 @@ public:
     }
 
     /// The capabilities the server announced at start.
-    boost::json::object const& capabilities() const noexcept { return capabilities_; }
+    boost::json::object const& capabilities() const noexcept override { return capabilities_; }
 
     /// Sends one request and waits for its answer, within the deadline.
-    rpc_reply request(std::string_view method, boost::json::object params)
+    rpc_reply request(std::string_view method, boost::json::object params) override
     {
         rpc_reply out;
         if (!running()) {
@@ -141,7 +164,7 @@ public:
 
     /// Reads what the server sent unasked, without waiting; true when it announced that
     /// its resources changed since the last call.
-    bool take_list_changed()
+    bool take_list_changed() override
     {
         auto const now = std::chrono::steady_clock::now();
         for (std::size_t i = 0; running() && i < opts_.max_unrelated && readable(); ++i) {
@@ -161,10 +184,10 @@ public:
     }
 
     /// Why the last request failed in transport ("" if it did not).
-    std::string const& failure() const noexcept { return failure_; }
+    std::string const& failure() const noexcept override { return failure_; }
 
     /// Closes the server's input, gives it a moment to leave, then kills it.
-    void stop() noexcept
+    void stop() noexcept override
     {
         if (fd_ >= 0) {
             ::shutdown(fd_, SHUT_WR);

@@ -20,6 +20,7 @@
 #include <skillmd/mcp/digest.hpp>
 #include <skillmd/mcp/uri.hpp>
 #include <skillmd/mcp/frontmatter_json.hpp>
+#include <skillmd/mcp/revisions.hpp>
 #include <skillmd/storage/registry.hpp>
 #include <skillmd/validation/name_rules.hpp>
 
@@ -38,18 +39,6 @@
 #include <vector>
 
 namespace skillmd::mcp {
-
-inline constexpr std::string_view extension_id = "io.modelcontextprotocol/skills";
-
-/// The revisions with a lifecycle: `initialize` answers in the client's revision when it
-/// is one of these, else in the first.
-inline constexpr std::string_view session_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
-/// The stateless revisions: a request names one in `params._meta` and is answered alone.
-inline constexpr std::string_view stateless_versions[] = {"2026-07-28"};
-/// The `params._meta` keys of the stateless revisions.
-inline constexpr std::string_view meta_version = "io.modelcontextprotocol/protocolVersion";
-inline constexpr std::string_view meta_client_capabilities = "io.modelcontextprotocol/clientCapabilities";
-inline constexpr std::string_view meta_server_info = "io.modelcontextprotocol/serverInfo";
 
 /// What a transport knows of a message besides its bytes. Over HTTP the MCP headers
 /// repeat what the body says, and must agree with it.
@@ -105,12 +94,15 @@ inline bool is_text(std::string_view bytes)
     return bytes.find('\0') == std::string_view::npos && skillmd::detail::find_invalid_utf8(bytes) == std::string_view::npos;
 }
 
-/// One skill as served: its `<skill-path>`, its folder, the record it came from.
+/// One skill as served: its `<skill-path>`, its folder, the record it came from. A skill
+/// kept in a database, or as one `NAME.md` file, has no folder of its own: its one file is
+/// SKILL.md, the `text` its source gives.
 struct served_skill
 {
     std::string path;
     std::string directory;
     skill_record const* record = nullptr;
+    std::shared_ptr<std::string const> text; ///< a database skill's SKILL.md; null for a folder
     std::string uri() const { return skill_uri(path, "SKILL.md"); }
     /// The SKILL.md the registry read (device, inode): every read checks the folder still holds it.
     skillmd::detail::file_id listed() const
@@ -121,18 +113,31 @@ struct served_skill
 
 /** The skills a snapshot serves, sorted by skill path. A skill's path is its command
     (`plan/implement` for a nested one); a skill kept under `name@tier` gets the tier as
-    a prefix (`user/review`). Only file skills are served, and only those whose last path
-    segment is their `name`, as the extension requires, one per path; `skipped` says why
-    others are not.
+    a prefix (`user/review`). Skill folders are served, and database skills when `text_of`
+    gives their SKILL.md; only those whose last path segment is their `name`, as the
+    extension requires, one per path; `skipped` says why others are not.
 */
-inline std::vector<served_skill> served(snapshot const& snap, std::vector<std::string>* skipped = nullptr)
+inline std::vector<served_skill> served(snapshot const& snap, std::vector<std::string>* skipped = nullptr,
+                                        std::function<std::optional<std::string>(skill_record const&)> const& text_of = {})
 {
     std::vector<served_skill> out;
     for (auto const& r : snap.skills()) {
         std::string const base(r.command.substr(0, r.command.rfind('@'))); // `name@tier` under keep_all
         std::string const path = base == r.command ? base : r.tier + "/" + base;
         auto const last = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
-        if (r.where.database || r.where.directory.empty()) {
+        // A skill that is one file (a database row; a `NAME.md` of the files layout) is
+        // served as its SKILL.md alone: its folder is not its own.
+        std::string const where = r.where.path.str();
+        bool const one_file = r.where.database || skillmd::detail::ascii_lower(where.substr(where.rfind('/') + 1)) != "skill.md";
+        std::shared_ptr<std::string const> text;
+        if (one_file && text_of) {
+            auto t = text_of(r);
+            if (!t) {
+                if (skipped) skipped->push_back(r.command + ": its database row cannot be read");
+                continue;
+            }
+            text = std::make_shared<std::string const>(std::move(*t));
+        } else if (one_file || r.where.directory.empty()) {
             if (skipped) skipped->push_back(r.command + ": not a skill folder");
             continue;
         }
@@ -149,7 +154,7 @@ inline std::vector<served_skill> served(snapshot const& snap, std::vector<std::s
                                    (faults.empty() ? std::string("not in NFKC form") : faults.front().message) + ")");
             continue;
         }
-        out.push_back({path, r.where.directory.str(), &r});
+        out.push_back({path, text ? std::string() : r.where.directory.str(), &r, std::move(text)});
     }
     // One skill per path: where a tier holds a name twice (Codex keeps both), the first
     // copy is served, as `name@tier` reaches it, and the other is said to be left out.
@@ -171,11 +176,40 @@ struct entry_result
     std::string error;
 };
 
+/// The files of a served skill, as list_skill lists a folder's.
+inline skill_listing listing_of_skill(served_skill const& s)
+{
+    if (!s.text) {
+        auto const id = s.listed();
+        return list_skill(s.directory, &id);
+    }
+    skill_listing l;
+    l.files.push_back({"SKILL.md", s.text->size()});
+    return l;
+}
+
+/// One file of a served skill, read now (as read_skill_file reads a folder's).
+inline std::optional<std::string> read_of_skill(served_skill const& s, std::string const& file, std::string& error)
+{
+    if (!s.text) {
+        auto const id = s.listed();
+        return read_skill_file(s.directory, &id, file, max_skill_bytes, error);
+    }
+    if (file == "SKILL.md") return *s.text;
+    error = "a database skill has no other file";
+    return std::nullopt;
+}
+
 inline entry_result entry_of(served_skill const& s)
 {
     entry_result r;
     auto const id = s.listed();
-    r.manifest = manifest_of(s.directory, &id);
+    if (s.text) {
+        r.manifest.files.push_back({"SKILL.md", sha256_hex(*s.text), s.text->size()});
+        r.manifest.skill_md = *s.text;
+    } else {
+        r.manifest = manifest_of(s.directory, &id);
+    }
     if (!r.manifest.complete()) {
         r.error = r.manifest.error;
         return r;
@@ -200,7 +234,7 @@ class server
 public:
     explicit server(Source& source, server_options opts = {}) : source_(source), opts_(std::move(opts))
     {
-        last_ = fingerprint(served(*source_.snapshot()));
+        last_ = fingerprint(serve(*source_.snapshot()));
     }
 
     /// The replies to one message, as a transport without headers (stdio) carries it.
@@ -236,7 +270,7 @@ public:
         // A refresh that fails keeps the previous snapshot: it is served, and refreshed() says so.
         if constexpr (std::is_convertible_v<decltype(source_.refresh()), bool>) refreshed_ = source_.refresh();
         else source_.refresh();
-        std::string now = fingerprint(served(*source_.snapshot()));
+        std::string now = fingerprint(serve(*source_.snapshot()));
         if (now == last_) return std::nullopt;
         last_ = std::move(now);
         return boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"method", "notifications/resources/list_changed"}});
@@ -251,12 +285,29 @@ public:
     {
         auto const snap = source_.snapshot();
         std::vector<std::string> why;
-        for (auto const& s : served(*snap, &why)) {
-            auto const id = s.listed();
-            if (auto const m = list_skill(s.directory, &id); !m.complete())
+        for (auto const& s : serve(*snap, &why)) {
+            if (auto const m = listing_of_skill(s); !m.complete())
                 why.push_back(s.record->where.path.str() + ": its files cannot all be listed: " + m.error);
         }
         return why;
+    }
+
+    /// The skills served from `snap`: served(), with database skills' SKILL.md from the
+    /// source when it can give them (a registry, or a system's).
+    std::vector<served_skill> serve(snapshot const& snap, std::vector<std::string>* skipped = nullptr) const
+    {
+        std::function<std::optional<std::string>(skill_record const&)> text_of;
+        if constexpr (requires(skill_record const& r) { source_.registry().text(r); })
+            text_of = [this](skill_record const& r) -> std::optional<std::string> {
+                if (auto t = source_.registry().text(r)) return std::move(t->file);
+                return std::nullopt;
+            };
+        else if constexpr (requires(skill_record const& r) { source_.text(r); })
+            text_of = [this](skill_record const& r) -> std::optional<std::string> {
+                if (auto t = source_.text(r)) return std::move(t->file);
+                return std::nullopt;
+            };
+        return served(snap, skipped, text_of);
     }
 
 private:
@@ -538,7 +589,7 @@ private:
     std::variant<boost::json::object, failure> list_skills(boost::json::object const& params) const
     {
         auto const snap = source_.snapshot();
-        auto const skills = served(*snap);
+        auto const skills = serve(*snap);
         auto r = paged(params, skills.size(), "skills", listing_of(skills), [&](std::size_t i, boost::json::array& items) {
             auto e = entry_of(skills[i]);
             if (e.error.empty()) items.push_back(std::move(e.entry)); // a skill that cannot be described is left out
@@ -562,7 +613,7 @@ private:
     std::variant<boost::json::object, failure> get_skill(boost::json::object const& params) const
     {
         auto const snap = source_.snapshot();
-        auto const at = skill_at(served(*snap), params);
+        auto const at = skill_at(serve(*snap), params);
         if (auto const* f = std::get_if<failure>(&at)) return *f;
         auto e = entry_of(std::get<served_skill>(at));
         if (!e.error.empty()) return failure{-32603, "the skill cannot be described: " + e.error};
@@ -583,12 +634,11 @@ private:
         std::lock_guard<std::mutex> lock(resources_mutex_);
         if (resources_ && resources_of_.lock() == snap) return resources_;
         auto listed = std::make_shared<resource_listing>();
-        auto const skills = served(*snap);
+        auto const skills = serve(*snap);
         listed->listing = listing_of(skills);
         auto* all = &listed->resources;
         for (auto const& s : skills) {
-            auto const id = s.listed();
-            auto const m = list_skill(s.directory, &id);
+            auto const m = listing_of_skill(s);
             if (!m.complete()) continue; // as skills/list: a skill that cannot be described is not served
             for (auto const& f : m.files) {
                 auto const slash = f.path.rfind('/');
@@ -666,9 +716,8 @@ private:
         // nested skills): a file one of them lists is read, the innermost first.
         std::optional<located> at;
         std::string unlisted;
-        for (auto const& candidate : enclosing(served(*snap), target->path)) {
-            auto const cid = candidate.skill.listed();
-            auto const m = list_skill(candidate.skill.directory, &cid);
+        for (auto const& candidate : enclosing(serve(*snap), target->path)) {
+            auto const m = listing_of_skill(candidate.skill);
             if (!m.complete()) {
                 if (unlisted.empty()) unlisted = m.error;
                 continue;
@@ -681,9 +730,8 @@ private:
         if (!at && !unlisted.empty())
             return failure{-32602, "not served: " + shown(u->as_string()) + " belongs to a skill whose files cannot all be listed (" + shown(unlisted) + ")", asked};
         if (!at) return failure{-32602, "not a resource skillmd serves: " + shown(u->as_string()), asked};
-        auto const id = at->skill.listed();
         std::string error;
-        auto bytes = read_skill_file(at->skill.directory, &id, at->file, max_skill_bytes, error);
+        auto bytes = read_of_skill(at->skill, at->file, error);
         if (!bytes) return failure{-32602, "cannot read " + shown(u->as_string()) + ": " + shown(error)};
         bool const text = is_text(*bytes);
         boost::json::object c{{"uri", skill_uri(at->skill.path, at->file)}, {"mimeType", mime_type(at->file)}};
@@ -701,10 +749,9 @@ private:
         auto const target = parse_skill_uri(u->as_string());
         if (!target) return failure{-32602, "not a directory skillmd serves: " + shown(u->as_string())};
         auto const snap = source_.snapshot();
-        auto const at = locate(served(*snap), target->path);
+        auto const at = locate(serve(*snap), target->path);
         if (!at) return failure{-32602, "not a directory skillmd serves: " + shown(u->as_string())};
-        auto const id = at->skill.listed();
-        auto const m = list_skill(at->skill.directory, &id);
+        auto const m = listing_of_skill(at->skill);
         if (!m.complete()) return failure{-32603, "the skill cannot be listed: " + shown(m.error)};
         std::string const prefix = at->file.empty() ? "" : at->file + "/";
         std::vector<std::pair<std::string, bool>> children; // name, is a directory

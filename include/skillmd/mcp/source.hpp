@@ -4,7 +4,8 @@
 #define SKILLMD_MCP_SOURCE_HPP
 
 // A tier whose skills come from an MCP server with the Skills extension: the host side.
-// The server runs as a child process (mcp/client.hpp). Its skills are listed with
+// The server runs as a child process (mcp/client.hpp) or answers at a URL over
+// streamable HTTP (mcp/remote.hpp). Its skills are listed with
 // `skills/list` and read with `resources/read`; every read is checked against the
 // digest and size the listing published, and a file whose bytes do not match is refused.
 // Commands live in the server's namespace (`NS:skill-path`), so an MCP skill never
@@ -30,7 +31,7 @@ namespace skillmd::mcp {
 
 struct source_options
 {
-    client_options client;
+    client_options client; ///< for a server started as a child process
     std::size_t max_skills = 10000; ///< more in a listing are left out, with a diagnostic
     std::size_t max_pages = 1000;   ///< a server whose cursors never end is stopped here
     std::chrono::milliseconds first_retry{500};  ///< after a failure, the wait before restarting the server
@@ -41,7 +42,8 @@ struct source_options
 /// that arrives over MCP (the extension forbids it without the user's approval).
 inline constexpr std::string_view permission_keys[] = {"allowed-tools", "tools", "hooks"};
 
-/** A tier of skills served by an MCP server (a command started as a child process).
+/** A tier of skills served by an MCP server: a command started as a child process, or
+    any mcp::connection (a remote_client for a server at a URL).
 
     `discover()` lists the server's skills (every page), checks each entry and returns
     them as `NAMESPACE:skill-path` commands; `read_head`/`read_all` read SKILL.md with
@@ -54,7 +56,13 @@ class source
 {
 public:
     source(std::string label, std::string ns, std::vector<std::string> command, source_options opts = {})
-        : state_(std::make_shared<state>(std::move(label), std::move(ns), std::move(command), std::move(opts)))
+        : state_(std::make_shared<state>(std::move(label), std::move(ns), nullptr, std::move(opts)))
+    {
+        state_->client = std::make_unique<rpc_client>(std::move(command), state_->opts.client);
+    }
+    /// A server reached through `server` (never null).
+    source(std::string label, std::string ns, std::unique_ptr<connection> server, source_options opts = {})
+        : state_(std::make_shared<state>(std::move(label), std::move(ns), std::move(server), std::move(opts)))
     {
     }
 
@@ -165,14 +173,14 @@ public:
 private:
     struct state
     {
-        state(std::string l, std::string n, std::vector<std::string> command, source_options o)
-            : label(std::move(l)), ns(std::move(n)), opts(std::move(o)), client(std::move(command), opts.client)
+        state(std::string l, std::string n, std::unique_ptr<connection> c, source_options o)
+            : label(std::move(l)), ns(std::move(n)), opts(std::move(o)), client(std::move(c))
         {
         }
         std::string label, ns;
         source_options opts;
         std::mutex mutex;
-        rpc_client client;
+        std::unique_ptr<connection> client;
         std::map<std::string, published_skill> skills; ///< the last good listing, by skill path
         std::chrono::steady_clock::time_point next_start{};
         std::chrono::milliseconds wait{0};
@@ -231,7 +239,7 @@ private:
     void failed() const
     {
         auto& st = *state_;
-        st.client.stop();
+        st.client->stop();
         st.wait = std::min(st.opts.last_retry, std::max(st.opts.first_retry, st.wait * 2));
         st.next_start = std::chrono::steady_clock::now() + st.wait;
     }
@@ -239,17 +247,17 @@ private:
     bool ensure_running(std::string& why) const
     {
         auto& st = *state_;
-        if (st.client.running()) return true;
+        if (st.client->running()) return true;
         if (std::chrono::steady_clock::now() < st.next_start) {
-            why = "the server " + st.ns + " failed (" + st.client.failure() + "); it is restarted after a pause";
+            why = "the server " + st.ns + " failed (" + st.client->failure() + "); it is restarted after a pause";
             return false;
         }
-        if (std::string const e = st.client.start(); !e.empty()) {
+        if (std::string const e = st.client->start(); !e.empty()) {
             why = "the server " + st.ns + ": " + e;
             failed();
             return false;
         }
-        auto const* ext = st.client.capabilities().if_contains("extensions");
+        auto const* ext = st.client->capabilities().if_contains("extensions");
         if (ext == nullptr || !ext->is_object() || !ext->as_object().contains("io.modelcontextprotocol/skills")) {
             why = "the server " + st.ns + " does not offer the Skills extension";
             failed();
@@ -273,7 +281,7 @@ private:
             }
             boost::json::object params;
             if (!cursor.empty()) params["cursor"] = cursor;
-            auto r = st.client.request("skills/list", std::move(params));
+            auto r = st.client->request("skills/list", std::move(params));
             if (!r) {
                 why = "the server " + st.ns + ": skills/list: " + r.error;
                 return std::nullopt;
@@ -324,7 +332,7 @@ private:
             error = why;
             return std::nullopt;
         }
-        auto r = st.client.request("resources/read", boost::json::object{{"uri", f.uri}});
+        auto r = st.client->request("resources/read", boost::json::object{{"uri", f.uri}});
         if (!r) {
             error = "the server " + st.ns + ": resources/read " + f.uri + ": " + r.error;
             if (r.code == 0) failed(); // the transport broke; an answered error leaves the server running

@@ -4,7 +4,7 @@
 # against `skillmd help COMMAND`).
 
 _skillmd_flags() {
-  local registry="--preset --dir --allow-root --user-settings --project-settings --events"
+  local registry="--preset --dir --db --namespace --allow-root --user-settings --project-settings --events"
   case $1 in
     parse) echo "--format --parser --lenient --require-frontmatter --max-bytes" ;;
     lint) echo "--format --dialect --strict --parser --portability" ;;
@@ -40,7 +40,7 @@ _skillmd() {
   fi
   cmd=${COMP_WORDS[1]}
   case $prev in
-    --preset) mapfile -t COMPREPLY < <(compgen -W "agent-skills pegasus claude-code mycode sven koshi claude-code-2.1 codex-0.169 gemini-cli-0.61 opencode-1.18" -- "$cur"); return ;;
+    --preset) mapfile -t COMPREPLY < <(compgen -W "agent-skills pegasus claude-code mycode sven koshi claude-code-2.1 codex-0.169 gemini-cli-0.61 opencode-1.18 fleet" -- "$cur"); return ;;
     --format) mapfile -t COMPREPLY < <(compgen -W "$(_skillmd_formats "$cmd")" -- "$cur"); return ;;
     --dialect) mapfile -t COMPREPLY < <(compgen -W "agent-skills pegasus claude-code mycode koshi sven claude-code-2.1 codex-0.169 gemini-cli-0.61 opencode-1.18" -- "$cur"); return ;;
     --parser) mapfile -t COMPREPLY < <(compgen -W "x3 line" -- "$cur"); return ;;
