@@ -19,6 +19,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -84,13 +88,6 @@ std::string all(std::vector<diagnostic> const& ds)
 {
     std::string out;
     for (auto const& d : ds) out += d.message + "\n";
-    return out;
-}
-
-std::vector<std::string> commands(discovery const& d)
-{
-    std::vector<std::string> out;
-    for (auto const& c : d.skills) out.push_back(c.command);
     return out;
 }
 
@@ -305,6 +302,122 @@ BOOST_AUTO_TEST_CASE(hostile_http_servers_are_refused_with_a_reason)
     }
 }
 
+// What a raw server sends, byte for byte: each connection answers its requests with the
+// next canned replies in turn, then closes.
+struct raw_server
+{
+    int fd = -1;
+    unsigned short port = 0;
+    std::thread thread;
+    std::atomic<int> requests{0};
+    explicit raw_server(std::vector<std::vector<std::string>> connections)
+    {
+        fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t n = sizeof a;
+        BOOST_TEST_REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), n) == 0);
+        ::listen(fd, 8);
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n);
+        port = ntohs(a.sin_port);
+        thread = std::thread([this, connections = std::move(connections)] {
+            for (auto const& replies : connections) {
+                int const c = ::accept(fd, nullptr, nullptr);
+                if (c < 0) return;
+                for (auto const& reply : replies) {
+                    std::string in;
+                    char buf[4096];
+                    std::size_t need = std::string::npos;
+                    while (need == std::string::npos || in.size() < need) {
+                        auto const got = ::recv(c, buf, sizeof buf, 0);
+                        if (got <= 0) break;
+                        in.append(buf, static_cast<std::size_t>(got));
+                        if (auto const end = in.find("\r\n\r\n"); end != std::string::npos && need == std::string::npos) {
+                            auto const cl = in.find("Content-Length: ");
+                            need = end + 4 + (cl < end ? std::stoul(in.substr(cl + 16)) : 0);
+                        }
+                    }
+                    ++requests;
+                    for (std::size_t sent = 0; sent < reply.size();) {
+                        auto const w = ::send(c, reply.data() + sent, reply.size() - sent, MSG_NOSIGNAL);
+                        if (w <= 0) break;
+                        sent += static_cast<std::size_t>(w);
+                    }
+                }
+                ::shutdown(c, SHUT_RDWR);
+                ::close(c);
+            }
+        });
+    }
+    ~raw_server()
+    {
+        ::shutdown(fd, SHUT_RDWR);
+        ::close(fd);
+        thread.join();
+    }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(port) + "/mcp"; }
+};
+
+std::string reply(std::string status, std::string body, std::string extra = "")
+{
+    return "HTTP/1.1 " + status + "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" +
+           extra + "\r\n" + body;
+}
+
+// The answer's framing, read as HTTP says and never reused out of step.
+BOOST_AUTO_TEST_CASE(interim_answers_leftovers_and_closed_connections)
+{
+    std::string why;
+    { // 100 Continue and 103 Early Hints before the answer are read past.
+        raw_server raw({{"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\n" + reply("200 OK", "{}")}});
+        net::http_client c(raw.url());
+        auto const r = c.request("POST", {}, "{}", why);
+        BOOST_TEST_REQUIRE(r.has_value(), why);
+        BOOST_TEST(r->status == 200u);
+    }
+    { // Bytes after an answer: the connection is dropped, and the next request gets a new one.
+        raw_server raw({{reply("200 OK", "\"first\"") + reply("200 OK", "\"smuggled\"")}, {reply("200 OK", "\"second\"")}});
+        net::http_client c(raw.url());
+        BOOST_TEST(c.request("POST", {}, "{}", why).value().body == "\"first\"");
+        BOOST_TEST(c.request("POST", {}, "{}", why).value().body == "\"second\"");
+    }
+    { // A kept connection the server closed meanwhile: the next request opens a new one, and is sent once.
+        raw_server raw({{reply("200 OK", "1")}, {reply("200 OK", "2")}});
+        net::http_client c(raw.url());
+        BOOST_TEST(c.request("POST", {}, "{}", why).value().body == "1");
+        std::this_thread::sleep_for(std::chrono::milliseconds(100)); // the server's close arrives
+        auto const second = c.request("POST", {}, "{}", why);
+        BOOST_TEST_REQUIRE(second.has_value(), why);
+        BOOST_TEST(second->body == "2");
+        BOOST_TEST(raw.requests.load() == 2);
+    }
+    { // A server that reads a request and closes without answering: a failure, not a second try.
+        raw_server raw({{""}, {reply("200 OK", "again")}});
+        net::http_client c(raw.url());
+        BOOST_TEST(!c.request("POST", {}, "{}", why).has_value());
+        BOOST_TEST(raw.requests.load() == 1);
+    }
+    { // Chunk extensions without end: refused at the header cap, long before the deadline.
+        net::http_client_options o;
+        o.timeout = std::chrono::milliseconds(10000);
+        raw_server raw({{"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;" + std::string(4 << 20, 'x')}});
+        net::http_client c(raw.url(), o);
+        auto const started = std::chrono::steady_clock::now();
+        BOOST_TEST(!c.request("POST", {}, "{}", why).has_value());
+        BOOST_TEST(why.find("longer than") != std::string::npos, why);
+        BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::milliseconds(5000)));
+    }
+    { // A result is taken only from a successful answer.
+        raw_server raw({{reply("200 OK", answer(1, discovered())), reply("500 Internal Server Error", answer(2, {{"skills", boost::json::array{}}}))}});
+        mcp::remote_client c(raw.url(), remote());
+        BOOST_TEST_REQUIRE(c.start() == "");
+        auto const r = c.request("skills/list", {});
+        BOOST_TEST(!r.result.has_value());
+        BOOST_TEST(r.error.find("HTTP 500 with a result") != std::string::npos, r.error);
+    }
+}
+
 // The event stream format, as the HTML standard reads it.
 BOOST_AUTO_TEST_CASE(server_sent_events_are_read_as_the_standard_says)
 {
@@ -317,6 +430,7 @@ BOOST_AUTO_TEST_CASE(server_sent_events_are_read_as_the_standard_says)
     BOOST_TEST(net::sse_data("\xEF\xBB\xBF" "data:  two spaces\n\n") == (v{" two spaces"}), boost::test_tools::per_element());
     BOOST_TEST(net::sse_data("data: whole\n\ndata: cut off") == (v{"whole"}), boost::test_tools::per_element());
     BOOST_TEST(net::sse_data("data: no blank line after\n") == v{}, boost::test_tools::per_element());
+    BOOST_TEST(net::sse_data("data\n\ndata\n\ndata\n\ndata\n\n", 2).size() == 3u); // one past the cap says there are more
 }
 
 BOOST_AUTO_TEST_CASE(urls_are_split_strictly)
@@ -334,7 +448,7 @@ BOOST_AUTO_TEST_CASE(urls_are_split_strictly)
     BOOST_TEST(v6->bare_host() == "::1");
     BOOST_TEST(v6->authority() == "[::1]");
     BOOST_TEST(net::split_url("http://h?q", why)->target == "/?q");
-    for (std::string bad : {"http://", "http://a b/", "http://a/#f", "http://a:0/", "http://a:65536/", "http://a:08/", "http://u:p@a/",
+    for (std::string bad : {"http://", "http://a b/", "http://[::1]x80/", "http://[::1]]80/", "http://a/#f", "http://a:0/", "http://a:65536/", "http://a:08/", "http://u:p@a/",
                             "https://a/\xc3\xa9", "file:///etc/passwd", "http://[::1/"})
         BOOST_TEST(!net::split_url(bad, why).has_value(), bad);
 }

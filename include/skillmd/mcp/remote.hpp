@@ -139,7 +139,7 @@ public:
         if (net::detail::istarts_with(type, "application/json")) {
             messages.push_back(std::move(res->body));
         } else if (net::detail::istarts_with(type, "text/event-stream")) {
-            messages = net::sse_data(res->body);
+            messages = net::sse_data(res->body, opts_.max_unrelated + 1);
         } else {
             return fail(out, "the server answered HTTP " + std::to_string(res->status) +
                                  (type.empty() ? std::string(" without a body type") : " with " + std::string(type.substr(0, 100))));
@@ -173,6 +173,8 @@ public:
                 if (out.code == 0) out.code = -32603; // an answered error is never a transport failure
                 return out;
             }
+            if (res->status / 100 != 2) // errors may come with 4xx; a result only with success
+                return fail(out, "the server answered HTTP " + std::to_string(res->status) + " with a result");
             auto const* result = o.if_contains("result");
             if (!result || !result->is_object()) return fail(out, "the server's answer has no result object");
             out.result = result->as_object();

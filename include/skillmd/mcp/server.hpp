@@ -234,7 +234,7 @@ class server
 public:
     explicit server(Source& source, server_options opts = {}) : source_(source), opts_(std::move(opts))
     {
-        last_ = fingerprint(serve(*source_.snapshot()));
+        last_ = fingerprint(*serving(source_.snapshot()));
     }
 
     /// The replies to one message, as a transport without headers (stdio) carries it.
@@ -270,7 +270,7 @@ public:
         // A refresh that fails keeps the previous snapshot: it is served, and refreshed() says so.
         if constexpr (std::is_convertible_v<decltype(source_.refresh()), bool>) refreshed_ = source_.refresh();
         else source_.refresh();
-        std::string now = fingerprint(serve(*source_.snapshot()));
+        std::string now = fingerprint(*serving(source_.snapshot()));
         if (now == last_) return std::nullopt;
         last_ = std::move(now);
         return boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"method", "notifications/resources/list_changed"}});
@@ -308,6 +308,17 @@ public:
                 return std::nullopt;
             };
         return served(snap, skipped, text_of);
+    }
+
+    /// serve() of `snap`, worked out once per snapshot: the naming rules (ICU's NFKC) and
+    /// database texts are not redone for every request. Kept with the snapshot it points into.
+    std::shared_ptr<std::vector<served_skill> const> serving(std::shared_ptr<snapshot const> const& snap) const
+    {
+        std::lock_guard<std::mutex> lock(served_mutex_);
+        if (served_ && served_of_ == snap) return served_;
+        served_ = std::make_shared<std::vector<served_skill> const>(serve(*snap));
+        served_of_ = snap;
+        return served_;
     }
 
 private:
@@ -589,7 +600,8 @@ private:
     std::variant<boost::json::object, failure> list_skills(boost::json::object const& params) const
     {
         auto const snap = source_.snapshot();
-        auto const skills = serve(*snap);
+        auto const held = serving(snap); // keeps the list alive
+        auto const& skills = *held;
         auto r = paged(params, skills.size(), "skills", listing_of(skills), [&](std::size_t i, boost::json::array& items) {
             auto e = entry_of(skills[i]);
             if (e.error.empty()) items.push_back(std::move(e.entry)); // a skill that cannot be described is left out
@@ -613,7 +625,7 @@ private:
     std::variant<boost::json::object, failure> get_skill(boost::json::object const& params) const
     {
         auto const snap = source_.snapshot();
-        auto const at = skill_at(serve(*snap), params);
+        auto const at = skill_at(*serving(snap), params);
         if (auto const* f = std::get_if<failure>(&at)) return *f;
         auto e = entry_of(std::get<served_skill>(at));
         if (!e.error.empty()) return failure{-32603, "the skill cannot be described: " + e.error};
@@ -634,7 +646,8 @@ private:
         std::lock_guard<std::mutex> lock(resources_mutex_);
         if (resources_ && resources_of_.lock() == snap) return resources_;
         auto listed = std::make_shared<resource_listing>();
-        auto const skills = serve(*snap);
+        auto const held = serving(snap); // keeps the list alive
+        auto const& skills = *held;
         listed->listing = listing_of(skills);
         auto* all = &listed->resources;
         for (auto const& s : skills) {
@@ -716,7 +729,7 @@ private:
         // nested skills): a file one of them lists is read, the innermost first.
         std::optional<located> at;
         std::string unlisted;
-        for (auto const& candidate : enclosing(serve(*snap), target->path)) {
+        for (auto const& candidate : enclosing(*serving(snap), target->path)) {
             auto const m = listing_of_skill(candidate.skill);
             if (!m.complete()) {
                 if (unlisted.empty()) unlisted = m.error;
@@ -749,7 +762,7 @@ private:
         auto const target = parse_skill_uri(u->as_string());
         if (!target) return failure{-32602, "not a directory skillmd serves: " + shown(u->as_string())};
         auto const snap = source_.snapshot();
-        auto const at = locate(serve(*snap), target->path);
+        auto const at = locate(*serving(snap), target->path);
         if (!at) return failure{-32602, "not a directory skillmd serves: " + shown(u->as_string())};
         auto const m = listing_of_skill(at->skill);
         if (!m.complete()) return failure{-32603, "the skill cannot be listed: " + shown(m.error)};
@@ -797,6 +810,9 @@ private:
     std::string last_;
     bool initialized_ = false;
     bool refreshed_ = true;
+    mutable std::mutex served_mutex_;
+    mutable std::shared_ptr<std::vector<served_skill> const> served_;
+    mutable std::shared_ptr<snapshot const> served_of_; ///< held: served_ points into it
     mutable std::mutex resources_mutex_;
     mutable std::shared_ptr<resource_listing const> resources_;
     mutable std::weak_ptr<snapshot const> resources_of_;

@@ -32,6 +32,8 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
+#include <poll.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -161,11 +163,10 @@ public:
                 return std::nullopt;
             }
         auto const deadline = std::chrono::steady_clock::now() + opts_.timeout;
-        bool const reused = conn_ != nullptr;
-        auto out = attempt(method, headers, body, deadline, why);
-        // A kept connection the server closed meanwhile fails before any answer: once more on a new one.
-        if (!out && reused && nothing_read_ && std::chrono::steady_clock::now() < deadline) out = attempt(method, headers, body, deadline, why);
-        return out;
+        // A kept connection the server has closed (or sent more on) is not used: a request
+        // is sent once, never again after a failure, as the server may have acted on it.
+        if (conn_ && stale(*conn_)) conn_.reset();
+        return attempt(method, headers, body, deadline, why);
     }
 
     /// Closes the connection (the next request opens one).
@@ -177,6 +178,9 @@ private:
 
     struct connection
     {
+        // The buffer holds a header and chunk framing (a body goes to the parser): capped,
+        // so chunk extensions or trailers without end cannot grow it past the header cap.
+        explicit connection(std::size_t limit) : buffer(limit) {}
         boost::asio::io_context io;
         std::optional<boost::beast::tcp_stream> plain;
         std::optional<boost::beast::ssl_stream<boost::beast::tcp_stream>> secure;
@@ -207,20 +211,38 @@ private:
         return result.value_or(boost::asio::error::operation_aborted);
     }
 
-    std::string timed_out() const { return "no answer from " + url_.authority() + " within " + std::to_string(opts_.timeout.count()) + " ms"; }
+    /// True when the socket has something to read (the server's close, a TLS alert, or
+    /// bytes nobody asked for) while no request is under way.
+    static bool stale(connection& c)
+    {
+        if (c.buffer.size() != 0) return true;
+        auto& socket = c.lowest().socket();
+        pollfd p{socket.native_handle(), POLLIN, 0};
+        return ::poll(&p, 1, 0) != 0;
+    }
+
+    static bool late(std::chrono::steady_clock::time_point deadline) { return std::chrono::steady_clock::now() >= deadline; }
+
+    std::string timed_out() const { return "no complete answer from " + url_.authority() + " within " + std::to_string(opts_.timeout.count()) + " ms"; }
 
     std::string describe(error_code ec) const
     {
         namespace http = boost::beast::http;
         if (ec == boost::beast::error::timeout || ec == boost::asio::error::operation_aborted) return timed_out();
         if (ec == http::error::body_limit) return "the answer is longer than " + std::to_string(opts_.max_body_bytes) + " bytes";
+        if (ec == http::error::buffer_overflow)
+            return "the answer's framing (chunk extensions, trailers) is longer than " + std::to_string(opts_.max_header_bytes) + " bytes";
         if (ec == http::error::header_limit)
             return "the answer's header is longer than " + std::to_string(opts_.max_header_bytes) + " bytes";
         return ec.message();
     }
 
-    boost::asio::ssl::context& tls_context(std::string& why)
+    boost::asio::ssl::context* tls_context(std::string& why)
     {
+        if (!tls_error_.empty()) {
+            why = tls_error_;
+            return nullptr;
+        }
         if (!tls_) {
             tls_ = std::make_unique<boost::asio::ssl::context>(boost::asio::ssl::context::tls_client);
             tls_->set_options(boost::asio::ssl::context::default_workarounds | boost::asio::ssl::context::no_sslv2 |
@@ -230,18 +252,22 @@ private:
             if (opts_.system_store) tls_->set_default_verify_paths(ec);
             if (!ec && !opts_.ca_file.empty()) {
                 tls_->load_verify_file(opts_.ca_file, ec);
-                if (ec) why = "cannot read the certificates in " + opts_.ca_file + ": " + ec.message();
+                if (ec) {
+                    tls_error_ = "cannot read the certificates in " + opts_.ca_file + ": " + ec.message();
+                    why = tls_error_;
+                    return nullptr;
+                }
             }
             tls_->set_verify_mode(boost::asio::ssl::verify_peer);
         }
-        return *tls_;
+        return tls_.get();
     }
 
     /// A new connection: the name looked up, connected, and for https the handshake done
     /// with the certificate checked against the trusted roots and the host.
     std::unique_ptr<connection> open(std::chrono::steady_clock::time_point deadline, std::string& why)
     {
-        auto c = std::make_unique<connection>();
+        auto c = std::make_unique<connection>(opts_.max_header_bytes + 65536);
         tcp::resolver resolver(c->io);
         boost::asio::steady_timer timer(c->io, deadline);
         tcp::resolver::results_type found;
@@ -255,20 +281,21 @@ private:
             timer.cancel();
         });
         c->io.run();
-        if (!resolved || *resolved) {
+        if (!resolved || *resolved || late(deadline)) { // a lookup cannot be cut short: one that ends late fails
+            if (resolved && !*resolved) resolved = boost::asio::error::operation_aborted;
             why = "cannot find " + url_.host + ": " + (resolved && *resolved != boost::asio::error::operation_aborted ? resolved->message() : timed_out());
             return nullptr;
         }
         if (url_.tls) {
-            auto& ctx = tls_context(why);
-            if (!why.empty()) return nullptr;
-            c->secure.emplace(c->io, ctx);
+            auto* ctx = tls_context(why);
+            if (ctx == nullptr) return nullptr;
+            c->secure.emplace(c->io, *ctx);
         } else {
             c->plain.emplace(c->io);
         }
         c->lowest().expires_at(deadline);
-        if (auto const ec = run(c->io, [&](auto h) { c->lowest().async_connect(found, std::move(h)); })) {
-            why = "cannot connect to " + url_.authority() + ": " + describe(ec);
+        if (auto const ec = run(c->io, [&](auto h) { c->lowest().async_connect(found, std::move(h)); }); ec || late(deadline)) {
+            why = "cannot connect to " + url_.authority() + ": " + describe(ec ? ec : error_code(boost::beast::error::timeout));
             return nullptr;
         }
         if (!url_.tls) return c;
@@ -284,7 +311,9 @@ private:
             return nullptr;
         }
         c->lowest().expires_at(deadline);
-        if (auto const ec = run(c->io, [&](auto h) { c->secure->async_handshake(boost::asio::ssl::stream_base::client, std::move(h)); })) {
+        if (auto ec = run(c->io, [&](auto h) { c->secure->async_handshake(boost::asio::ssl::stream_base::client, std::move(h)); });
+            ec || late(deadline)) {
+            if (!ec) ec = boost::beast::error::timeout;
             long const verdict = SSL_get_verify_result(ssl);
             why = verdict != X509_V_OK ? "the certificate of " + url_.authority() + " is refused: " + X509_verify_cert_error_string(verdict)
                                        : "the TLS handshake with " + url_.authority() + " failed: " + describe(ec);
@@ -298,7 +327,6 @@ private:
                                                 std::string& why)
     {
         namespace http = boost::beast::http;
-        nothing_read_ = false;
         if (!conn_) {
             conn_ = open(deadline, why);
             if (!conn_) return std::nullopt;
@@ -314,44 +342,44 @@ private:
         req.body() = body;
         req.prepare_payload();
         c.lowest().expires_at(deadline);
-        std::size_t read_bytes = 0;
-        auto ec = run(c.io, [&](auto h) {
+        auto ec = late(deadline) ? error_code(boost::beast::error::timeout) : error_code();
+        if (!ec) ec = run(c.io, [&](auto h) {
             if (c.secure)
                 http::async_write(*c.secure, req, std::move(h));
             else
                 http::async_write(*c.plain, req, std::move(h));
         });
-        http::response_parser<http::string_body> parser;
-        parser.body_limit(opts_.max_body_bytes);
-        parser.header_limit(static_cast<std::uint32_t>(std::min<std::size_t>(opts_.max_header_bytes, 0xffffffffu)));
-        if (!ec) {
+        std::optional<http::response_parser<http::string_body>> parser;
+        // Interim answers (100 Continue, 103 Early Hints) come before the answer: read past.
+        for (int interim = 0; !ec && interim < 8 && (!parser || parser->get().result_int() / 100 == 1); ++interim) {
+            parser.emplace();
+            parser->body_limit(opts_.max_body_bytes);
+            parser->header_limit(static_cast<std::uint32_t>(std::min<std::size_t>(opts_.max_header_bytes, 0xffffffffu)));
+            if (late(deadline)) {
+                ec = boost::beast::error::timeout;
+                break;
+            }
             c.lowest().expires_at(deadline);
             ec = run(c.io, [&](auto h) {
-                auto done = [&, h = std::move(h)](error_code e, std::size_t n) mutable {
-                    read_bytes = n;
-                    h(e, n);
-                };
                 if (c.secure)
-                    http::async_read(*c.secure, c.buffer, parser, std::move(done));
+                    http::async_read(*c.secure, c.buffer, *parser, std::move(h));
                 else
-                    http::async_read(*c.plain, c.buffer, parser, std::move(done));
+                    http::async_read(*c.plain, c.buffer, *parser, std::move(h));
             });
-            nothing_read_ = ec && read_bytes == 0 && ec != boost::beast::error::timeout;
-        } else {
-            nothing_read_ = ec != boost::beast::error::timeout;
         }
+        if (!ec && parser->get().result_int() / 100 == 1) ec = http::error::bad_status; // 101, or interim answers without end
         if (ec) {
             conn_.reset();
             why = url_.authority() + ": " + describe(ec);
             return std::nullopt;
         }
-        auto& res = parser.get();
+        auto& res = parser->get();
         http_client_response out;
         out.status = res.result_int();
         for (auto const& field : res) out.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
         bool const keep = res.keep_alive();
         out.body = std::move(res.body());
-        if (!keep) conn_.reset();
+        if (!keep || c.buffer.size() != 0) conn_.reset(); // bytes after the answer: the stream is out of step
         return out;
     }
 
@@ -360,7 +388,7 @@ private:
     std::string error_;
     std::unique_ptr<boost::asio::ssl::context> tls_;
     std::unique_ptr<connection> conn_;
-    bool nothing_read_ = false;
+    std::string tls_error_; ///< the trusted certificates could not be loaded: every https request fails with it
 };
 
 } // namespace skillmd::net

@@ -52,7 +52,8 @@ constexpr std::optional<std::string_view> host_name(std::string_view authority) 
         if (name.empty() || !std::all_of(name.begin(), name.end(), is_name_char)) return std::nullopt;
     }
     if (port.empty()) return name;
-    port.remove_prefix(1); // the ':'
+    if (port.front() != ':') return std::nullopt; // `[::1]x80`
+    port.remove_prefix(1);
     if (port.empty() || port.size() > 5 || port.front() == '0') return std::nullopt;
     unsigned value = 0;
     for (char const c : port) {

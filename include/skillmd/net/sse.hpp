@@ -7,15 +7,17 @@
 // from a whole body: the data of each event, in order. Lines end in CRLF, LF or CR; a
 // line starting with `:` is a comment; `data` fields join with a newline; a blank line
 // ends an event and an event without data is none. Other fields (`event`, `id`,
-// `retry`) are read past: the callers here only want the data.
+// `retry`) are read past: the callers here only want the data. At most `max_events` are
+// kept; one more is returned when there are more, so the caller can tell.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace skillmd::net {
 
-inline std::vector<std::string> sse_data(std::string_view body)
+inline std::vector<std::string> sse_data(std::string_view body, std::size_t max_events = 100000)
 {
     std::vector<std::string> events;
     std::string data;
@@ -30,7 +32,10 @@ inline std::vector<std::string> sse_data(std::string_view body)
         }
         body.remove_prefix(end + (body[end] == '\r' && end + 1 < body.size() && body[end + 1] == '\n' ? 2 : 1));
         if (line.empty()) {
-            if (has_data) events.push_back(std::move(data));
+            if (has_data) {
+                events.push_back(std::move(data));
+                if (events.size() > max_events) return events;
+            }
             data.clear();
             has_data = false;
             continue;
