@@ -7,6 +7,7 @@
 #include "../support/test_support.hpp"
 #include "exercise_mcp.hpp"
 #include "exercise_prompt.hpp"
+#include "exercise_remote.hpp"
 #include "exercise_store.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -70,6 +71,12 @@ BOOST_AUTO_TEST_CASE(store_corpus)
     auto const n = replay({"corpus_store"}, [](std::string const& in) { skillmd::fuzz::exercise_store(in); });
     BOOST_TEST_MESSAGE("replayed " << n << " database fuzz inputs");
     BOOST_TEST(n >= 3u, "the database fuzz corpus is missing");
+}
+
+BOOST_AUTO_TEST_CASE(remote_corpus)
+{
+    auto const n = replay({"corpus_remote"}, [](std::string const& in) { skillmd::fuzz::exercise_remote(in); });
+    BOOST_TEST(n > 0u);
 }
 
 BOOST_AUTO_TEST_CASE(mcp_corpus)

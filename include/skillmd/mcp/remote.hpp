@@ -41,6 +41,83 @@ struct remote_options
     std::string client_name = "skillmd";
 };
 
+namespace detail {
+
+/// What one HTTP answer to request `id` says: the reply (`code` 0 when the transport is
+/// not to be trusted any more), whether the answer to `id` was among its messages, and
+/// whether a `list_changed` notification came with it. The answer is JSON or server-sent
+/// events; errors of the stateless revision come with 4xx statuses, a result only with
+/// success; notifications and answers to other requests are read past, up to a cap.
+struct http_answer
+{
+    rpc_reply reply;
+    bool answered = false;
+    bool list_changed = false;
+};
+
+inline http_answer read_http_answer(net::http_client_response& res, std::int64_t id, bool in_session, std::size_t max_unrelated)
+{
+    http_answer a;
+    auto const failed = [&](std::string why) {
+        a.reply.error = std::move(why);
+        a.reply.code = 0;
+        return a;
+    };
+    std::string const status = "HTTP " + std::to_string(res.status);
+    if (res.status == 401 || res.status == 403) return failed("the server refused this client (" + status + "): check the token");
+    if (res.status / 100 == 3) {
+        std::string where(res.header("Location").value_or("nowhere").substr(0, 200));
+        for (char& c : where)
+            if (c < ' ' || c == 0x7f) c = '?';
+        return failed("the server redirects (" + status + ") to " + where + ": not followed");
+    }
+    if (res.status == 404 && in_session) return failed("the server ended the session (HTTP 404)");
+    auto const type = res.header("Content-Type").value_or("");
+    std::vector<std::string> messages;
+    if (net::detail::istarts_with(type, "application/json")) {
+        messages.push_back(std::move(res.body));
+    } else if (net::detail::istarts_with(type, "text/event-stream")) {
+        messages = net::sse_data(res.body, max_unrelated + 1);
+    } else {
+        std::string shown(type.substr(0, 100));
+        for (char& c : shown)
+            if (c < ' ' || c == 0x7f) c = '?';
+        return failed("the server answered " + status + (shown.empty() ? std::string(" without a body type") : " with " + shown));
+    }
+    if (messages.size() > max_unrelated + 1)
+        return failed("the server sent more than " + std::to_string(max_unrelated) + " messages that were not the answer");
+    for (auto const& m : messages) {
+        boost::system::error_code ec;
+        boost::json::value v = boost::json::parse(m, ec);
+        if (ec || !v.is_object()) return failed("the server sent a message that is not a JSON object");
+        auto const& o = v.as_object();
+        if (auto const* meth = o.if_contains("method")) {
+            if (meth->is_string() && meth->as_string() == "notifications/resources/list_changed") a.list_changed = true;
+            continue; // a notification, or a request this client does not take (it offers nothing)
+        }
+        auto const* mid = o.if_contains("id");
+        if (!mid || !mid->is_int64() || mid->as_int64() != id) continue;
+        a.answered = true;
+        if (auto const* e = o.if_contains("error"); e && e->is_object()) {
+            auto const& eo = e->as_object();
+            if (auto const* c = eo.if_contains("code"); c && c->is_int64()) a.reply.code = c->as_int64();
+            if (auto const* msg = eo.if_contains("message"); msg && msg->is_string())
+                a.reply.error = std::string(msg->as_string().subview().substr(0, 500));
+            if (a.reply.error.empty()) a.reply.error = "an error without a message";
+            if (a.reply.code == 0) a.reply.code = -32603; // an answered error is never a transport failure
+            return a;
+        }
+        if (res.status / 100 != 2) return failed("the server answered " + status + " with a result");
+        auto const* result = o.if_contains("result");
+        if (!result || !result->is_object()) return failed("the server's answer has no result object");
+        a.reply.result = result->as_object();
+        return a;
+    }
+    return failed("the server answered " + status + " without the answer to request " + std::to_string(id));
+}
+
+} // namespace detail
+
 /// An MCP server at an `http://` or `https://` URL (its endpoint, such as `https://host/mcp`).
 class remote_client final : public connection
 {
@@ -126,61 +203,16 @@ public:
         auto res = post(body, method, name, why);
         if (!res) return fail(out, why);
         http_status_ = res->status;
-        if (res->status == 401 || res->status == 403)
-            return fail(out, "the server refused this client (HTTP " + std::to_string(res->status) + "): check the token");
-        if (res->status / 100 == 3)
-            return fail(out, "the server redirects (HTTP " + std::to_string(res->status) + ") to " +
-                                 std::string(res->header("Location").value_or("nowhere")) + ": not followed");
-        if (res->status == 404 && !session_.empty())
-            return fail(out, "the server ended the session (HTTP 404)");
-        // Errors of the stateless revision come with 4xx statuses but are JSON-RPC errors all the same.
-        auto const type = res->header("Content-Type").value_or("");
-        std::vector<std::string> messages;
-        if (net::detail::istarts_with(type, "application/json")) {
-            messages.push_back(std::move(res->body));
-        } else if (net::detail::istarts_with(type, "text/event-stream")) {
-            messages = net::sse_data(res->body, opts_.max_unrelated + 1);
-        } else {
-            return fail(out, "the server answered HTTP " + std::to_string(res->status) +
-                                 (type.empty() ? std::string(" without a body type") : " with " + std::string(type.substr(0, 100))));
-        }
-        if (messages.size() > opts_.max_unrelated + 1)
-            return fail(out, "the server sent more than " + std::to_string(opts_.max_unrelated) + " messages that were not the answer");
-        for (auto const& m : messages) {
-            boost::system::error_code ec;
-            boost::json::value v = boost::json::parse(m, ec);
-            if (ec || !v.is_object()) return fail(out, "the server sent a message that is not a JSON object");
-            auto const& o = v.as_object();
-            if (auto const* meth = o.if_contains("method")) {
-                if (meth->is_string() && meth->as_string() == "notifications/resources/list_changed") list_changed_ = true;
-                continue; // a notification, or a request this client does not take (it offers nothing)
+        auto a = detail::read_http_answer(*res, id, !session_.empty(), opts_.max_unrelated);
+        list_changed_ = list_changed_ || a.list_changed;
+        if (a.answered && in_handshake_ && res->status / 100 == 2)
+            if (auto const s = res->header("Mcp-Session-Id")) {
+                if (s->empty() || s->size() > 1024 || !std::all_of(s->begin(), s->end(), [](char c) { return c > ' ' && c < 0x7f; }))
+                    return fail(out, "the server gave a session id that is not visible ASCII");
+                session_ = std::string(*s);
             }
-            auto const* mid = o.if_contains("id");
-            if (!mid || !mid->is_int64() || mid->as_int64() != id) continue;
-            if (in_handshake_ && res->status / 100 == 2)
-                if (auto const s = res->header("Mcp-Session-Id")) {
-                    if (s->empty() || s->size() > 1024 ||
-                        !std::all_of(s->begin(), s->end(), [](char c) { return c > ' ' && c < 0x7f; }))
-                        return fail(out, "the server gave a session id that is not visible ASCII");
-                    session_ = std::string(*s);
-                }
-            if (auto const* e = o.if_contains("error"); e && e->is_object()) {
-                auto const& eo = e->as_object();
-                if (auto const* c = eo.if_contains("code"); c && c->is_int64()) out.code = c->as_int64();
-                if (auto const* msg = eo.if_contains("message"); msg && msg->is_string())
-                    out.error = std::string(msg->as_string().subview().substr(0, 500));
-                if (out.error.empty()) out.error = "an error without a message";
-                if (out.code == 0) out.code = -32603; // an answered error is never a transport failure
-                return out;
-            }
-            if (res->status / 100 != 2) // errors may come with 4xx; a result only with success
-                return fail(out, "the server answered HTTP " + std::to_string(res->status) + " with a result");
-            auto const* result = o.if_contains("result");
-            if (!result || !result->is_object()) return fail(out, "the server's answer has no result object");
-            out.result = result->as_object();
-            return out;
-        }
-        return fail(out, "the server answered HTTP " + std::to_string(res->status) + " without the answer to request " + std::to_string(id));
+        if (!a.reply.result && a.reply.code == 0) return fail(out, std::move(a.reply.error));
+        return a.reply;
     }
 
     bool take_list_changed() override { return std::exchange(list_changed_, false); }
