@@ -696,6 +696,57 @@ BOOST_AUTO_TEST_CASE(a_bearer_token_is_required_when_set)
     BOOST_CHECK_THROW(net::http_server(o, e.handler()), std::invalid_argument);
 }
 
+// CORS: a browser's preflight carries no token, so the server answers it itself for an
+// allowed origin, offering only what it was told; answers then name the origin.
+BOOST_AUTO_TEST_CASE(cors_preflights_are_answered_for_allowed_origins_only)
+{
+    echo e;
+    auto o = options();
+    o.bearer_token = "s3cret-token";
+    o.allowed_origins = {"https://app.example"};
+    o.cors_methods = {"POST"};
+    o.cors_headers = {"Authorization", "Content-Type", "Mcp-Method"};
+    o.cors_expose = {"Mcp-Session-Id"};
+    running s(o, e.handler());
+    auto const preflight = [](std::string_view origin, std::string_view method, std::string_view headers) {
+        return "OPTIONS /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: " + std::string(origin) + "\r\nAccess-Control-Request-Method: " +
+               std::string(method) + "\r\n" + (headers.empty() ? std::string() : "Access-Control-Request-Headers: " + std::string(headers) + "\r\n") +
+               "\r\n";
+    };
+    auto r = refused(s, preflight("https://app.example", "POST", "authorization, content-type,MCP-METHOD"));
+    BOOST_TEST(status(r) == 204);
+    BOOST_TEST(field(r, "Access-Control-Allow-Origin") == "https://app.example");
+    BOOST_TEST(field(r, "Access-Control-Allow-Methods") == "POST");
+    BOOST_TEST(field(r, "Access-Control-Allow-Headers") == "Authorization, Content-Type, Mcp-Method");
+    BOOST_TEST(field(r, "Vary") == "Origin");
+    BOOST_TEST(status(refused(s, preflight("http://localhost:3000", "POST", ""))) == 204); // a loopback page
+    r = refused(s, preflight("https://app.example", "DELETE", ""));
+    BOOST_TEST(status(r) == 403);
+    BOOST_TEST(field(r, "Access-Control-Allow-Origin") == "<none>");
+    BOOST_TEST(status(refused(s, preflight("https://app.example", "POST", "X-Other"))) == 403);
+    BOOST_TEST(status(refused(s, preflight("https://evil.example", "POST", ""))) == 403); // the origin first
+    // An OPTIONS that is not a preflight still needs the token; the handler never saw a preflight.
+    BOOST_TEST(status(refused(s, "OPTIONS /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://app.example\r\n\r\n")) == 401);
+    BOOST_TEST(e.calls->load() == 0);
+    // The request itself: token checked, the answer readable by that origin.
+    auto c = s.connect();
+    BOOST_TEST_REQUIRE(c.send(post("/mcp", "{}", "Origin: https://app.example\r\nAuthorization: Bearer s3cret-token\r\n")));
+    auto ok = c.read();
+    BOOST_TEST_REQUIRE(ok.has_value(), c.why);
+    BOOST_TEST(status(*ok) == 200);
+    BOOST_TEST(field(*ok, "Access-Control-Allow-Origin") == "https://app.example");
+    BOOST_TEST(field(*ok, "Access-Control-Expose-Headers") == "Mcp-Session-Id");
+    BOOST_TEST_REQUIRE(c.send(post("/mcp", "{}", "Authorization: Bearer s3cret-token\r\n")));
+    ok = c.read();
+    BOOST_TEST_REQUIRE(ok.has_value(), c.why);
+    BOOST_TEST(field(*ok, "Access-Control-Allow-Origin") == "<none>"); // no Origin, no CORS
+    // Without cors_methods, nothing changes: a preflight meets the token.
+    auto plain = options();
+    plain.bearer_token = "s3cret-token";
+    running t(plain, e.handler());
+    BOOST_TEST(status(refused(t, preflight("http://localhost:3000", "POST", ""))) == 401);
+}
+
 BOOST_AUTO_TEST_CASE(a_client_that_waits_for_100_continue_gets_it_after_the_checks)
 {
     echo e;

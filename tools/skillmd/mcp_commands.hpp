@@ -183,6 +183,7 @@ int cmd_mcp_http(System& agent, std::size_t page_size, http_settings const& how)
     ho.port = static_cast<unsigned short>(port);
     ho.allowed_origins = how.allow_origins;
     ho.allowed_hosts = how.allow_hosts;
+    skillmd::mcp::offer_cors(ho); // pages of the allowed origins may call it from a browser
     if (!how.token_file.empty()) {
         std::ifstream in(how.token_file, std::ios::binary);
         std::string token;

@@ -62,6 +62,15 @@ inline bool accepts_json(std::string_view accept)
 
 } // namespace impl
 
+/// What a page of an allowed origin needs to call the endpoint from a browser: POST with
+/// a token and the MCP headers. Set on a net::http_server's options, the server answers
+/// the browser's CORS preflights itself.
+inline void offer_cors(net::http_server_options& o)
+{
+    o.cors_methods = {"POST"};
+    o.cors_headers = {"Authorization", "Content-Type", "Accept", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"};
+}
+
 /** The handler serving `srv` at `path` over streamable HTTP. `before` runs ahead of
     each message (`skillmd mcp` refreshes the skills there). Calls into the server are
     taken one at a time, so the handler may run on several I/O threads.

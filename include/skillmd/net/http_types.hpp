@@ -68,6 +68,15 @@ struct http_server_options
     /// listens on every address (0.0.0.0, ::), or by a name of the machine.
     std::vector<std::string> allowed_hosts;
     std::optional<std::string> bearer_token; ///< when set (not empty), `Authorization: Bearer <token>` is required
+    /// CORS, for pages of the origins allowed above. When `cors_methods` is not empty, a
+    /// preflight (OPTIONS with Origin and Access-Control-Request-Method) is answered by the
+    /// server itself, before any token is asked for (a browser sends none with it): 204
+    /// when it asks for one of these methods and only request headers among `cors_headers`
+    /// (ASCII case aside), else 403; and each answer to a request with an Origin says
+    /// `Access-Control-Allow-Origin` and `Vary: Origin`, and exposes `cors_expose`.
+    std::vector<std::string> cors_methods;
+    std::vector<std::string> cors_headers;
+    std::vector<std::string> cors_expose;
     unsigned threads = 1;                    ///< I/O threads run() uses, the caller's among them
     /// Told, from an I/O thread, why a request was answered 500 (what the handler threw,
     /// what was wrong with its response); the client only learns that it failed.

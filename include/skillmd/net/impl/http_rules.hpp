@@ -59,6 +59,7 @@ struct refusal
     unsigned status;
     std::string_view text;
     std::string_view www_authenticate; ///< for 401
+    bool preflight = false;            ///< a CORS preflight: answered by preflight_answer instead
 };
 
 /// The checks on a request's header, in order: its framing, Host, Origin, the bearer
@@ -96,6 +97,9 @@ std::optional<refusal> judge(http::header<true, Fields> const& head, http_server
     if (n_origins > 1 ||
         (n_origins == 1 && !origin_allowed(sv(origins.first->value()), options.allowed_origins, options.loopback_origins)))
         return refusal{403, "origin not allowed\n", {}};
+    if (!options.cors_methods.empty() && n_origins == 1 && head.method() == http::verb::options &&
+        head.find("Access-Control-Request-Method") != head.end())
+        return refusal{204, {}, {}, true};
     if (options.bearer_token) {
         auto const auth = head.equal_range(http::field::authorization);
         if (std::distance(auth.first, auth.second) != 1) return refusal{401, "authorization required\n", "Bearer"};
@@ -174,6 +178,46 @@ inline http::response<http::string_body> to_message(http_response&& r, unsigned 
     }
     m.keep_alive(keep_alive);
     return m;
+}
+
+inline std::string joined(std::vector<std::string> const& items)
+{
+    std::string out;
+    for (auto const& i : items) out += (out.empty() ? "" : ", ") + i;
+    return out;
+}
+
+/// The answer to a CORS preflight from an allowed origin (judge says when): 204 with what
+/// a page of that origin may send, or 403 when it asks for a method or a header not offered.
+template <class Fields>
+http::response<http::string_body> preflight_answer(http::header<true, Fields> const& head, http_server_options const& options)
+{
+    auto const trimmed = [](std::string_view v) {
+        while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+        while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+        return v;
+    };
+    std::string_view const method = trimmed(sv(head["Access-Control-Request-Method"]));
+    bool ok = std::find(options.cors_methods.begin(), options.cors_methods.end(), method) != options.cors_methods.end();
+    for (std::string_view asked = sv(head["Access-Control-Request-Headers"]); ok && !asked.empty();) {
+        auto const comma = asked.find(',');
+        std::string_view const one = trimmed(asked.substr(0, comma));
+        asked = comma == std::string_view::npos ? std::string_view() : asked.substr(comma + 1);
+        ok = one.empty() || std::any_of(options.cors_headers.begin(), options.cors_headers.end(),
+                                        [&](std::string const& h) { return iequals(h, one); });
+    }
+    http_response r;
+    r.status = ok ? 204 : 403;
+    if (ok) {
+        r.headers = {{"Access-Control-Allow-Origin", std::string(sv(head[http::field::origin]))},
+                     {"Access-Control-Allow-Methods", joined(options.cors_methods)},
+                     {"Access-Control-Max-Age", "600"}};
+        if (!options.cors_headers.empty()) r.headers.emplace_back("Access-Control-Allow-Headers", joined(options.cors_headers));
+    } else {
+        r.body = "method or header not allowed by CORS\n";
+    }
+    r.headers.emplace_back("Vary", "Origin");
+    return to_message(std::move(r), head.version(), false, false);
 }
 
 /// One of the server's own answers (400, 401, 403, 413, 431, 500); the connection closes after it.

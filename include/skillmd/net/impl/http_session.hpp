@@ -194,8 +194,10 @@ private:
     void on_header()
     {
         auto const& head = parser_->get();
-        if (auto const no = judge(head, state_->options, state_->listened))
+        if (auto const no = judge(head, state_->options, state_->listened)) {
+            if (no->preflight) return answer(preflight_answer(head, state_->options));
             return answer(plain_answer(no->status, no->text, head.version(), false, no->www_authenticate));
+        }
         header_fields_ = static_cast<std::size_t>(std::distance(head.begin(), head.end()));
         if (parser_->is_done()) return on_request();
         // A client that waits for leave to send its body gets it now that the header passed.
@@ -250,6 +252,13 @@ private:
             request.body = std::move(message.body());
             request.peer = peer_;
             auto out = respond(request);
+            if (auto const origin = request.header("Origin"); out && origin && !state_->options.cors_methods.empty()) {
+                // A page of an allowed origin (judge let it through) may read the answer.
+                out->headers.emplace_back("Access-Control-Allow-Origin", std::string(*origin));
+                out->headers.emplace_back("Vary", "Origin");
+                if (!state_->options.cors_expose.empty())
+                    out->headers.emplace_back("Access-Control-Expose-Headers", joined(state_->options.cors_expose));
+            }
             // Asked after the handler, and of the server, not only of closing_: a stop()
             // that came meanwhile is still queued behind this step on the strand.
             bool const keep_alive = message.keep_alive() && !closing_ && !state_->is_stopping();
