@@ -33,7 +33,7 @@ install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/skillmd.pc DESTINATION ${skillmd_p
 set(_skillmd_pc_sqlite "sqlite3" "the database tier")
 set(_skillmd_pc_postgres "libpq" "the fleet tier")
 set(_skillmd_pc_mcp "libcrypto >= 3" "skills over MCP and content digests")
-set(_skillmd_pc_net "libssl >= 3" "the HTTP server and client" "-pthread") # threads have no .pc file: the flag instead
+set(_skillmd_pc_net "libssl >= 3, libcrypto >= 3" "the HTTP server and client" "-pthread") # threads have no .pc file: the flag instead
 foreach(SKILLMD_PC_PART IN LISTS SKILLMD_PARTS_ON)
   list(GET _skillmd_pc_${SKILLMD_PC_PART} 0 SKILLMD_PC_PART_REQUIRES)
   list(GET _skillmd_pc_${SKILLMD_PC_PART} 1 SKILLMD_PC_PART_WHAT)

@@ -34,7 +34,7 @@ check "a token with a blank" 1 $?
 
 printf 's3cret-token\n' > "$work/token"
 : > "$work/log"
-"$skillmd" "${base[@]}" --http 127.0.0.1:0 --token-file "$work/token" 2>"$work/log" &
+"$skillmd" "${base[@]}" --http 127.0.0.1:0 --token-file "$work/token" --allow-origin https://app.example 2>"$work/log" &
 server=$!
 port=""
 for _ in $(seq 1 100); do
@@ -71,9 +71,11 @@ check "with the token: 200" 200 "$(head -1 <<<"$out")"
 check "the skill is listed" yes "$(grep -q '"uri":"skill://hello/SKILL.md"' <<<"$out" && echo yes || echo no)"
 check "GET: 405" 405 "$(request GET "$auth" "" | head -1)"
 check "DELETE: 405" 405 "$(request DELETE "$auth" "" | head -1)"
-# A browser page's preflight (no token): answered for a loopback origin, with what it may send.
-pre='Origin: http://localhost:3000'$'\r\n''Access-Control-Request-Method: POST'$'\r\n''Access-Control-Request-Headers: authorization, content-type, mcp-protocol-version'
-check "a CORS preflight from a loopback page: 204" 204 "$(request OPTIONS "$pre" "" | head -1)"
+# A browser page's preflight (no token): answered for an --allow-origin page, with what it
+# may send; a loopback page (any local server) gets no CORS, so it meets the token.
+pre='Access-Control-Request-Method: POST'$'\r\n''Access-Control-Request-Headers: authorization, content-type, mcp-protocol-version'
+check "a CORS preflight from an allowed page: 204" 204 "$(request OPTIONS 'Origin: https://app.example'$'\r\n'"$pre" "" | head -1)"
+check "a CORS preflight from a loopback page: 401" 401 "$(request OPTIONS 'Origin: http://localhost:3000'$'\r\n'"$pre" "" | head -1)"
 check "a CORS preflight from a foreign page: 403" 403 "$(request OPTIONS 'Origin: http://evil.example'$'\r\n''Access-Control-Request-Method: POST' "" | head -1)"
 check "a notification: 202" 202 "$(request POST "$auth" '{"jsonrpc":"2.0","method":"notifications/initialized"}' | head -1)"
 

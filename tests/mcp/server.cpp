@@ -9,6 +9,7 @@
 
 #include <skillmd/mcp.hpp>
 #include <skillmd/presets/systems.hpp>
+#include <skillmd/presets/koshi.hpp>
 #include <skillmd/frontmatter/split.hpp>
 #include <skillmd/frontmatter/x3_parser.hpp>
 
@@ -224,6 +225,14 @@ BOOST_AUTO_TEST_CASE(entry_numbers_are_typed_as_a_loader_types_them_on_valid_jso
 
     BOOST_TEST(!mcp::frontmatter_json("---\nname: n\ndescription: d\nx: .nan\n---\n", error).has_value());
     BOOST_TEST(error.find(".nan") != std::string::npos, error);
+    // Keys as loaders name them: typed plain keys written as their values, quoted keys as written.
+    auto const keys = mcp::frontmatter_json("---\nname: n\ndescription: d\nmetadata:\n  0x10: a\n  TRUE: b\n  ~: c\n"
+                                            "  '0x11': d\n  1.50: e\n  123456789012345678901234567890: f\n---\n", error);
+    BOOST_TEST_REQUIRE(keys.has_value(), error);
+    BOOST_TEST(mcp::json_text(keys->at("metadata")) ==
+                   R"({"16":"a","true":"b","null":"c","0x11":"d","1.50":"e","123456789012345678901234567890":"f"})");
+    BOOST_TEST(!mcp::frontmatter_json("---\nname: n\ndescription: d\nmetadata:\n  16: a\n  0x10: b\n---\n", error).has_value());
+    BOOST_TEST(error.find("two keys a YAML loader reads as one") != std::string::npos, error);
     BOOST_TEST(!mcp::frontmatter_json("---\nname: n\ndescription: d \xff\n---\n", error).has_value());
     BOOST_TEST(error.find("UTF-8") != std::string::npos, error);
     // A string that looks like a marked number but for the mark's random part stays a string.
@@ -423,6 +432,54 @@ BOOST_AUTO_TEST_CASE(the_stateless_revision_needs_no_session)
     auto const missing = reply(srv.handle(stateless("resources/read", {{"uri", "skill://s/nothing.md"}})));
     BOOST_TEST(missing.at("error").at("code") == -32602);
     BOOST_TEST(missing.at("error").at("data").at("uri") == "skill://s/nothing.md");
+}
+
+// Skills that are not folders: a database row and a files layout's `NAME.md` are each
+// served as one SKILL.md, never with the folder around them, even when a `SKILL.md` link
+// in that folder makes the file look like a skill folder's; one over the size cap is not
+// served at all.
+BOOST_AUTO_TEST_CASE(one_file_and_database_skills_are_served_as_their_skill_md_alone)
+{
+    temp_dir t;
+    write(t / "files/skill.md", "---\nname: skill\ndescription: The one file\ntriggers: [x]\n---\nOne file.\n");
+    write(t / "files/secret.txt", "TOPSECRET\n");
+    write(t / "files/sub/inner.txt", "inner\n");
+    fs::create_symlink("skill.md", t / "files/SKILL.md");
+    presets::locations at;
+    at.home = t / "home";
+    at.project = t / "none";
+    at.overrides["user"] = (t / "files").string();
+    at.overrides["db"] = (t / "db.sqlite").string();
+    auto agent = presets::make_koshi(at);
+    agent.load();
+    db_skill row_skill;
+    row_skill.name = "row";
+    row_skill.description = "A database skill";
+    row_skill.triggers = {"row"};
+    row_skill.content = "Row body.";
+    auto const created = presets::create_skill(agent, row_skill);
+    BOOST_TEST_REQUIRE(created.ok(), created.message);
+    mcp::server<decltype(agent)> srv(agent);
+    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    auto const listed = reply(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"resources/list","params":{}})"));
+    std::vector<std::string> uris;
+    for (auto const& r : listed.at("result").at("resources").as_array()) uris.emplace_back(r.at("uri").as_string());
+    BOOST_TEST(uris == (std::vector<std::string>{"skill://row/SKILL.md", "skill://skill/SKILL.md"}), boost::test_tools::per_element());
+    auto const read = reply(srv.handle(R"({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"skill://skill/SKILL.md"}})"));
+    BOOST_TEST(read.at("result").at("contents").at(0).at("text").as_string().find("One file.") != std::string::npos);
+    for (std::string const uri : {"skill://skill/secret.txt", "skill://skill/sub/inner.txt", "skill://row/other.md"})
+        BOOST_TEST(error_code(srv.handle(R"({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":")" + uri + R"("}})")) == -32602, uri);
+    auto const row = reply(srv.handle(R"({"jsonrpc":"2.0","id":4,"method":"skills/get","params":{"uri":"skill://row/SKILL.md"}})"));
+    BOOST_TEST(row.at("result").at("skill").at("frontmatter").at("description") == "A database skill");
+    BOOST_TEST(row.at("result").at("skill").at("resources").as_array().size() == 1u);
+    // A text over the cap is left out, said why.
+    std::vector<std::string> skipped;
+    auto const served = mcp::served(*agent.snapshot(), &skipped, [](skill_record const&) {
+        return std::optional<std::string>(std::string(mcp::max_skill_bytes + 1, 'x'));
+    });
+    BOOST_TEST(served.empty());
+    BOOST_TEST(skipped.size() == 2u);
+    for (auto const& why : skipped) BOOST_TEST(why.find("is over 16777216 bytes") != std::string::npos, why);
 }
 
 // The streamable HTTP endpoint: what reaches the server and what it refuses first.

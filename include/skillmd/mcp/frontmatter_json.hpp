@@ -41,8 +41,25 @@ inline bool carry_number(boost::json::value& v)
     return true;
 }
 
+/// A mapping key as a loader's JSON names it: a plain key the core schema reads as an
+/// integer, a boolean or null is written as that value is (`0x10` is "16", `TRUE` is
+/// "true", `~` is "null"), the way JavaScript and Python loaders stringify them; any
+/// other key as written (floats are left alone: loaders disagree on `1.0`).
+inline std::string key_text(frontmatter::document::node_ref k)
+{
+    if (k.style() != frontmatter::scalar_style::plain) return std::string(k.value());
+    auto const v = scalar_json(k.value(), true);
+    if (v.is_null()) return "null";
+    if (v.is_bool()) return v.as_bool() ? "true" : "false";
+    if (v.is_int64()) return std::to_string(v.as_int64());
+    if (v.is_uint64()) return std::to_string(v.as_uint64());
+    if (auto const big = frontmatter::number_text(v); !big.empty()) return std::string(big);
+    return std::string(k.value());
+}
+
 /// A frontmatter tree as the JSON a YAML loader would give; false in `ok` when it holds
-/// a value JSON cannot carry (`.nan`).
+/// a value JSON cannot carry (`.nan`) or two keys of one mapping a loader reads as one
+/// (`16` and `0x10`).
 inline boost::json::value to_json(frontmatter::document::node_ref n, bool& ok)
 {
     switch (n.kind()) {
@@ -58,7 +75,11 @@ inline boost::json::value to_json(frontmatter::document::node_ref n, bool& ok)
     }
     case frontmatter::node_kind::mapping: {
         boost::json::object o;
-        for (auto [k, v] : n.entries()) o[k.value()] = to_json(v, ok);
+        for (auto [k, v] : n.entries()) {
+            auto const [at, fresh] = o.emplace(key_text(k), nullptr);
+            ok = fresh && ok;
+            at->value() = to_json(v, ok);
+        }
         return o;
     }
     }
@@ -113,7 +134,7 @@ inline std::optional<boost::json::object> frontmatter_json(std::string_view skil
     bool carried = true;
     boost::json::value fm = to_json(parsed.doc->root(), carried);
     if (!carried) {
-        error = "SKILL.md's frontmatter holds `.nan`, which JSON cannot carry";
+        error = "SKILL.md's frontmatter holds `.nan`, which JSON cannot carry, or two keys a YAML loader reads as one";
         return std::nullopt;
     }
     auto const* name = fm.as_object().if_contains("name");

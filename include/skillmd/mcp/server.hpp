@@ -127,8 +127,12 @@ inline std::vector<served_skill> served(snapshot const& snap, std::vector<std::s
         auto const last = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
         // A skill that is one file (a database row; a `NAME.md` of the files layout) is
         // served as its SKILL.md alone: its folder is not its own.
-        std::string const where = r.where.path.str();
-        bool const one_file = r.where.database || skillmd::detail::ascii_lower(where.substr(where.rfind('/') + 1)) != "skill.md";
+        // A skill folder is a folder named as the skill with its SKILL.md directly in it;
+        // anything else (a files layout's `NAME.md`, whose directory is the whole tier, even
+        // through a `SKILL.md` link to it) is served as its one file.
+        std::string const where = r.where.path.str(), dir = r.where.directory.str();
+        bool const folder = !r.where.database && !dir.empty() && where == dir + "/SKILL.md" && dir.substr(dir.rfind('/') + 1) == last;
+        bool const one_file = !folder;
         std::shared_ptr<std::string const> text;
         if (one_file && text_of) {
             auto t = text_of(r);
@@ -136,8 +140,12 @@ inline std::vector<served_skill> served(snapshot const& snap, std::vector<std::s
                 if (skipped) skipped->push_back(r.command + ": its database row cannot be read");
                 continue;
             }
+            if (t->size() > max_skill_bytes) {
+                if (skipped) skipped->push_back(r.command + ": its SKILL.md is over " + std::to_string(max_skill_bytes) + " bytes");
+                continue;
+            }
             text = std::make_shared<std::string const>(std::move(*t));
-        } else if (one_file || r.where.directory.empty()) {
+        } else if (one_file) {
             if (skipped) skipped->push_back(r.command + ": not a skill folder");
             continue;
         }

@@ -68,7 +68,8 @@ struct http_server_options
     /// listens on every address (0.0.0.0, ::), or by a name of the machine.
     std::vector<std::string> allowed_hosts;
     std::optional<std::string> bearer_token; ///< when set (not empty), `Authorization: Bearer <token>` is required
-    /// CORS, for pages of the origins allowed above. When `cors_methods` is not empty, a
+    /// CORS, for pages of the origins listed in `allowed_origins` (not the loopback ones:
+    /// any local development server is one of those). When `cors_methods` is not empty, a
     /// preflight (OPTIONS with Origin and Access-Control-Request-Method) is answered by the
     /// server itself, before any token is asked for (a browser sends none with it): 204
     /// when it asks for one of these methods and only request headers among `cors_headers`

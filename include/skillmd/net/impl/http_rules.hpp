@@ -62,6 +62,15 @@ struct refusal
     bool preflight = false;            ///< a CORS preflight: answered by preflight_answer instead
 };
 
+/// Whether pages of `origin` get CORS: only origins listed in `allowed_origins`, never
+/// merely loopback ones (any local development server is one), and only when the server
+/// offers CORS at all.
+inline bool cors_origin(std::string_view origin, http_server_options const& options) noexcept
+{
+    return !options.cors_methods.empty() && std::any_of(options.allowed_origins.begin(), options.allowed_origins.end(),
+                                                         [&](std::string const& a) { return iequals(a, origin); });
+}
+
 /// The checks on a request's header, in order: its framing, Host, Origin, the bearer
 /// token. `listened` is the address the server listens on (empty: every address).
 template <class Fields>
@@ -97,7 +106,7 @@ std::optional<refusal> judge(http::header<true, Fields> const& head, http_server
     if (n_origins > 1 ||
         (n_origins == 1 && !origin_allowed(sv(origins.first->value()), options.allowed_origins, options.loopback_origins)))
         return refusal{403, "origin not allowed\n", {}};
-    if (!options.cors_methods.empty() && n_origins == 1 && head.method() == http::verb::options &&
+    if (n_origins == 1 && head.method() == http::verb::options && cors_origin(sv(origins.first->value()), options) &&
         head.find("Access-Control-Request-Method") != head.end())
         return refusal{204, {}, {}, true};
     if (options.bearer_token) {

@@ -252,8 +252,8 @@ private:
             request.body = std::move(message.body());
             request.peer = peer_;
             auto out = respond(request);
-            if (auto const origin = request.header("Origin"); out && origin && !state_->options.cors_methods.empty()) {
-                // A page of an allowed origin (judge let it through) may read the answer.
+            if (auto const origin = request.header("Origin"); out && origin && cors_origin(*origin, state_->options)) {
+                // A page of a listed origin may read the answer.
                 out->headers.emplace_back("Access-Control-Allow-Origin", std::string(*origin));
                 out->headers.emplace_back("Vary", "Origin");
                 if (!state_->options.cors_expose.empty())
