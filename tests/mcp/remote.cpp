@@ -93,6 +93,18 @@ std::string all(std::vector<diagnostic> const& ds)
 
 using remote_registry = basic_registry<frontmatter::x3_parser, first_tier_wins, mcp::source>;
 
+/// The agent-skills preset over `t/skills` as its only tier, loaded.
+presets::agent_skills user_skills(temp_dir const& t)
+{
+    presets::locations at;
+    at.home = t / "none";
+    at.project = t / "none";
+    at.overrides["user"] = (t / "skills").string();
+    auto agent = presets::make_agent_skills(at);
+    agent.load();
+    return agent;
+}
+
 /// The id and method of a JSON-RPC request body.
 std::pair<boost::json::value, std::string> id_and_method(std::string const& body)
 {
@@ -125,12 +137,7 @@ BOOST_AUTO_TEST_CASE(a_remote_server_is_read_in_both_revisions)
     write(t / "skills/alpha/SKILL.md", "---\nname: alpha\ndescription: Alpha\n---\nAlpha body.\n");
     write(t / "skills/alpha/references/guide.md", "# Guide\n");
     write(t / "skills/beta/SKILL.md", "---\nname: beta\ndescription: Beta\n---\nBeta.\n");
-    presets::locations at;
-    at.home = t / "none";
-    at.project = t / "none";
-    at.overrides["user"] = (t / "skills").string();
-    auto agent = presets::make_agent_skills(at);
-    agent.load();
+    auto agent = user_skills(t);
     mcp::server<decltype(agent)> srv(agent);
     running_server http(mcp::http_endpoint(srv, [&] { srv.changes(); }), std::string("s3cret"));
 
@@ -167,12 +174,7 @@ BOOST_AUTO_TEST_CASE(the_token_and_the_url_are_checked)
 {
     temp_dir t;
     write(t / "skills/alpha/SKILL.md", "---\nname: alpha\ndescription: Alpha\n---\nA.\n");
-    presets::locations at;
-    at.home = t / "none";
-    at.project = t / "none";
-    at.overrides["user"] = (t / "skills").string();
-    auto agent = presets::make_agent_skills(at);
-    agent.load();
+    auto agent = user_skills(t);
     mcp::server<decltype(agent)> srv(agent);
     running_server http(mcp::http_endpoint(srv), std::string("s3cret"));
     for (std::string const token : {"", "wrong"}) {
