@@ -258,7 +258,7 @@ private:
             return false;
         }
         auto const* ext = st.client->capabilities().if_contains("extensions");
-        if (ext == nullptr || !ext->is_object() || !ext->as_object().contains("io.modelcontextprotocol/skills")) {
+        if (ext == nullptr || !ext->is_object() || !ext->as_object().contains(extension_id)) {
             why = "the server " + st.ns + " does not offer the Skills extension";
             failed();
             return false;

@@ -13,6 +13,7 @@
 
 #include <skillmd/config.hpp>
 #include <skillmd/net/impl/ascii.hpp>
+#include <skillmd/net/impl/http_rules.hpp>
 #include <skillmd/net/origin.hpp>
 
 #include <boost/asio/connect.hpp>
@@ -158,7 +159,7 @@ public:
             return std::nullopt;
         }
         for (auto const& [name, value] : headers)
-            if (!field_ok(name, value)) {
+            if (!detail::is_token(name) || !detail::is_field_value(value)) {
                 why = "a header field that could split the request is not sent";
                 return std::nullopt;
             }
@@ -190,17 +191,6 @@ private:
 
     /// Runs one asynchronous step to its end: `initiate(handler)` starts it; the stream's
     /// deadline (or a timer) ends a step that hangs.
-    /// A token for a name; a value of visible ASCII, blanks and tabs (no CR, LF or NUL).
-    static bool field_ok(std::string_view name, std::string_view value)
-    {
-        auto const tchar = [](char c) {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                   std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-        };
-        return !name.empty() && std::all_of(name.begin(), name.end(), tchar) &&
-               std::all_of(value.begin(), value.end(), [](char c) { return c == '\t' || (c >= ' ' && c != 0x7f); });
-    }
-
     template <class Initiate>
     static error_code run(boost::asio::io_context& io, Initiate&& initiate)
     {

@@ -10,6 +10,7 @@
 #include <skillmd/net/http_types.hpp>
 #include <skillmd/net/impl/ascii.hpp>
 #include <skillmd/net/origin.hpp>
+#include <skillmd/detail/trim.hpp>
 
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/message.hpp>
@@ -201,16 +202,12 @@ inline std::string joined(std::vector<std::string> const& items)
 template <class Fields>
 http::response<http::string_body> preflight_answer(http::header<true, Fields> const& head, http_server_options const& options)
 {
-    auto const trimmed = [](std::string_view v) {
-        while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-        while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-        return v;
-    };
-    std::string_view const method = trimmed(sv(head["Access-Control-Request-Method"]));
+    using skillmd::detail::trim;
+    std::string_view const method = trim(sv(head["Access-Control-Request-Method"]));
     bool ok = std::find(options.cors_methods.begin(), options.cors_methods.end(), method) != options.cors_methods.end();
     for (std::string_view asked = sv(head["Access-Control-Request-Headers"]); ok && !asked.empty();) {
         auto const comma = asked.find(',');
-        std::string_view const one = trimmed(asked.substr(0, comma));
+        std::string_view const one = trim(asked.substr(0, comma));
         asked = comma == std::string_view::npos ? std::string_view() : asked.substr(comma + 1);
         ok = one.empty() || std::any_of(options.cors_headers.begin(), options.cors_headers.end(),
                                         [&](std::string const& h) { return iequals(h, one); });
