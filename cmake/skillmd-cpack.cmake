@@ -26,6 +26,7 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS
 set(_skillmd_deb_sqlite libsqlite3-dev)
 set(_skillmd_deb_postgres libpq-dev)
 set(_skillmd_deb_mcp libssl-dev)
+set(_skillmd_deb_packages libarchive-dev git) # git: the tool and the library run it for git sources
 set(_skillmd_recommends)
 foreach(part IN LISTS SKILLMD_PARTS_ON)
   list(APPEND _skillmd_recommends ${_skillmd_deb_${part}})

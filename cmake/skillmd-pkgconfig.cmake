@@ -1,6 +1,6 @@
 # pkg-config files: skillmd.pc (the headers, Boost.Filesystem, Boost.JSON, ICU) and one
 # per optional part that is on (skillmd-sqlite.pc, skillmd-postgres.pc, skillmd-mcp.pc,
-# skillmd-net.pc).
+# skillmd-net.pc, skillmd-packages.pc).
 # They name no architecture-specific path (the library is header-only), so they go to
 # ${CMAKE_INSTALL_DATADIR}/pkgconfig, and they are relocatable (prefix from ${pcfiledir}):
 # the same file serves `cmake --install --prefix`, the .deb and an unpacked tree.
@@ -34,6 +34,7 @@ set(_skillmd_pc_sqlite "sqlite3" "the database tier")
 set(_skillmd_pc_postgres "libpq" "the fleet tier")
 set(_skillmd_pc_mcp "libcrypto >= 3" "skills over MCP and content digests")
 set(_skillmd_pc_net "libssl >= 3, libcrypto >= 3" "the HTTP server and client" "-pthread") # threads have no .pc file: the flag instead
+set(_skillmd_pc_packages "libarchive, libssl >= 3, libcrypto >= 3" "installing and publishing skills" "-pthread")
 foreach(SKILLMD_PC_PART IN LISTS SKILLMD_PARTS_ON)
   list(GET _skillmd_pc_${SKILLMD_PC_PART} 0 SKILLMD_PC_PART_REQUIRES)
   list(GET _skillmd_pc_${SKILLMD_PC_PART} 1 SKILLMD_PC_PART_WHAT)

@@ -8,16 +8,19 @@ packages=(
   clang-14 libclang-rt-14-dev
   libboost1.81-dev libboost-filesystem1.81-dev libboost-test1.81-dev
   libboost-json1.81-dev libboost-locale1.81-dev
-  libyaml-cpp-dev libfyaml-dev libbenchmark-dev libsqlite3-dev libicu-dev libssl-dev
+  libyaml-cpp-dev libfyaml-dev libbenchmark-dev libsqlite3-dev libicu-dev libssl-dev libarchive-dev
   libpq-dev postgresql-15
   strace git dpkg-dev nginx-light
 )
 # libssl-dev: skills over MCP (skillmd::mcp) hash with OpenSSL's libcrypto.
+# libarchive-dev: installing and publishing skills (skillmd::packages) reads and writes tar.gz and zip.
 # libpq-dev: the fleet tier (skillmd::postgres); postgresql-15: the throw-away test cluster.
 # dpkg-dev: dpkg-shlibdeps, which names bin/skillmd's shared libraries in the .deb
 # (cpack -G DEB, tested by tests/install/deb.sh).
-# nginx-light: the TLS front (with a private CA) of the remote fleet test, tests/mcp/remote_fleet.sh.
-# git: the tests against captures of the real agents recreate their tree with the captures' make_tree.sh,
+# nginx-light: the TLS front (with a private CA) of the remote fleet test, tests/mcp/remote_fleet.sh,
+# and the web server of the packages round trip, tests/packages/round_trip.sh.
+# git: installs from repositories (skillmd::packages runs the git program; tests/packages/ serve
+# repositories with git daemon); the tests against captures of the real agents recreate their tree with the captures' make_tree.sh,
 # which makes the project folder a git repository.
 # Node.js runs the reference script of Claude Code's line parser in the tests; any node on PATH will do.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -35,7 +35,7 @@ expect "user" invoke /x --as u
 expect "invoke" help inv
 # Each flag offered is one the command takes: its help names it, and the command does not
 # call it unknown.
-for cmd in parse lint fmt list tree index invoke match explain new digest db watch mcp; do
+for cmd in parse lint fmt list tree index invoke match explain new digest db watch mcp install remove verify outdated update publish pack; do
   helptext=$("$cli" help "$cmd") || { echo "FAIL skillmd help $cmd"; failed=$((failed + 1)); continue; }
   for flag in $(_skillmd_flags "$cmd"); do
     grep -q -- "$flag" <<<"$helptext" || { echo "FAIL $cmd $flag: not in 'skillmd help $cmd'"; failed=$((failed + 1)); }

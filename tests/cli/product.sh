@@ -31,7 +31,7 @@ out=$("$cli" --version); rc=$?
 # The overview: every command, on stdout, exit 0, the same for help, --help and -h.
 overview=$("$cli" help); rc=$?
 [ $rc -eq 0 ] || fail "help: exit $rc"
-for c in parse lint fmt list tree index invoke match explain new digest db watch mcp; do
+for c in parse lint fmt list tree index invoke match explain new digest db watch mcp install remove verify outdated update publish pack; do
   grep -q "^  $c " <<<"$overview" || fail "the overview does not list $c"
   usage=$("$cli" help "$c"); rc=$?
   [ $rc -eq 0 ] && grep -q "^usage: skillmd $c" <<<"$usage" || fail "help $c: exit $rc"

@@ -4,7 +4,7 @@
 # and sits with system.hpp. And each umbrella includes every header of its folder, but
 # those that need an optional library or are a definitions file (listed below).
 set(layers config detail text model frontmatter validation storage triggers index invoke system impl presets
-    authoring net mcp)
+    authoring net mcp packages)
 file(GLOB_RECURSE headers RELATIVE ${INCLUDE}/skillmd ${INCLUDE}/skillmd/*.hpp ${INCLUDE}/skillmd/*.ipp)
 set(failures "")
 function(layer_of path out)

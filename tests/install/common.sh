@@ -18,7 +18,7 @@ consume() {
     >"$dir.log" 2>&1 || { cat "$dir.log"; fail "configuring the consumer in $dir"; }
   "$cmake" --build "$dir" >>"$dir.log" 2>&1 || { cat "$dir.log"; fail "building the consumer in $dir"; }
   local exe
-  for exe in consumer consumer_parts consumer_net consumer_compiled consumer_full; do
+  for exe in consumer consumer_parts consumer_net consumer_packages consumer_compiled consumer_full; do
     if [ -x "$dir/$exe" ]; then "$dir/$exe" || fail "$dir/$exe"; fi
   done
 }

@@ -39,7 +39,7 @@ no-sqlite)
   step "SQLite hidden: configures with sqlite off"
   configure ok -DCMAKE_DISABLE_FIND_PACKAGE_SQLite3=ON
   expect_off sqlite
-  expect_on postgres mcp net
+  expect_on postgres mcp net packages
   step "installed right after configuring (nothing built): headers, CMake package, pkg-config, licence"
   "$cmake" --install "$work/build" --prefix "$work/prefix" >"$work/install.log" 2>&1 || { cat "$work/install.log"; fail "install"; }
   for f in include/skillmd/skillmd.hpp lib/cmake/skillmd/skillmd-config.cmake share/pkgconfig/skillmd.pc \
@@ -73,19 +73,25 @@ no-postgres)
   step "libpq hidden: configures with postgres off"
   configure ok -DCMAKE_DISABLE_FIND_PACKAGE_PostgreSQL=ON
   expect_off postgres
-  expect_on sqlite mcp net
+  expect_on sqlite mcp net packages
   ;;
 no-openssl)
-  step "OpenSSL hidden: configures with mcp and net off"
+  step "OpenSSL hidden: configures with mcp, net and packages off"
   configure ok -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON
-  expect_off mcp net
+  expect_off mcp net packages
   expect_on sqlite postgres
+  ;;
+no-libarchive)
+  step "libarchive hidden: configures with packages off, the rest on"
+  configure ok -DCMAKE_DISABLE_FIND_PACKAGE_LibArchive=ON
+  expect_off packages
+  expect_on sqlite postgres mcp net
   ;;
 none)
   step "SQLite, libpq, OpenSSL and threads hidden: configures with every part off"
   configure ok -DCMAKE_DISABLE_FIND_PACKAGE_SQLite3=ON -DCMAKE_DISABLE_FIND_PACKAGE_PostgreSQL=ON \
     -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_Threads=ON
-  expect_off sqlite postgres mcp net
+  expect_off sqlite postgres mcp net packages
   expect_log "skillmd parts on: none;"
   ;;
 explicit-sqlite)

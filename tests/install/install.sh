@@ -12,7 +12,7 @@ step "cmake --install $build --prefix $prefix"
 "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 || { cat "$work/install.log"; fail "install"; }
 for f in include/skillmd/skillmd.hpp include/skillmd/model.hpp lib/cmake/skillmd/skillmd-config.cmake \
          lib/cmake/skillmd/skillmd-config-version.cmake share/pkgconfig/skillmd.pc share/pkgconfig/skillmd-sqlite.pc \
-         share/pkgconfig/skillmd-net.pc share/doc/skillmd/LICENSE lib/libskillmd.a bin/skillmd; do
+         share/pkgconfig/skillmd-net.pc share/pkgconfig/skillmd-packages.pc share/doc/skillmd/LICENSE lib/libskillmd.a bin/skillmd; do
   [ -f "$prefix/$f" ] || fail "$f is not installed (is $build built?)"
 done
 "$prefix/bin/skillmd" --help >/dev/null 2>&1 || "$prefix/bin/skillmd" help >/dev/null 2>&1 || fail "bin/skillmd does not run"
@@ -22,6 +22,9 @@ consume "$work/find_package" -DSKILLMD_CONSUME=find_package -DCMAKE_PREFIX_PATH=
 step "find_package(skillmd COMPONENTS sqlite postgres mcp net compiled)"
 consume "$work/components" -DSKILLMD_CONSUME=find_package -DCMAKE_PREFIX_PATH="$prefix" \
   "-DSKILLMD_COMPONENTS=sqlite;postgres;mcp;net;compiled" "-DSKILLMD_EXPECT_PARTS=sqlite;postgres;mcp;net"
+step "find_package(skillmd COMPONENTS packages): brings mcp and net with it"
+consume "$work/packages" -DSKILLMD_CONSUME=find_package -DCMAKE_PREFIX_PATH="$prefix" \
+  "-DSKILLMD_COMPONENTS=packages" "-DSKILLMD_EXPECT_PARTS=mcp;net;packages"
 consume_fails "$work/typo" "missing components: sqlit \\(no such component" \
   -DSKILLMD_CONSUME=find_package -DCMAKE_PREFIX_PATH="$prefix" -DSKILLMD_COMPONENTS=sqlit
 
@@ -32,8 +35,8 @@ step "add_subdirectory(skillmd): no optional part unless asked for"
 grep -q "skillmd parts on: none; off: sqlite (SKILLMD_WITH_SQLITE=OFF)" "$work/subdir_default.log" ||
   { cat "$work/subdir_default.log"; fail "as a subproject the parts are not off by default"; }
 consume "$work/subdir" -DSKILLMD_CONSUME=subdirectory -DSKILLMD_SOURCE="$src" \
-  -DSKILLMD_WITH_SQLITE=ON -DSKILLMD_WITH_POSTGRES=ON -DSKILLMD_WITH_MCP=ON -DSKILLMD_WITH_NET=ON \
-  "-DSKILLMD_EXPECT_PARTS=sqlite;postgres;mcp;net"
+  -DSKILLMD_WITH_SQLITE=ON -DSKILLMD_WITH_POSTGRES=ON -DSKILLMD_WITH_MCP=ON -DSKILLMD_WITH_NET=ON -DSKILLMD_WITH_PACKAGES=ON \
+  "-DSKILLMD_EXPECT_PARTS=sqlite;postgres;mcp;net;packages"
 
 step "pkg-config"
 export PKG_CONFIG_PATH=$prefix/share/pkgconfig
@@ -48,6 +51,10 @@ plain_compile "$work/pkg_config" $(pkg-config --cflags --libs skillmd)
 "$cxx" -std=c++20 "$consumer/net.cpp" -o "$work/pkg_config_net" $(pkg-config --cflags --libs skillmd-net) ||
   fail "pkg-config skillmd-net"
 "$work/pkg_config_net" || fail "pkg_config_net"
+# shellcheck disable=SC2046
+"$cxx" -std=c++20 "$consumer/packages.cpp" -o "$work/pkg_config_packages" $(pkg-config --cflags --libs skillmd skillmd-packages) ||
+  fail "pkg-config skillmd-packages"
+"$work/pkg_config_packages" || fail "pkg_config_packages"
 
 step "a plain compiler line"
 plain_compile "$work/plain" -I"$prefix/include" -lboost_filesystem -lboost_json -licui18n -licuuc

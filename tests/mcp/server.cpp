@@ -76,10 +76,10 @@ BOOST_AUTO_TEST_CASE(the_discovery_rfc_worked_example)
     BOOST_TEST(m.files[0].size == 8u);
     BOOST_TEST(m.files[1].path == "scripts/run.sh");
     BOOST_TEST(m.files[1].hex == "a8076d3d28d21e02012b20eaf7dbf75409a6277134439025f282e368e3305abf");
-    BOOST_TEST(mcp::rfc_skill_digest(m.files) == "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e");
+    BOOST_TEST(mcp::draft_manifest_digest(m.files) == "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e");
     // The order the files come in does not matter.
     std::vector<mcp::file_digest> reversed(m.files.rbegin(), m.files.rend());
-    BOOST_TEST(mcp::rfc_skill_digest(reversed) == mcp::rfc_skill_digest(m.files));
+    BOOST_TEST(mcp::draft_manifest_digest(reversed) == mcp::draft_manifest_digest(m.files));
 }
 
 // Links out of the skill are not part of it; over the extension's limits the manifest

@@ -9,6 +9,7 @@
 
 #include "json_output.hpp"
 
+#include <skillmd/packages/operations.hpp>
 #include <skillmd/authoring/explain.hpp>
 #include <skillmd/authoring/portability.hpp>
 #include <skillmd/detail/json.hpp>
@@ -61,8 +62,22 @@ template <class System>
 int cmd_explain(System const& agent, std::vector<std::string> const& names, bool json)
 {
     auto const all = skillmd::explain(agent, names.empty() ? std::string_view() : std::string_view(names.front()));
+    // An installed skill says where it came from and whether its files are still those installed.
+    auto const installed = [](std::string const& path) -> std::optional<boost::json::object> {
+        auto const p = skillmd::packages::provenance_of(path);
+        if (!p) return std::nullopt;
+        std::string const at = !p->skill.revision.empty() ? p->skill.revision : !p->skill.version.empty() ? p->skill.version : p->skill.digest;
+        boost::json::array faults;
+        for (auto const& f : p->faults) faults.push_back(boost::json::object{{"path", f.path}, {"state", f.what}});
+        return boost::json::object{{"source", skillmd::packages::source_text(p->skill.source)}, {"installed", at},
+                                   {"verified", p->verified}, {"faults", std::move(faults)}};
+    };
     if (json) {
-        std::string out = json_lines(skillmd::to_json(all)); // one line per skill file
+        auto rows = skillmd::to_json(all);
+        for (auto& row : rows)
+            if (auto* o = row.if_object(); o && o->contains("path") && (*o)["path"].is_string())
+                if (auto p = installed(std::string((*o)["path"].as_string()))) (*o)["installed"] = std::move(*p);
+        std::string out = json_lines(rows); // one line per skill file
         std::fwrite(out.data(), 1, out.size(), stdout);
     } else {
         std::string out;
@@ -77,6 +92,12 @@ int cmd_explain(System const& agent, std::vector<std::string> const& names, bool
                 out += "  - " + r.code;
                 if (r.line) out += " (line " + std::to_string(r.line) + ", column " + std::to_string(r.column) + ")";
                 out += ": " + safe(r.text) + "\n";
+            }
+            if (auto const p = installed(e.path)) {
+                out += "  installed from " + safe(std::string(p->at("source").as_string()));
+                if (auto const& at = p->at("installed").as_string(); !at.empty()) out += " (" + safe(std::string(at)) + ")";
+                out += p->at("verified").as_bool() ? "; verified against skills-lock.json\n"
+                                                  : "; modified since installed (skillmd verify says which files)\n";
             }
         }
         std::fwrite(out.data(), 1, out.size(), stdout);

@@ -29,6 +29,7 @@
 #include "json_output.hpp"
 #include "mcp_commands.hpp"
 #include "options.hpp"
+#include "package_commands.hpp"
 #include "usage.hpp"
 
 #include <algorithm>
@@ -608,10 +609,16 @@ int dispatch(std::span<char const* const> args, std::string_view cmd)
     if (!doc) return cli::usage_error("", "unknown command " + safe(cmd) + cli::did_you_mean_command(cmd));
     if (asks_help(args.subspan(2))) return cli::help(cmd);
     if (cmd == "db" || cmd == "watch") return cli::cmd_db(args.subspan(2), cmd == "watch");
+    for (std::string_view const p : {"install", "remove", "verify", "outdated", "update", "publish", "pack"})
+        if (cmd == p) return cli::cmd_package(args.subspan(2), cmd);
     options o;
     std::string unknown;
     if (auto const why = cli::parse_options(args.subspan(2), o, *doc, unknown); !why.empty())
         return unknown.empty() ? cli::usage_error(cmd, why) : cli::unknown_flag(*doc, unknown);
+    if (cmd == "list" && !o.installed.empty()) {
+        if (o.format == "table") return cli::usage_error(cmd, "--installed lists as text or json");
+        return cli::cmd_list_installed(o.installed, o.format == "json");
+    }
     if (cli::is_registry_command(cmd)) return cmd_registry(o, cmd);
     if (cmd == "new") return cmd_new(o);
     if (cmd == "digest") return cli::cmd_digest(o.paths, o.json);

@@ -9,6 +9,7 @@
 #include "author_commands.hpp"
 
 #include <skillmd/mcp.hpp>
+#include <skillmd/packages/artifact.hpp>
 #include <skillmd/net/http_server.hpp>
 #include <skillmd/model/diagnostic.hpp>
 
@@ -30,9 +31,10 @@
 
 namespace cli {
 
-/// Prints each skill folder's files with their SHA-256 digests and sizes, then the
-/// skill's digest as the Agent Skills discovery RFC defines it. A path may name the
-/// folder or its SKILL.md. Exit 1 when a manifest is incomplete.
+/// Prints each skill folder's files with their SHA-256 digests and sizes, then the digest
+/// of the artifact `skillmd publish` would write for it (the discovery RFC's digest), and
+/// the 2026-02 draft's manifest digest. A path may name the folder or its SKILL.md.
+/// Exit 1 when a manifest is incomplete.
 inline int cmd_digest(std::vector<std::string> const& paths, bool json)
 {
     int rc = 0;
@@ -51,17 +53,28 @@ inline int cmd_digest(std::vector<std::string> const& paths, bool json)
         // What the rules leave out is said, never skipped in silence.
         for (auto const& x : m.excluded)
             std::cerr << "skillmd: " << skillmd::detail::terminal_safe(given) << ": excluded " << skillmd::detail::terminal_safe(x) << "\n";
-        std::string const skill = skillmd::mcp::rfc_skill_digest(m.files);
+        std::string const draft = skillmd::mcp::draft_manifest_digest(m.files);
+        std::string why;
+        auto const artifact = skillmd::packages::artifact_of(dir.string(), why);
+        if (!artifact) {
+            std::cerr << "skillmd: " << skillmd::detail::terminal_safe(given) << ": " << skillmd::detail::terminal_safe(why) << "\n";
+            rc = 1;
+            continue;
+        }
         if (json) {
             boost::json::array files;
             for (auto const& f : m.files)
                 files.push_back(boost::json::object{{"path", f.path}, {"digest", f.digest()}, {"size", f.size}});
-            out += json_line(boost::json::object{{"skill", dir.string()}, {"files", std::move(files)}, {"digest", skill}});
+            out += json_line(boost::json::object{{"skill", dir.string()},
+                                                 {"files", std::move(files)},
+                                                 {"artifact", boost::json::object{{"type", artifact->type}, {"digest", artifact->digest}}},
+                                                 {"draft_manifest_digest", draft}});
         } else {
             out += skillmd::detail::terminal_safe(dir.string()) + "\n";
             for (auto const& f : m.files)
                 out += "  " + f.digest() + "  " + std::to_string(f.size) + "  " + skillmd::detail::terminal_safe(f.path) + "\n";
-            out += "  skill " + skill + "\n";
+            out += "  artifact " + artifact->digest + "  " + artifact->type + "\n";
+            out += "  draft-manifest " + draft + "\n";
         }
     }
     std::fwrite(out.data(), 1, out.size(), stdout); // a failed write fails the command in main()

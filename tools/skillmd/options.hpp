@@ -61,6 +61,7 @@ struct options
     bool fix = false;                    ///< fmt --fix
     std::vector<std::pair<std::string, std::string>> settings; ///< (layer, file) in precedence order
     std::string events;                  ///< --events FILE
+    std::string installed;               ///< list --installed DIR
     std::size_t max_bytes = skillmd::directory_options{}.max_file_bytes; ///< parse --max-bytes: the loader's bound
 };
 
@@ -170,6 +171,10 @@ inline std::string take_registry_flag(std::string_view a, arg_cursor& c, options
         auto f = c.value();
         if (!f) return std::string(a) + " needs a file";
         o.settings.emplace_back(a == "--user-settings" ? "user settings" : "project settings", std::string(*f));
+    } else if (a == "--installed") {
+        auto const f = c.value();
+        if (!f || f->empty()) return "--installed needs the install folder";
+        o.installed = std::string(*f);
     } else if (a == "--events") {
         auto f = c.value();
         if (!f) return "--events needs a file";

@@ -49,7 +49,7 @@ struct command_doc
     "  --project-settings FILE  \"user-invocable-only\"|\"off\"}; the project's rules win\n"                           \
     "  --events FILE            appends activation events (JSON Lines) to FILE\n"
 
-inline constexpr std::array<command_doc, 14> commands{{
+inline constexpr std::array<command_doc, 21> commands{{
     {"parse", "print each file's frontmatter (JSON Lines) and check its grammar",
      "--format --parser --lenient --require-frontmatter --max-bytes",
      "usage: skillmd parse [--format json|text] [--parser x3|line] [--lenient] [--require-frontmatter]\n"
@@ -85,11 +85,14 @@ inline constexpr std::array<command_doc, 14> commands{{
      "  --fix                    writes them (temporary file + rename)\n"
      "  --format text|json       text (default) or one JSON object per file\n"
      "Exit: 0 nothing to do, 1 (--check) a file needs edits or (both) one cannot be fixed, 2 usage error.\n"},
-    {"list", "every skill a preset finds, with its tier and visibility", SKILLMD_REGISTRY_FLAGS " --format",
+    {"list", "every skill a preset finds, with its tier and visibility", SKILLMD_REGISTRY_FLAGS " --format --installed",
      "usage: skillmd list [--preset NAME] [--dir TIER=PATH]... [--format text|json|table]\n"
+     "       skillmd list --installed DIR [--format text|json]\n"
      "Every skill the preset finds: name, tier, path, visibility; shadowed skills are marked\n"
      "with the skill that shadows them. Diagnostics and a summary go to stderr.\n" SKILLMD_REGISTRY_HELP
      "  --format text|json|table text (default; tab-separated), JSON Lines, or mycode's /skills table\n"
+     "  --installed DIR          instead: the skills installed in DIR, their source, what was\n"
+     "                           installed, and `verified` or `modified`\n"
      "Exit: 0 listed, 1 the skills could not be loaded, 2 usage error.\n"},
     {"tree", "the skills as a tree of nested commands", SKILLMD_REGISTRY_FLAGS " --format",
      "usage: skillmd tree [--preset NAME] [--dir TIER=PATH]... [--format text|json]\n"
@@ -141,10 +144,11 @@ inline constexpr std::array<command_doc, 14> commands{{
      "  --dir PATH               the folder to create the skill in\n"
      "  --format text|json       text (default) or one JSON object: the path and the content\n"
      "Exit: 0 written, 1 invalid name or nothing written, 2 usage error.\n"},
-    {"digest", "every file's SHA-256 and the skill's digest (discovery RFC)", "--format",
+    {"digest", "every file's SHA-256 and the skill's artifact digest (discovery RFC)", "--format",
      "usage: skillmd digest [--format text|json] PATH...\n"
      "For each skill folder (or its SKILL.md): every file's sha256 digest and size, then the\n"
-     "skill's digest as the Agent Skills discovery RFC defines it.\n"
+     "digest of the artifact `skillmd publish` writes for it (SKILL.md alone, or a .tar.gz),\n"
+     "as the Agent Skills discovery RFC defines it, and the 2026-02 draft's manifest digest.\n"
      "  --format text|json       text (default) or one JSON object per skill\n"
      "Exit: 0 done, 1 a manifest is incomplete, 2 usage error.\n"},
     {"db", "koshi's tools on a skill database (SQLite or PostgreSQL)",
@@ -192,6 +196,58 @@ inline constexpr std::array<command_doc, 14> commands{{
      "                           listened on, e.g. the name clients use (repeatable)\n"
      "Exit: 0 the input ended or the server was stopped, 1 the skills could not be loaded or\n"
      "the address not listened on, 2 usage error.\n"},
+    {"install", "install skills from git, a plugin, an archive, an index or a URL", "--into --allow-http --ca-file --timeout --format",
+     "usage: skillmd install SOURCE --into DIR [--allow-http] [--ca-file FILE] [--timeout SECONDS] [--format text|json]\n"
+     "Installs every skill of SOURCE into DIR (one folder per skill) and records it in\n"
+     "DIR/skills-lock.json: where it came from, the revision or version, the artifact's digest\n"
+     "and every file's SHA-256. All or nothing: an install that fails or is interrupted leaves\n"
+     "DIR as it was. SOURCE is one of:\n"
+     "  git+URL[#REF[:SUBFOLDER]], URL.git[#REF[:SUBFOLDER]], PATH#REF[:SUBFOLDER]   a git repository\n"
+     "  https://HOST[/.../index.json][#SKILL]   a discovery index (schema 0.2.0)\n"
+     "  https://.../SKILL.md                    one skill as one file\n"
+     "  URL or PATH ending .tar.gz, .tgz, .zip  an archive (an Agent Plugins package or one skill)\n"
+     "  PATH                                    a plugin folder, a skill folder, or a folder of them\n"
+     "  --into DIR               the install folder (made if missing)\n"
+     "  --allow-http             allows plain http:// and git://, to this machine only\n"
+     "  --ca-file FILE           PEM certificates trusted besides the system's\n"
+     "  --timeout SECONDS        one download or git run (default 30)\n"
+     "  --format text|json       text (default) or one JSON object\n"
+     "Exit: 0 installed, 1 refused (nothing changed), 2 usage error.\n"},
+    {"remove", "remove installed skills", "--into --format",
+     "usage: skillmd remove NAME... --into DIR [--format text|json]\n"
+     "Removes the skills' folders and their entries in DIR/skills-lock.json, all or none.\n"
+     "Exit: 0 removed, 1 refused (a NAME is not installed), 2 usage error.\n"},
+    {"verify", "check installed skills' files against the lock", "--into --format",
+     "usage: skillmd verify --into DIR [--format text|json]\n"
+     "Every file of every installed skill against its SHA-256 in DIR/skills-lock.json:\n"
+     "`changed`, `missing` and `extra` files are listed, `verified` skills too.\n"
+     "Exit: 0 every file matches, 1 a file does not (or no lock can be read), 2 usage error.\n"},
+    {"outdated", "what changed upstream for the installed skills, touching nothing",
+     "--into --allow-http --ca-file --timeout --format",
+     "usage: skillmd outdated --into DIR [--allow-http] [--ca-file FILE] [--timeout SECONDS] [--format text|json]\n"
+     "For each installed skill: current, outdated or gone upstream, with what is installed\n"
+     "and what is available (git: asks for the commit without cloning).\n"
+     "Exit: 0 done (outdated or not), 1 a source could not be asked, 2 usage error.\n"},
+    {"update", "install what changed upstream and record the new digests",
+     "--into --allow-http --ca-file --timeout --format",
+     "usage: skillmd update [NAME...] --into DIR [--allow-http] [--ca-file FILE] [--timeout SECONDS] [--format text|json]\n"
+     "Fetches the sources of the installed skills (or those named) again and installs what\n"
+     "changed, all or nothing, as install does. A skill changed on disk is restored.\n"
+     "Exit: 0 done, 1 refused (nothing changed), 2 usage error.\n"},
+    {"publish", "write a discovery index of a folder's skills for any web server",
+     "--out --base-url --version --format",
+     "usage: skillmd publish DIR --out SITE [--base-url URL] [--version X.Y.Z] [--format text|json]\n"
+     "Writes SITE/.well-known/agent-skills/index.json (discovery schema 0.2.0) for the skills\n"
+     "of DIR: NAME/SKILL.md for a skill that is one file, NAME.tar.gz for one with more, each\n"
+     "with the SHA-256 of its bytes. Skills are checked as install checks them.\n"
+     "  --base-url URL           where SITE is served: the index's URLs become absolute\n"
+     "  --version X.Y.Z          also an immutable vX.Y.Z/ snapshot, and versions.json\n"
+     "Exit: 0 written, 1 refused, 2 usage error.\n"},
+    {"pack", "pack a folder's skills as an Agent Plugins package", "--out --name --format",
+     "usage: skillmd pack DIR --out FILE.tar.gz|FILE.zip [--name PLUGIN] [--format text|json]\n"
+     "An Agent Plugins v1.0.0 package: DIR's plugin.json (checked), or one written with\n"
+     "--name (default: DIR's name), and skills/NAME/ for each skill of DIR.\n"
+     "Exit: 0 written, 1 refused, 2 usage error.\n"},
 }};
 
 #undef SKILLMD_REGISTRY_HELP

@@ -6,7 +6,7 @@
 // Content digests of skills, from the bytes on disk when they are asked for: SHA-256 of
 // each file (OpenSSL's libcrypto, not a hand-written hash), the file manifest the MCP
 // Skills extension publishes (`sha256:{hex}` and size per file), and the skill digest of
-// the Agent Skills discovery RFC (SHA-256 over the sorted `{path}\0{hex}\n` lines).
+// the discovery RFC's 2026-02 draft (SHA-256 over the sorted `{path}\0{hex}\n` lines).
 // Link skillmd::mcp (OpenSSL::Crypto).
 
 #include <skillmd/mcp/skill_listing.hpp>
@@ -84,10 +84,13 @@ struct skill_manifest
     bool complete() const noexcept { return error.empty(); }
 };
 
-/** The Agent Skills discovery RFC's skill digest: SHA-256 over `{path}\0{hex}\n` for every
-    file, sorted by path byte for byte, as `sha256:{hex}`.
+/** The skill digest of the 2026-02 draft of the Agent Skills discovery RFC: SHA-256 over
+    `{path}\0{hex}\n` for every file, sorted by path byte for byte, as `sha256:{hex}`.
+    The published RFC replaced it with the digest of the artifact's raw bytes
+    (packages::artifact_of); this one is kept, under a name that says so, for tools that
+    still compare it.
 */
-inline std::string rfc_skill_digest(std::vector<file_digest> files)
+inline std::string draft_manifest_digest(std::vector<file_digest> files)
 {
     std::sort(files.begin(), files.end(), [](auto const& a, auto const& b) { return a.path < b.path; });
     std::string manifest;

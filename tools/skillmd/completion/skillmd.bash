@@ -9,7 +9,8 @@ _skillmd_flags() {
     parse) echo "--format --parser --lenient --require-frontmatter --max-bytes" ;;
     lint) echo "--format --dialect --strict --parser --portability" ;;
     fmt) echo "--check --fix --format" ;;
-    list | tree | match) echo "$registry --format" ;;
+    list) echo "$registry --format --installed" ;;
+    tree | match) echo "$registry --format" ;;
     index | explain) echo "$registry --format --budget --context-tokens" ;;
     invoke) echo "$registry --as --format --allow --deny --substitution" ;;
     mcp) echo "$registry --page-size --http --token-file --allow-origin --allow-host" ;;
@@ -17,6 +18,10 @@ _skillmd_flags() {
     digest) echo "--format" ;;
     db) echo "--db --dir --namespace --name --description --triggers --content --content-file --revision --role --access --format" ;;
     watch) echo "--db --dir --namespace --for --format" ;;
+    install | outdated | update) echo "--into --allow-http --ca-file --timeout --format" ;;
+    remove | verify) echo "--into --format" ;;
+    publish) echo "--out --base-url --version --format" ;;
+    pack) echo "--out --name --format" ;;
   esac
 }
 
@@ -33,7 +38,7 @@ _skillmd() {
   local cur prev cmd
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local commands="parse lint fmt list tree index invoke match explain new digest db watch mcp help"
+  local commands="parse lint fmt list tree index invoke match explain new digest db watch mcp install remove verify outdated update publish pack help"
   if [ "$COMP_CWORD" -eq 1 ]; then
     mapfile -t COMPREPLY < <(compgen -W "$commands --help --version" -- "$cur")
     return
@@ -47,10 +52,12 @@ _skillmd() {
     --as) mapfile -t COMPREPLY < <(compgen -W "user model" -- "$cur"); return ;;
     --substitution) mapfile -t COMPREPLY < <(compgen -W "safe claude-code claude-code-exact" -- "$cur"); return ;;
     --access) mapfile -t COMPREPLY < <(compgen -W "read write" -- "$cur"); return ;;
-    --user-settings | --project-settings | --events | --content-file | --allow-root | --db | --token-file)
+    --user-settings | --project-settings | --events | --content-file | --allow-root | --db | --token-file | --into | --out | \
+      --ca-file | --installed)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
     --max-bytes | --budget | --context-tokens | --page-size | --revision | --for | --name | --description | \
-      --triggers | --content | --role | --namespace | --allow | --deny | --dir | --http | --allow-origin | --allow-host)
+      --triggers | --content | --role | --namespace | --allow | --deny | --dir | --http | --allow-origin | --allow-host | \
+      --timeout | --base-url | --version)
       COMPREPLY=(); return ;;
   esac
   if [ "$cmd" = help ]; then

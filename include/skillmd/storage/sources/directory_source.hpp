@@ -40,7 +40,7 @@ struct directory_options
     std::size_t max_directories = 2000;   ///< directories visited per root (Codex: 2,000)
     std::size_t max_file_bytes = 256 * 1024; ///< larger skill files are skipped (sven: 256 KB)
     std::size_t max_bundled = 1000;       ///< bundled files listed per skill
-    std::vector<std::string> skip = {".git", "node_modules", ".hg", ".svn"};
+    std::vector<std::string> skip = {".git", "node_modules", ".hg", ".svn", ".skillmd-tx"};
     /// Folders besides the tier's own root that links may lead into (a dotfiles folder).
     /// Nothing outside the root and these is walked, listed or read.
     std::vector<std::string> allowed_roots;
