@@ -20,7 +20,7 @@ expect() { # expect "WANTED" WORD...
   local got; got=$(complete_line "$@")
   if [ "$got" != "$want" ]; then echo "FAIL complete '$*': got '$got', wanted '$want'"; failed=$((failed + 1)); fi
 }
-expect "index invoke" in
+expect "index install invoke" in
 expect "lint list" li
 expect "--help --version" --
 expect "--dialect" lint --di

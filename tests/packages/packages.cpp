@@ -191,13 +191,15 @@ private:
     }
 
 public:
-    static void send_all(int c, std::string_view s)
+    /// False once the client is gone.
+    static bool send_all(int c, std::string_view s)
     {
         while (!s.empty()) {
             auto const w = ::send(c, s.data(), s.size(), MSG_NOSIGNAL);
-            if (w <= 0) return;
+            if (w <= 0) return false;
             s.remove_prefix(static_cast<std::size_t>(w));
         }
+        return true;
     }
 
 private:
@@ -381,7 +383,9 @@ BOOST_AUTO_TEST_CASE(sources_are_read_by_their_form)
         auto const again = parse_source(source_text(*o), why);
         BOOST_TEST((again && *again == *o), r.given << " written back as " << source_text(*o));
     }
-    for (std::string bad : {"", "-x", "ftp://example.com/x", "ext::sh -c touch% /tmp/pwned", "git+-oProxyCommand=x", "/x/repo#-x",
+    // git's remote-helper form is a path here (a folder of that name), never a URL given to git.
+    BOOST_TEST(parse_source("ext::sh -c touch% /tmp/pwned", why).value().type == "folder");
+    for (std::string bad : {"", "-x", "ftp://example.com/x", "git+-oProxyCommand=x", "/x/repo#-x",
                             "/x/repo#main:../up", "https://example.com/SKILL.md#x", "file\x01name"}) {
         why.clear();
         BOOST_TEST(!parse_source(bad, why).has_value(), bad);
@@ -773,7 +777,8 @@ BOOST_AUTO_TEST_CASE(a_change_killed_at_any_step_leaves_the_old_or_the_new_folde
         BOOST_TEST_REQUIRE(killed_at(step, [&](install_options const& o) { install(parser, (run / "src").string(), into, o); }), step);
         // verify reads only: it reports the interrupted change. The next change (here
         // begin() alone) finishes or undoes it; then the folder is all of one state.
-        if (step != "cleaned") BOOST_TEST(!verify(into).error.empty(), step);
+        bool const journaled = step != "fetched" && step != "cleaned";
+        BOOST_TEST(verify(into).error.empty() != journaled, step);
         BOOST_TEST_REQUIRE(install_folder(into).begin() == "", step);
         auto const v = verify(into);
         BOOST_TEST(v.ok(), step << ": " << (v.faults.empty() ? v.error : v.faults[0].skill + "/" + v.faults[0].path + " " + v.faults[0].what));
@@ -837,6 +842,7 @@ BOOST_AUTO_TEST_CASE(a_planted_journal_is_never_acted_on)
     BOOST_TEST(fs::exists(t / "victim/SKILL.md"));
     // The area itself as a link: refused.
     fs::remove(t / "into/skills-lock.json");
+    fs::remove_all(t / "into/.skillmd-tx");
     fs::create_directory_symlink(t / "victim", t / "into/.skillmd-tx");
     BOOST_TEST(install(parser, (t / "src").string(), into).error.find("a link, or not a folder") != std::string::npos);
     BOOST_TEST(fs::exists(t / "victim/SKILL.md"));
@@ -869,7 +875,7 @@ BOOST_AUTO_TEST_CASE(indexes_and_urls_install_with_their_digests)
               index_json({{"one", "skill-md", "One.", "one/SKILL.md", digest_of(one), "2.0.0"},
                           {"arc", "archive", "Arc.", "/files/arc.tar.gz", digest_of(arc), ""}}),
               "application/json");
-    site.set("/moved", {"301 Moved Permanently", "Location: /.well-known/agent-skills/one/SKILL.md\r\n", ""});
+    site.set("/moved/SKILL.md", {"301 Moved Permanently", "Location: /.well-known/agent-skills/one/SKILL.md\r\n", ""});
     temp_dir t;
     std::string const into = (t / "into").string();
     auto r = install(parser, site.url(), into, quick());
@@ -901,7 +907,7 @@ BOOST_AUTO_TEST_CASE(indexes_and_urls_install_with_their_digests)
     // One skill of an index, and a SKILL.md URL through a redirect.
     r = install(parser, site.url("/.well-known/agent-skills/index.json#arc"), (t / "just-arc").string(), quick());
     BOOST_TEST((r.installed == std::vector<std::string>{"arc"}));
-    r = install(parser, site.url("/.well-known/agent-skills/one/SKILL.md"), (t / "url").string(), quick());
+    r = install(parser, site.url("/moved/SKILL.md"), (t / "url").string(), quick());
     BOOST_TEST_REQUIRE(r.ok(), r.error);
     BOOST_TEST(install_folder((t / "url").string()).lock(why)->find("one")->digest == digest_of(one2));
 }
@@ -934,10 +940,8 @@ BOOST_AUTO_TEST_CASE(hostile_servers_are_refused_with_nothing_installed)
         site.set("/hop" + std::to_string(i), {"302 Found", "Location: /hop" + std::to_string(i + 1) + "\r\n", ""});
     site.set("/trickle", {"", "", "", [&](int c) {
                               site_server::send_all(c, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n");
-                              for (int i = 0; i < 40; ++i) {
-                                  site_server::send_all(c, "x");
+                              for (int i = 0; i < 30 && site_server::send_all(c, "x"); ++i)
                                   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-                              }
                           }});
     // Five entries of one archive that each stay under the per-archive bound: together over it.
     std::string const big = raw_archive({{"SKILL.md", AE_IFREG, good}, {"a", AE_IFREG, std::string(10u << 20, '\0')},

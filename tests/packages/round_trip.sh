@@ -78,6 +78,13 @@ base=https://127.0.0.1:$port
 # publish -> serve -> install -> verify.
 "$skillmd" publish "$work/skills" --out "$work/site" --base-url "$base" --version 1.0.0 >"$work/publish.out" 2>&1 &&
   grep -q "published bundle" "$work/publish.out" && ok "publish writes the index" || bad "publish: $(cat "$work/publish.out")"
+# The artifact is what `skillmd digest` says, GNU tar reads it back, and its gzip header has no time.
+arc=$work/site/.well-known/agent-skills/v1.0.0/bundle.tar.gz
+mkdir -p "$work/untar"
+"$skillmd" digest "$work/skills/bundle" >"$work/digest.out" 2>&1
+grep -q "artifact sha256:$(sha256sum "$arc" | cut -c1-64)  archive" "$work/digest.out" && tar -xzf "$arc" -C "$work/untar" &&
+  same_tree "$work/skills/bundle" "$work/untar" && [ "$(od -A n -t x1 -j 4 -N 4 "$arc" | tr -d ' ')" = 00000000 ] &&
+  ok "the published archive is the digest's artifact, and tar reads it" || bad "the artifact: $(cat "$work/digest.out")"
 "$skillmd" install "$base" --into "$work/no-ca" >"$work/no-ca.out" 2>&1
 [ $? -eq 1 ] && grep -q "unable to get local issuer certificate" "$work/no-ca.out" && [ ! -e "$work/no-ca/solo" ] &&
   ok "without the CA the certificate is refused, nothing installed" || bad "without the CA: $(cat "$work/no-ca.out")"

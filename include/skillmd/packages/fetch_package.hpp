@@ -24,6 +24,7 @@
 #include <skillmd/detail/read_file.hpp>
 #include <skillmd/detail/utf8.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -413,6 +414,7 @@ inline fetched_package fetch_package(package_origin const& o, std::string const&
         p.error = "unknown source type " + o.type;
     }
     if (!p.ok()) p.skills.clear();
+    std::sort(p.skills.begin(), p.skills.end(), [](auto const& a, auto const& b) { return a.lock.name < b.lock.name; });
     return p;
 }
 

@@ -26,14 +26,13 @@ inline constexpr std::string_view well_known_index = "/.well-known/agent-skills/
 
 namespace detail {
 
+/// True when `s` ends with `tail`, ASCII case aside.
 inline bool ends_with_ci(std::string_view s, std::string_view tail)
 {
     if (s.size() < tail.size()) return false;
-    for (std::size_t i = 0; i < tail.size(); ++i) {
-        char a = s[s.size() - tail.size() + i];
-        if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
-        if (a != tail[i]) return false;
-    }
+    auto const lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    for (std::size_t i = 0; i < tail.size(); ++i)
+        if (lower(s[s.size() - tail.size() + i]) != lower(tail[i])) return false;
     return true;
 }
 
