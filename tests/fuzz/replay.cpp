@@ -6,6 +6,7 @@
 
 #include "../support/test_support.hpp"
 #include "exercise_mcp.hpp"
+#include "exercise_packages.hpp"
 #include "exercise_prompt.hpp"
 #include "exercise_remote.hpp"
 #include "exercise_store.hpp"
@@ -71,6 +72,13 @@ BOOST_AUTO_TEST_CASE(store_corpus)
     auto const n = replay({"corpus_store"}, [](std::string const& in) { skillmd::fuzz::exercise_store(in); });
     BOOST_TEST_MESSAGE("replayed " << n << " database fuzz inputs");
     BOOST_TEST(n >= 3u, "the database fuzz corpus is missing");
+}
+
+BOOST_AUTO_TEST_CASE(packages_corpus)
+{
+    auto const n = replay({"corpus_packages"}, [](std::string const& in) { skillmd::fuzz::exercise_packages(in); });
+    BOOST_TEST_MESSAGE("packages corpus: " << n << " inputs");
+    BOOST_TEST(n >= 20u, "the packages fuzz corpus is missing");
 }
 
 BOOST_AUTO_TEST_CASE(remote_corpus)

@@ -42,6 +42,13 @@ struct archive_member
 
 namespace detail {
 
+/// libarchive's message for the last error, which may be none at all.
+inline std::string error_of(struct archive* a)
+{
+    char const* e = archive_error_string(a);
+    return e ? e : "(libarchive gave no reason)";
+}
+
 struct archive_deleter
 {
     void operator()(struct archive* a) const noexcept
@@ -160,7 +167,7 @@ inline std::string unpack_archive(std::string_view bytes, std::string const& des
     archive_read_support_format_tar(a.get());
     archive_read_support_format_zip(a.get());
     if (archive_read_open_memory(a.get(), bytes.data(), bytes.size()) != ARCHIVE_OK)
-        return std::string("not a tar, tar.gz or zip archive: ") + archive_error_string(a.get());
+        return "not a tar, tar.gz or zip archive: " + detail::error_of(a.get());
     if (::mkdir(dest.c_str(), 0755) != 0) return "cannot make " + dest + ": " + std::strerror(errno);
     skillmd::detail::unique_fd const root(::open(dest.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!root) return "cannot open " + dest + ": " + std::strerror(errno);
@@ -174,7 +181,7 @@ inline std::string unpack_archive(std::string_view bytes, std::string const& des
         struct archive_entry* e = nullptr;
         int const r = archive_read_next_header(a.get(), &e);
         if (r == ARCHIVE_EOF) break;
-        if (r != ARCHIVE_OK && r != ARCHIVE_WARN) return std::string("a damaged archive: ") + archive_error_string(a.get());
+        if (r != ARCHIVE_OK && r != ARCHIVE_WARN) return "a damaged archive: " + detail::error_of(a.get());
         if (++entries > limits.max_entries) return "more than " + std::to_string(limits.max_entries) + " entries in the archive";
         auto const path = detail::entry_path(archive_entry_pathname(e), limits.max_depth);
         std::string const shown = archive_entry_pathname(e) ? archive_entry_pathname(e) : "(no name)";
@@ -205,7 +212,7 @@ inline std::string unpack_archive(std::string_view bytes, std::string const& des
         while (true) {
             auto const n = archive_read_data(a.get(), block.data(), block.size());
             if (n == 0) break;
-            if (n < 0) return std::string("a damaged archive: ") + archive_error_string(a.get());
+            if (n < 0) return "a damaged archive: " + detail::error_of(a.get());
             total += static_cast<std::uint64_t>(n);
             if (buffer.size() + static_cast<std::size_t>(n) > limits.max_file_bytes)
                 return "a file over " + std::to_string(limits.max_file_bytes) + " bytes: " + shown;
@@ -279,7 +286,7 @@ inline std::string pack_archive(std::vector<archive_member> members, archive_for
     };
     archive_write_set_bytes_in_last_block(a.get(), 1);
     if (archive_write_open(a.get(), &out, nullptr, on_write, nullptr) != ARCHIVE_OK) {
-        why = archive_error_string(a.get());
+        why = detail::error_of(a.get());
         return {};
     }
     std::unique_ptr<struct archive_entry, decltype(&archive_entry_free)> e(archive_entry_new(), &archive_entry_free);
@@ -296,12 +303,12 @@ inline std::string pack_archive(std::vector<archive_member> members, archive_for
         archive_entry_set_mtime(e.get(), 0, 0);
         if (archive_write_header(a.get(), e.get()) != ARCHIVE_OK ||
             archive_write_data(a.get(), m.bytes.data(), m.bytes.size()) != static_cast<la_ssize_t>(m.bytes.size())) {
-            why = std::string("cannot archive ") + m.path + ": " + archive_error_string(a.get());
+            why = "cannot archive " + m.path + ": " + detail::error_of(a.get());
             return {};
         }
     }
     if (archive_write_close(a.get()) != ARCHIVE_OK) {
-        why = archive_error_string(a.get());
+        why = detail::error_of(a.get());
         return {};
     }
     return out;

@@ -44,7 +44,7 @@ inline bool is_archive_name(std::string_view s)
 /// Splits `#REF[:SUBFOLDER]` off a git source.
 inline void split_git_fragment(std::string& location, package_origin& o)
 {
-    auto const hash = location.rfind('#');
+    auto const hash = location.find('#');
     if (hash == std::string::npos) return;
     std::string fragment = location.substr(hash + 1);
     location.erase(hash);
@@ -79,7 +79,7 @@ inline std::optional<package_origin> parse_source(std::string_view given, std::s
         detail::split_git_fragment(o.location, o);
     } else if (s.starts_with("git://") || s.starts_with("ssh://") ||
                ((s.starts_with("https://") || s.starts_with("http://") || s.starts_with("file://")) &&
-                detail::ends_with_ci(s.substr(0, s.rfind('#') == std::string::npos ? s.size() : s.rfind('#')), ".git"))) {
+                detail::ends_with_ci(s.substr(0, s.find('#')), ".git"))) {
         o.type = "git";
         o.location = s;
         detail::split_git_fragment(o.location, o);
@@ -121,12 +121,18 @@ inline std::optional<package_origin> parse_source(std::string_view given, std::s
         why = "not a scheme skillmd installs from (https://, http:// to this machine, git://, ssh://, file:// with .git or git+)";
         return std::nullopt;
     } else {
-        // A path: `#` marks a git reference only when what is before it is a folder.
+        // A path: the first `#` marks a git reference (or an archive's subfolder), unless
+        // the whole of it names something that exists.
         std::string path = s;
         std::string fragment;
-        if (auto const hash = s.rfind('#'); hash != std::string::npos && !std::filesystem::exists(s)) {
+        std::error_code exists_ec;
+        if (auto const hash = s.find('#'); hash != std::string::npos && !std::filesystem::exists(s, exists_ec)) {
             path = s.substr(0, hash);
             fragment = s.substr(hash + 1);
+            if (fragment.empty()) {
+                why = "a '#' in a path must be followed by a branch, tag or commit, or by :SUBFOLDER";
+                return std::nullopt;
+            }
         }
         std::error_code ec;
         auto absolute = std::filesystem::absolute(path, ec);
@@ -134,9 +140,14 @@ inline std::optional<package_origin> parse_source(std::string_view given, std::s
             why = "cannot make " + path + " absolute: " + ec.message();
             return std::nullopt;
         }
-        o.location = absolute.lexically_normal().string();
-        if (o.location.size() > 1 && o.location.ends_with('/')) o.location.pop_back();
-        if (!fragment.empty() && detail::is_archive_name(path)) {
+        // One spelling per folder: runs of `/` made one, `.` and `..` resolved, no `/` at the end.
+        std::string collapsed;
+        for (char const c : absolute.string())
+            if (c != '/' || collapsed.empty() || collapsed.back() != '/') collapsed += c;
+        o.location = std::filesystem::path(collapsed).lexically_normal().string();
+        while (o.location.size() > 1 && o.location.ends_with('/')) o.location.pop_back();
+        // The kind comes from the path as it is kept (`x.tgz/.` is `x.tgz`).
+        if (!fragment.empty() && detail::is_archive_name(o.location)) {
             o.type = "archive";
             o.path = fragment;
         } else if (!fragment.empty()) {
@@ -145,7 +156,7 @@ inline std::optional<package_origin> parse_source(std::string_view given, std::s
             o.location += '#' + fragment;
             detail::split_git_fragment(o.location, o);
         } else {
-            o.type = detail::is_archive_name(path) ? "archive" : "folder";
+            o.type = detail::is_archive_name(o.location) ? "archive" : "folder";
         }
     }
     if (o.type == "git") {
