@@ -8,6 +8,8 @@
 set -uo pipefail
 skillmd=$1 agent=$2
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../support/nginx_tls.sh
+source "$here/../support/nginx_tls.sh"
 work=$(mktemp -d)
 chmod 755 "$work"
 pids=()
@@ -65,40 +67,14 @@ printf 'wrong\n' >"$work/wrong"
 # TLS: nginx in front with a certificate from a private CA, for 127.0.0.1 and localhost.
 if command -v nginx >/dev/null 2>&1 && command -v openssl >/dev/null 2>&1; then
   t=$work/tls
-  mkdir -p "$t" "$work/nginx/logs"
-  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$t/ca.key" -out "$t/ca.pem" -days 2 -subj "/CN=skillmd test CA" 2>/dev/null
-  openssl req -newkey rsa:2048 -nodes -keyout "$t/server.key" -out "$t/server.csr" -subj "/CN=127.0.0.1" 2>/dev/null
-  printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >"$t/ext.cnf"
-  openssl x509 -req -in "$t/server.csr" -CA "$t/ca.pem" -CAkey "$t/ca.key" -CAcreateserial -out "$t/server.pem" -days 2 \
-    -extfile "$t/ext.cnf" 2>/dev/null
+  tls_ca "$t"
   upstream=${url#http://}
   upstream=${upstream%/mcp}
   tls_port=""
-  for port in $(shuf -i 20000-60000 -n 5); do
-    cat >"$work/nginx/nginx.conf" <<CONF
-daemon off; master_process off; worker_processes 1;
-error_log $work/nginx/logs/error.log; pid $work/nginx/nginx.pid;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx/body; proxy_temp_path $work/nginx/proxy; fastcgi_temp_path $work/nginx/fastcgi;
-  uwsgi_temp_path $work/nginx/uwsgi; scgi_temp_path $work/nginx/scgi;
-  server {
-    listen 127.0.0.1:$port ssl;
-    ssl_certificate $t/server.pem; ssl_certificate_key $t/server.key;
-    location /mcp { proxy_pass http://$upstream; proxy_http_version 1.1; proxy_set_header Host $upstream; }
-  }
-}
-CONF
-    nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" 2>"$work/nginx/start.log" &
-    nginx_pid=$!
-    sleep 0.5
-    if kill -0 "$nginx_pid" 2>/dev/null; then
-      pids+=("$nginx_pid")
-      tls_port=$port
-      break
-    fi
-  done
+  if nginx_tls "$work/nginx" "$t" "    location /mcp { proxy_pass http://$upstream; proxy_http_version 1.1; proxy_set_header Host $upstream; }"; then
+    pids+=("$nginx_pid")
+    tls_port=$nginx_port
+  fi
   if [ -z "$tls_port" ]; then
     bad "nginx did not start: $(cat "$work/nginx/start.log" "$work/nginx/logs/error.log" 2>/dev/null)"
   else

@@ -9,6 +9,8 @@
 # Usage: round_trip.sh <skillmd>
 set -u
 skillmd=$1
+# shellcheck source=../support/nginx_tls.sh
+source "$(cd "$(dirname "$0")" && pwd)/../support/nginx_tls.sh"
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -36,43 +38,16 @@ printf 'notes\n' >"$work/skills/bundle/docs/notes.md"
 
 # A private CA and nginx serving the site over TLS on loopback.
 t=$work/tls
-mkdir -p "$t" "$work/nginx/logs" "$work/site"
-openssl req -x509 -newkey rsa:2048 -nodes -keyout "$t/ca.key" -out "$t/ca.pem" -days 2 -subj "/CN=skillmd test CA" 2>/dev/null
-openssl req -newkey rsa:2048 -nodes -keyout "$t/server.key" -out "$t/server.csr" -subj "/CN=127.0.0.1" 2>/dev/null
-printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >"$t/ext.cnf"
-openssl x509 -req -in "$t/server.csr" -CA "$t/ca.pem" -CAkey "$t/ca.key" -CAcreateserial -out "$t/server.pem" -days 2 \
-  -extfile "$t/ext.cnf" 2>/dev/null
-port=""
-for candidate in $(shuf -i 20000-60000 -n 5); do
-  cat >"$work/nginx/nginx.conf" <<CONF
-daemon off; master_process off; worker_processes 1;
-error_log $work/nginx/logs/error.log; pid $work/nginx/nginx.pid;
-events { worker_connections 64; }
-http {
-  access_log off;
-  types { application/json json; application/gzip gz; text/markdown md; application/zip zip; }
-  client_body_temp_path $work/nginx/body; proxy_temp_path $work/nginx/proxy; fastcgi_temp_path $work/nginx/fastcgi;
-  uwsgi_temp_path $work/nginx/uwsgi; scgi_temp_path $work/nginx/scgi;
-  server {
-    listen 127.0.0.1:$candidate ssl;
-    ssl_certificate $t/server.pem; ssl_certificate_key $t/server.key;
+mkdir -p "$work/site"
+tls_ca "$t"
+nginx_tls "$work/nginx" "$t" "    types { application/json json; application/gzip gz; text/markdown md; application/zip zip; }
     root $work/site;
     location = /loop/a { return 302 /loop/b; }
     location = /loop/b { return 302 /loop/a; }
-    location /slow/ { limit_rate 1; }
-  }
-}
-CONF
-  nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" 2>"$work/nginx/start.log" &
-  nginx_pid=$!
-  sleep 0.5
-  if kill -0 "$nginx_pid" 2>/dev/null; then
-    pids+=("$nginx_pid")
-    port=$candidate
-    break
-  fi
-done
-[ -n "$port" ] || { echo "FAIL nginx did not start: $(cat "$work/nginx/start.log" "$work/nginx/logs/error.log" 2>/dev/null)"; exit 1; }
+    location /slow/ { limit_rate 1; }" ||
+  { echo "FAIL nginx did not start: $(cat "$work/nginx/start.log" "$work/nginx/logs/error.log" 2>/dev/null)"; exit 1; }
+pids+=("$nginx_pid")
+port=$nginx_port
 base=https://127.0.0.1:$port
 
 # publish -> serve -> install -> verify.

@@ -65,6 +65,30 @@ inline bool version_less(std::string const& a, std::string const& b)
     return x != y ? x < y : a < b;
 }
 
+/// The skills of the folder `dir`, read and checked by the rules an install applies and
+/// staged below `scratch`; nothing, with `r` saying why, when there is none (`doing`:
+/// what they are for, for the message).
+template <class Parser>
+std::optional<fetched_package> skills_to_publish(Parser const& parser, std::string const& dir, std::string const& scratch,
+                                                 std::string_view doing, publish_report& r)
+{
+    if (scratch.empty()) {
+        r.error = "cannot make a temporary folder";
+        return std::nullopt;
+    }
+    package_origin origin;
+    origin.type = "folder";
+    origin.location = std::filesystem::absolute(dir).lexically_normal().string();
+    auto p = fetch_package(origin, scratch + "/work", {});
+    if (p.ok()) check_skills(parser, p);
+    r.warnings = std::move(p.warnings);
+    if (!p.ok() || p.skills.empty()) {
+        r.error = p.ok() ? dir + ": no skill to " + std::string(doing) : p.error;
+        return std::nullopt;
+    }
+    return p;
+}
+
 /// Writes `bytes` to `path`, making its folders; "" or why not.
 inline std::string write_site_file(std::string const& path, std::string_view bytes)
 {
@@ -95,28 +119,16 @@ publish_report publish(Parser const& parser, std::string const& dir, std::string
     }
     std::string const scratch = detail::temporary_folder();
     detail::removed_on_exit const cleanup{scratch};
-    if (scratch.empty()) {
-        r.error = "cannot make a temporary folder";
-        return r;
-    }
+    auto const p = detail::skills_to_publish(parser, dir, scratch, "publish", r);
+    if (!p) return r;
     std::string why;
-    package_origin origin;
-    origin.type = "folder";
-    origin.location = fs::absolute(dir).lexically_normal().string();
-    auto p = fetch_package(origin, scratch + "/work", {});
-    if (p.ok()) check_skills(parser, p);
-    r.warnings = std::move(p.warnings);
-    if (!p.ok() || p.skills.empty()) {
-        r.error = p.ok() ? dir + ": no skill to publish" : p.error;
-        return r;
-    }
     std::string base = opts.base_url;
     while (base.ends_with('/')) base.pop_back();
     std::string const root = site + "/" + std::string(well_known_folder);
     std::string const sub = opts.version.empty() ? "" : "v" + opts.version + "/";
     discovery_index index;
     std::vector<std::pair<std::string, std::string>> files; // path below root, bytes
-    for (auto const& s : p.skills) {
+    for (auto const& s : p->skills) {
         index_entry e;
         e.name = s.lock.name;
         e.description = s.description;
@@ -184,20 +196,12 @@ publish_report pack(Parser const& parser, std::string const& dir, std::string co
     publish_report r;
     std::string const scratch = detail::temporary_folder();
     detail::removed_on_exit const cleanup{scratch};
+    auto const p = detail::skills_to_publish(parser, dir, scratch, "pack", r);
+    if (!p) return r;
     std::string why;
-    package_origin origin;
-    origin.type = "folder";
-    origin.location = fs::absolute(dir).lexically_normal().string();
-    auto p = fetch_package(origin, scratch + "/work", {});
-    if (p.ok()) check_skills(parser, p);
-    r.warnings = std::move(p.warnings);
-    if (!p.ok() || p.skills.empty()) {
-        r.error = p.ok() ? dir + ": no skill to pack" : p.error;
-        return r;
-    }
+    std::string const root = p->skills.front().lock.source.location;
     std::vector<archive_member> members;
-    if (auto text = detail::is_regular_below(origin.location, "plugin.json")
-                        ? detail::read_contained(origin.location, "plugin.json", 1024 * 1024, why)
+    if (auto text = detail::is_regular_below(root, "plugin.json") ? detail::read_contained(root, "plugin.json", 1024 * 1024, why)
                         : std::nullopt) {
         if (!check_plugin_manifest(*text, why)) {
             r.error = dir + "/plugin.json: " + why;
@@ -205,14 +209,14 @@ publish_report pack(Parser const& parser, std::string const& dir, std::string co
         }
         members.push_back({"plugin.json", std::move(*text), false});
     } else {
-        std::string const plugin = name.empty() ? detail::last_component(origin.location) : name;
+        std::string const plugin = name.empty() ? detail::last_component(root) : name;
         if (!is_plugin_name(plugin)) {
             r.error = "\"" + plugin + "\" is not a plugin name (1 to 64 of a-z, 0-9, '-' and '.'): give one with --name";
             return r;
         }
         members.push_back({"plugin.json", plugin_manifest_json(plugin, "", ""), false});
     }
-    for (auto const& s : p.skills) {
+    for (auto const& s : p->skills) {
         std::vector<archive_member> files;
         if (!skill_members(s.dir, files, why)) {
             r.error = why;
