@@ -385,7 +385,8 @@ BOOST_AUTO_TEST_CASE(sources_are_read_by_their_form)
     }
     // git's remote-helper form is a path here (a folder of that name), never a URL given to git.
     BOOST_TEST(parse_source("ext::sh -c touch% /tmp/pwned", why).value().type == "folder");
-    for (std::string bad : {"", "-x", "ftp://example.com/x", "git+-oProxyCommand=x", "/x/repo#-x",
+    for (std::string bad : {"", "-x", "ftp://example.com/x", "git+-oProxyCommand=x", "/x/repo#-x", "https://user:token@example.com/r.git",
+                            "https://token@example.com/.well-known/agent-skills/index.json",
                             "/x/repo#main:../up", "https://example.com/SKILL.md#x", "file\x01name"}) {
         why.clear();
         BOOST_TEST(!parse_source(bad, why).has_value(), bad);
@@ -436,7 +437,8 @@ BOOST_AUTO_TEST_CASE(the_lock_reads_back_what_it_writes_and_nothing_else)
                                 std::string(64, 'a') + "\",\"size\":1}}}}}",
                             std::string("{\"lockfileVersion\":1,\"skills\":{\"a\":{\"source\":{\"type\":\"folder\",\"location\":\"/x\"},\"digest\":\"md5:x\",\"files\":{}}}}"),
                             std::string("{\"lockfileVersion\":1,\"skills\":{\"../x\":{\"source\":{\"type\":\"folder\",\"location\":\"/x\"},\"files\":{}}}}"),
-                            std::string("{\"lockfileVersion\":1,\"skills\":{\".\":{\"source\":{\"type\":\"folder\",\"location\":\"/x\"},\"files\":{}}}}")}) {
+                            std::string("{\"lockfileVersion\":1,\"skills\":{\".\":{\"source\":{\"type\":\"folder\",\"location\":\"/x\"},\"files\":{}}}}"),
+                            std::string("{\"lockfileVersion\":1,\"skills\":{\"a\":{\"source\":{\"type\":\"ftp\",\"location\":\"/x\"},\"files\":{}}}}")}) {
         why.clear();
         BOOST_TEST(!parse_lock(bad, why).has_value(), bad);
         BOOST_TEST(!why.empty());
@@ -699,6 +701,23 @@ BOOST_AUTO_TEST_CASE(git_repositories_at_a_branch_tag_or_commit)
     BOOST_TEST(test::slurp(t / "pinned/gamma/run.sh") == "echo 1\n");
     BOOST_TEST(outdated((t / "pinned").string(), {}, why).at(0).state == "current");
 
+    // The repository's attributes are not applied: a filter driver (a program) never runs,
+    // and variables that point git elsewhere (a hook sets GIT_DIR) choose nothing.
+    write(t / "home/.gitconfig", "[filter \"x\"]\n\tsmudge = touch " + (t / "SMUDGED").string() + "; cat\n\tclean = cat\n");
+    write(t / "work/.gitattributes", "* filter=x\n");
+    make_skill(t / "other/skills/gamma", "gamma", {{"run.sh", "from another repository\n"}});
+    BOOST_TEST_REQUIRE(sh("cd work && git add -A && git -c user.name=t -c user.email=t@t commit -qm attrs && git push -q ../repo.git main") == 0);
+    BOOST_TEST_REQUIRE(sh("cd other && git init -q -b main && git add -A && git -c user.name=t -c user.email=t@t commit -qm other") == 0);
+    std::string const home = std::getenv("HOME") ? std::getenv("HOME") : "";
+    ::setenv("HOME", (t / "home").c_str(), 1);
+    ::setenv("GIT_DIR", (t / "other/.git").c_str(), 1);
+    r = install(parser, repo + "#main:skills", (t / "filtered").string());
+    ::unsetenv("GIT_DIR");
+    ::setenv("HOME", home.c_str(), 1);
+    BOOST_TEST_REQUIRE(r.ok(), r.error);
+    BOOST_TEST(!fs::exists(t / "SMUDGED"));
+    BOOST_TEST(test::slurp(t / "filtered/gamma/run.sh") == "echo 2\n");
+
     // What does not exist is said.
     BOOST_TEST(install(parser, repo + "#nope", (t / "x").string()).error.find("no branch, tag or commit \"nope\"") != std::string::npos);
     BOOST_TEST(install(parser, repo + "#main:missing", (t / "x").string()).error.find("no folder \"missing\"") != std::string::npos);
@@ -846,6 +865,27 @@ BOOST_AUTO_TEST_CASE(a_planted_journal_is_never_acted_on)
     fs::create_directory_symlink(t / "victim", t / "into/.skillmd-tx");
     BOOST_TEST(install(parser, (t / "src").string(), into).error.find("a link, or not a folder") != std::string::npos);
     BOOST_TEST(fs::exists(t / "victim/SKILL.md"));
+}
+
+// A folder made under a skill's name after a change was killed between moving the old copy
+// aside and the new one in: undoing the change never removes it.
+BOOST_AUTO_TEST_CASE(undoing_never_removes_a_folder_made_since)
+{
+    temp_dir t;
+    make_skill(t / "src/alpha", "alpha", {{"a.md", "one"}});
+    std::string const into = (t / "into").string();
+    BOOST_TEST_REQUIRE(install(parser, (t / "src").string(), into).ok());
+    write(t / "src/alpha/a.md", "two");
+    BOOST_TEST_REQUIRE(killed_at("out:alpha", [&](install_options const& o) { install(parser, (t / "src").string(), into, o); }));
+    BOOST_TEST(!fs::exists(t / "into/alpha"));
+    write(t / "into/alpha/PRECIOUS.txt", "mine");
+    auto const why = install_folder(into).begin();
+    BOOST_TEST(why.find("is not the folder the interrupted change put there") != std::string::npos, why);
+    BOOST_TEST(test::slurp(t / "into/alpha/PRECIOUS.txt") == "mine");
+    fs::rename(t / "into/alpha", t / "moved-away");
+    BOOST_TEST(install_folder(into).begin() == ""); // now the old copy goes back
+    BOOST_TEST(test::slurp(t / "into/alpha/a.md") == "one");
+    BOOST_TEST(verify(into).ok());
 }
 
 BOOST_AUTO_TEST_CASE(one_change_at_a_time)

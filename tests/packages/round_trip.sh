@@ -78,7 +78,7 @@ same_tree "$work/skills/bundle" "$work/into/bundle" && same_tree "$work/skills/s
   grep -q '"name":"bundle"' "$work/tier.out" && ok "the install folder is a tier of a preset" ||
   bad "as a tier: $(cat "$work/tier.out")"
 "$skillmd" explain solo --dir "project=$work/into" >"$work/explain.out" 2>&1 &&
-  grep -q "installed from $base/.well-known/agent-skills/index.json (1.0.0); verified" "$work/explain.out" &&
+  grep -q "installed from $base/.well-known/agent-skills/index.json (1.0.0); its files match skills-lock.json" "$work/explain.out" &&
   ok "explain says where an installed skill came from" || bad "explain: $(cat "$work/explain.out")"
 
 # A one-byte change in each file is found.

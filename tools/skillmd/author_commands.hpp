@@ -96,8 +96,10 @@ int cmd_explain(System const& agent, std::vector<std::string> const& names, bool
             if (auto const p = installed(e.path)) {
                 out += "  installed from " + safe(std::string(p->at("source").as_string()));
                 if (auto const& at = p->at("installed").as_string(); !at.empty()) out += " (" + safe(std::string(at)) + ")";
-                out += p->at("verified").as_bool() ? "; verified against skills-lock.json\n"
-                                                  : "; modified since installed (skillmd verify says which files)\n";
+                // The lock is the install folder's own record: it says where the skill was
+                // installed from, and the files show whether they are still those installed.
+                out += p->at("verified").as_bool() ? "; its files match skills-lock.json\n"
+                                                  : "; its files changed since (skillmd verify says which)\n";
             }
         }
         std::fwrite(out.data(), 1, out.size(), stdout);

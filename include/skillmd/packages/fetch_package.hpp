@@ -296,12 +296,12 @@ inline fetched_package fetch_package(package_origin const& o, std::string const&
             if (detail::ends_with_ci(name, ext)) name.resize(name.size() - ext.size());
         take_tree(work + "/tree", name, o.path);
     } else if (o.type == "git") {
-        git_runner const git(opts.limits, [&](std::string& why) { return opts.time_left(why); });
+        git_runner const git(opts.limits, [&](std::string& why) { return opts.time_left(why); }, opts.allow_http);
         if (auto const why = git_runner::check_url(o.location, opts.allow_http); !why.empty()) {
             p.error = why;
             return p;
         }
-        if (auto r = git.clone(o.location, work + "/repo.git"); !r.ok()) {
+        if (auto r = git.clone(o.location, o.ref, work + "/repo.git"); !r.ok()) {
             p.error = r.why;
             return p;
         }

@@ -22,6 +22,8 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <cerrno>
 #include <chrono>
@@ -45,12 +47,16 @@ struct program_run
     bool ok() const noexcept { return why.empty() && status == 0; }
 };
 
-/** Runs `argv` (found on PATH) with `env` added to this process's environment, standard
-    input empty, within `timeout`, keeping at most `max_out` bytes of its standard output.
-    Past either limit the whole process group is killed and `why` says which.
+/** Runs `argv` (found on PATH) with `env` added to this process's environment (and the
+    variables `drop` names left out), standard input empty, within `timeout`, keeping at
+    most `max_out` bytes of its standard output. `watch`, when given, is asked every 200 ms
+    and stops the run with what it says. Past any limit the whole process group is killed
+    and `why` says which.
 */
 inline program_run run_program(std::vector<std::string> const& argv, std::vector<std::string> const& env,
-                               std::chrono::milliseconds timeout, std::size_t max_out)
+                               std::chrono::milliseconds timeout, std::size_t max_out,
+                               std::function<bool(std::string_view)> const& drop = {},
+                               std::function<std::string()> const& watch = {})
 {
     program_run r;
     int out_pipe[2], err_pipe[2];
@@ -83,7 +89,7 @@ inline program_run run_program(std::vector<std::string> const& argv, std::vector
         bool const replaced = std::any_of(env.begin(), env.end(), [&](std::string const& x) {
             return var.substr(0, var.find('=') + 1) == std::string_view(x).substr(0, x.find('=') + 1);
         });
-        if (!replaced) envp.push_back(*e);
+        if (!replaced && !(drop && drop(var.substr(0, var.find('='))))) envp.push_back(*e);
     }
     for (auto const& e : env) envp.push_back(const_cast<char*>(e.c_str()));
     envp.push_back(nullptr);
@@ -109,7 +115,9 @@ inline program_run run_program(std::vector<std::string> const& argv, std::vector
             r.why = argv[0] + " did not finish within " + std::to_string(timeout.count()) + " ms";
             break;
         }
-        int const n = ::poll(fds.data(), fds.size(), static_cast<int>(left));
+        if (watch) // what the program does besides writing (a folder it fills), looked at every 200 ms
+            if (r.why = watch(); !r.why.empty()) break;
+        int const n = ::poll(fds.data(), fds.size(), static_cast<int>(watch ? std::min<long long>(left, 200) : left));
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
             r.why = std::string("poll: ") + std::strerror(errno);
@@ -161,12 +169,26 @@ class git_runner
 {
 public:
     /// `timeout`: the time one run may take (a source's deadline shortens it).
-    explicit git_runner(package_limits limits = {}, std::function<std::chrono::milliseconds(std::string&)> timeout = {})
-        : limits_(limits), timeout_(std::move(timeout))
+    /// `allow_plain`: git:// and http:// (to this machine) may be used, as --allow-http says.
+    explicit git_runner(package_limits limits = {}, std::function<std::chrono::milliseconds(std::string&)> timeout = {},
+                        bool allow_plain = false)
+        : limits_(limits), timeout_(std::move(timeout)), allow_plain_(allow_plain)
     {
     }
 
-    program_run run(std::vector<std::string> args, std::size_t max_out = 1 << 20) const
+    /// The variables that point git at another repository or configuration (what
+    /// `git rev-parse --local-env-vars` lists, and GIT_CONFIG_*): a hook or a shell that
+    /// set them must not choose what is installed.
+    static bool repository_variable(std::string_view name)
+    {
+        static constexpr std::string_view local[] = {"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE",
+                                                     "GIT_GRAFT_FILE", "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE",
+                                                     "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
+                                                     "GIT_OBJECT_DIRECTORY", "GIT_NAMESPACE", "GIT_ATTR_SOURCE"};
+        return name.starts_with("GIT_CONFIG") || std::find(std::begin(local), std::end(local), name) != std::end(local);
+    }
+
+    program_run run(std::vector<std::string> args, std::size_t max_out = 1 << 20, std::function<std::string()> const& watch = {}) const
     {
         std::string late;
         auto const time = timeout_ ? timeout_(late) : limits_.timeout;
@@ -175,16 +197,24 @@ public:
             r.why = late;
             return r;
         }
-        std::vector<std::string> argv{"git", "-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never",
-                                      "-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false"};
+        // Transports by name, whatever a URL or a redirect asks for: https, ssh and local
+        // repositories; git and http only when allowed (check_url keeps them on loopback).
+        // Redirects are not followed: one could leave this machine or https.
+        std::vector<std::string> argv{"git", "-c", "protocol.allow=never", "-c", "protocol.https.allow=always",
+                                      "-c", "protocol.ssh.allow=always", "-c", "protocol.file.allow=always",
+                                      "-c", std::string("protocol.http.allow=") + (allow_plain_ ? "always" : "never"),
+                                      "-c", std::string("protocol.git.allow=") + (allow_plain_ ? "always" : "never"),
+                                      "-c", "http.followRedirects=false", "-c", "core.hooksPath=/dev/null",
+                                      "-c", "advice.detachedHead=false"};
+        std::string const verb = args.empty() ? std::string() : args[0] == "-C" && args.size() > 2 ? args[2] : args[0];
         argv.insert(argv.end(), std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
         auto r = run_program(argv,
                              {"GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=", "GCM_INTERACTIVE=never", "LC_ALL=C"},
-                             time, max_out);
+                             time, max_out, repository_variable, watch);
         if (r.why.empty() && r.status != 0) {
             std::string e = r.err;
             while (!e.empty() && (e.back() == '\n' || e.back() == ' ')) e.pop_back();
-            r.why = "git " + (args.empty() ? std::string() : args[0]) + " failed" + (e.empty() ? "" : ": " + e);
+            r.why = "git " + verb + " failed" + (e.empty() ? "" : ": " + e);
         }
         return r;
     }
@@ -203,10 +233,34 @@ public:
         return {};
     }
 
-    /// A bare clone of `url` in the new folder `into`.
-    program_run clone(std::string const& url, std::string const& into) const
+    /** A bare clone of `url` in the new folder `into`: of `ref` alone and its last commit
+        when `ref` is a branch or tag name (or empty: the default branch), whole for a commit.
+        A clone that grows past four times the source's byte bound is stopped.
+    */
+    program_run clone(std::string const& url, std::string const& ref, std::string const& into) const
     {
-        return run({"clone", "--bare", "--quiet", "--no-recurse-submodules", "--", url, into});
+        bool const commit = ref.size() == 40 && ref.find_first_not_of("0123456789abcdef") == std::string::npos;
+        std::vector<std::string> args{"clone", "--bare", "--quiet", "--no-recurse-submodules"};
+        if (!commit) {
+            args.insert(args.end(), {"--depth", "1"});
+            if (!ref.empty()) args.insert(args.end(), {"--branch", ref});
+        }
+        args.insert(args.end(), {"--", url, into});
+        std::uint64_t const cap = 4 * limits_.max_total_bytes;
+        auto const watch = [into, cap]() -> std::string {
+            std::uint64_t used = 0;
+            std::error_code ec;
+            for (auto it = std::filesystem::recursive_directory_iterator(into, ec); !ec && it != std::filesystem::recursive_directory_iterator();
+                 it.increment(ec))
+                if (it->is_regular_file(ec)) used += it->file_size(ec);
+            return used > cap ? "the repository is larger than " + std::to_string(cap) + " bytes" : std::string();
+        };
+        auto r = run(args, 1 << 20, watch);
+        if (r.ok() || commit || ref.empty() || r.status <= 0) return r;
+        // Not a branch or tag name (an abbreviated commit?): the whole repository, then.
+        std::error_code ec;
+        std::filesystem::remove_all(into, ec);
+        return run({"clone", "--bare", "--quiet", "--no-recurse-submodules", "--", url, into}, 1 << 20, watch);
     }
 
     /// The commit `ref` ("" for HEAD) names in the repository `repo`.
@@ -221,9 +275,20 @@ public:
         return sha;
     }
 
-    /// The tree of `commit` (below `path` when given) as a tar archive.
+    /** The tree of `commit` (below `path` when given) as a tar archive, with no attribute
+        of the repository's own applied: no filter (a filter driver is a program), no
+        line-ending or keyword rewriting, nothing left out or substituted.
+    */
     program_run archive(std::string const& repo, std::string const& commit, std::string const& path) const
     {
+        std::error_code ec;
+        std::filesystem::create_directories(repo + "/info", ec);
+        std::ofstream(repo + "/info/attributes") << "* -filter -text -eol -ident -export-subst -export-ignore -working-tree-encoding\n";
+        if (!std::filesystem::exists(repo + "/info/attributes", ec)) {
+            program_run r;
+            r.why = "cannot write " + repo + "/info/attributes";
+            return r;
+        }
         std::size_t const cap = static_cast<std::size_t>(limits_.max_total_bytes) + limits_.max_entries * 1536 + (1 << 20);
         return run({"-C", repo, "archive", "--format=tar", path.empty() ? commit : commit + ":" + path}, cap);
     }
@@ -254,6 +319,7 @@ public:
 private:
     package_limits limits_;
     std::function<std::chrono::milliseconds(std::string&)> timeout_;
+    bool allow_plain_ = false;
 };
 
 } // namespace skillmd::packages

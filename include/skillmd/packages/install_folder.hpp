@@ -171,7 +171,13 @@ public:
         // The journal names the area it was written in: one copied or planted elsewhere
         // (a repository that holds `.skillmd-tx/`) is never acted on.
         std::string journal = "area " + std::to_string(st.st_dev) + " " + std::to_string(st.st_ino) + "\n";
-        for (auto const& [name, _] : puts) journal += "put " + name + "\n";
+        // Each put names the folder it moves in (device, inode: a rename keeps them), so
+        // that undoing it removes that folder and never one made since under its name.
+        for (auto const& [name, _] : puts) {
+            struct stat in {};
+            if (::fstatat(held_.get(), ("new/" + name).c_str(), &in, AT_SYMLINK_NOFOLLOW) != 0) return "cannot read " + area() + "/new/" + name;
+            journal += "put " + name + " " + std::to_string(in.st_dev) + " " + std::to_string(in.st_ino) + "\n";
+        }
         for (auto const& name : deletes) journal += "delete " + name + "\n";
         if (auto const why = detail::write_durably(area() + "/journal.tmp", journal); !why.empty()) return why;
         if (::renameat(held_.get(), "journal.tmp", held_.get(), "journal") != 0 || ::fsync(held_.get()) != 0)
@@ -245,7 +251,12 @@ public:
                 pos = nl == std::string::npos ? journal->size() : nl + 1;
                 auto const space = line.find(' ');
                 if (space == std::string::npos) continue;
-                std::string const op = line.substr(0, space), name = line.substr(space + 1);
+                std::string const op = line.substr(0, space);
+                std::string name = line.substr(space + 1), moved_in;
+                if (auto const more = name.find(' '); more != std::string::npos) {
+                    moved_in = name.substr(more + 1);
+                    name.resize(more);
+                }
                 if (!broken_name_rules(name).empty()) continue;
                 bool const has_old = folder_at(olds ? olds.get() : -1, name);
                 bool const has_new = folder_at(news ? news.get() : -1, name);
@@ -254,6 +265,9 @@ public:
                 // In place is what came from new/ when the old copy is aside, or when
                 // there was none and new/ no longer holds it.
                 if (op == "put" && has_place && (has_old || !has_new)) {
+                    if (moved_in != std::to_string(x.st_dev) + " " + std::to_string(x.st_ino))
+                        return dir_ + "/" + name + " is not the folder the interrupted change put there (made since?): "
+                                                   "recovery stopped; move it away and run again";
                     fs::remove_all(dir_ + "/" + name, ec);
                     if (ec) return "cannot remove " + dir_ + "/" + name + ": " + ec.message();
                 }

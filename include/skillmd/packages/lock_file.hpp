@@ -201,6 +201,11 @@ inline std::optional<lock_file> parse_lock(std::string_view text, std::string& w
             why = where + "source needs \"type\" and \"location\" strings";
             return std::nullopt;
         }
+        auto const& t = s.source.type;
+        if (t != "git" && t != "folder" && t != "archive" && t != "index" && t != "skill-md") {
+            why = where + "source type \"" + t + "\" is none of git, folder, archive, index and skill-md";
+            return std::nullopt;
+        }
         if (!text_of(o, "revision", s.revision) || !text_of(o, "version", s.version) || !text_of(o, "resolvedIndex", s.resolved_index) ||
             !text_of(o, "digest", s.digest)) {
             why = where + "revision, version, resolvedIndex and digest are strings";

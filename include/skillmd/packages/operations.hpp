@@ -321,7 +321,12 @@ inline std::vector<outdated_row> outdated(std::string const& into, fetch_options
     std::map<std::string, std::optional<fetched_package>> fetched; // by source, fetched once
     std::string const scratch = detail::temporary_folder();
     detail::removed_on_exit const cleanup{scratch};
-    git_runner const git(opts.limits);
+    // One deadline for all of it, and each git source asked once.
+    fetch_options timed = opts;
+    if (timed.deadline == std::chrono::steady_clock::time_point::max())
+        timed.deadline = std::chrono::steady_clock::now() + opts.limits.total_timeout;
+    git_runner const git(opts.limits, [&](std::string& late) { return timed.time_left(late); }, opts.allow_http);
+    std::map<std::pair<std::string, std::string>, std::pair<std::optional<std::string>, std::string>> heads;
     for (auto const& s : lock->skills) {
         outdated_row row{s.name, source_text(s.source), {}, {}, "current", {}};
         if (s.source.type == "git") {
@@ -329,9 +334,19 @@ inline std::vector<outdated_row> outdated(std::string const& into, fetch_options
             std::string error;
             bool const pinned = s.source.ref.size() == 40 && s.source.ref.find_first_not_of("0123456789abcdef") == std::string::npos;
             error = git_runner::check_url(s.source.location, opts.allow_http);
-            auto const head = !error.empty() ? std::nullopt
-                              : pinned       ? std::optional<std::string>(s.source.ref)
-                                             : git.remote_head(s.source.location, s.source.ref, error);
+            std::optional<std::string> head;
+            if (error.empty() && pinned) {
+                head = s.source.ref;
+            } else if (error.empty()) {
+                auto const key = std::pair{s.source.location, s.source.ref};
+                if (!heads.count(key)) {
+                    std::string e;
+                    auto h = git.remote_head(s.source.location, s.source.ref, e);
+                    heads[key] = {std::move(h), std::move(e)};
+                }
+                head = heads[key].first;
+                error = heads[key].second;
+            }
             if (!head) {
                 row.state = "error";
                 row.why = error;
@@ -349,7 +364,7 @@ inline std::vector<outdated_row> outdated(std::string const& into, fetch_options
                 p = fetched_package{};
                 p->error = "cannot make a temporary folder";
             } else {
-                p = fetch_package(s.source, scratch + "/" + std::to_string(fetched.size()), opts);
+                p = fetch_package(s.source, scratch + "/" + std::to_string(fetched.size()), timed);
             }
         }
         if (!p->ok()) {

@@ -159,6 +159,15 @@ inline std::optional<package_origin> parse_source(std::string_view given, std::s
             o.type = detail::is_archive_name(o.location) ? "archive" : "folder";
         }
     }
+    // Credentials in a URL would be written into the lock (often committed) and printed:
+    // git's credential helpers and ssh keys are the places for them.
+    if (o.location.starts_with("https://") || o.location.starts_with("http://")) {
+        auto const rest = std::string_view(o.location).substr(o.location.find("://") + 3);
+        if (rest.substr(0, rest.find_first_of("/?#")).find('@') != std::string_view::npos) {
+            why = "a URL with user information (a name or token before '@') is refused: use git's credential helper";
+            return std::nullopt;
+        }
+    }
     if (o.type == "git") {
         if (o.location.empty() || o.location.front() == '-' || o.location.starts_with("ext::")) {
             why = "not a git URL: " + o.location;
