@@ -9,7 +9,10 @@
 //   - the time from a commit in one process to the change being in another process's
 //     registry (that process waits on the tier, then refreshes): median and 99th
 //     percentile over many writes;
-//   - creates per second with 1, 4 and 16 writer processes.
+//   - creates per second with 1, 4 and 16 writer processes;
+//   - capacity: 1, 10 and 100 agent processes watch a namespace of 1,000 skills, told of
+//     writes (LISTEN) or polling the change counter as they must on a standby or behind a
+//     transaction pooler; the server's CPU and connections, and commit to visible.
 
 #include <skillmd/presets/fleet.hpp>
 #include <skillmd/presets/koshi.hpp>
@@ -20,7 +23,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <fstream>
+#include <sstream>
+#include <thread>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -31,6 +38,7 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr int skills = 10000;
+constexpr int capacity_skills = 1000;
 
 std::string name_of(int i)
 {
@@ -81,6 +89,10 @@ struct world
               "SELECT 'bench', 'skill-' || i, 'Use when the task is about area ' || i, '[\"topic\"]', "
               "E'## Steps\\n1. Read the files.\\n2. Do the work for area ' || i || E'.\\n' || repeat('x', 400) || E'\\n' "
               "FROM generate_series(0, 9999) AS i");
+        admin("INSERT INTO skillmd.skills (namespace, name, description, triggers, content) "
+              "SELECT 'capacity', 'skill-' || i, 'Use when the task is about area ' || i, '[\"topic\"]', "
+              "E'## Steps\\n' || repeat('x', 400) FROM generate_series(0, " + std::to_string(capacity_skills - 1) + ") AS i");
+        if (!store->grant("capacity", "agent", skillmd::namespace_access::write).ok()) std::abort();
         std::string error;
         auto db = skillmd::sqlite_store::open((dir / "skills.db").string(), error);
         skillmd::sqlite_source const src("db", db);
@@ -104,6 +116,16 @@ struct world
         PGresult* r = PQexec(c, sql.c_str());
         PQclear(r);
         PQfinish(c);
+    }
+    /// The single number `sql` answers, as the administrator.
+    int count(std::string const& sql) const
+    {
+        PGconn* c = PQconnectdb(conninfo("skillmd_admin").c_str());
+        PGresult* r = PQexec(c, sql.c_str());
+        int const n = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 ? std::atoi(PQgetvalue(r, 0, 0)) : -1;
+        PQclear(r);
+        PQfinish(c);
+        return n;
     }
     std::string conninfo(std::string const& user) const { return "host=" + (dir / "pg").string() + " dbname=skillmd user=" + user; }
     skillmd::postgres_options options(std::string const& user) const
@@ -266,6 +288,117 @@ void creates_per_second(benchmark::State& state)
     }
 }
 
+/// CPU ticks (user and system) of the server: the postmaster and every process it started.
+long long server_ticks(fs::path const& data)
+{
+    std::ifstream pidfile(data / "postmaster.pid");
+    long long postmaster = 0;
+    pidfile >> postmaster;
+    long long total = 0;
+    for (auto const& e : fs::directory_iterator("/proc")) {
+        std::ifstream in(e.path() / "stat");
+        std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        auto const close = stat.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream fields(stat.substr(close + 2));
+        std::string state;
+        long long ppid = 0, skip = 0, utime = 0, stime = 0;
+        fields >> state >> ppid;
+        for (int k = 0; k < 9; ++k) fields >> skip;
+        fields >> utime >> stime;
+        long long const pid = std::atoll(e.path().filename().c_str());
+        if (pid == postmaster || ppid == postmaster) total += utime + stime;
+    }
+    return total;
+}
+
+/// N agent processes watch namespace `capacity` (1,000 skills) while this process updates
+/// one skill every 50 ms, 60 times. Agents are told of writes (LISTEN), or poll the
+/// counter every 250 ms (`polling`), as on a standby or behind a transaction pooler. Each
+/// agent notes when each write reaches its registry. Counters: the server's CPU (percent
+/// of one core) and client connections during the writes, and commit to visible over
+/// every agent and write.
+void watching_agents(benchmark::State& state, bool polling)
+{
+    auto& w = the_world();
+    int const agents = static_cast<int>(state.range(0)), writes = 60;
+    static int round = 0;
+    for (auto _ : state) {
+        ++round;
+        int seen[2], ready[2];
+        if (::pipe(seen) != 0 || ::pipe(ready) != 0) std::abort();
+        std::vector<pid_t> pids;
+        for (int a = 0; a < agents; ++a) {
+            pid_t const pid = ::fork();
+            if (pid == 0) {
+                ::close(seen[0]);
+                ::close(ready[0]);
+                auto o = w.options("agent");
+                o.transaction_pooler = polling; // no LISTEN, no session: what a pooler or a standby gets
+                o.poll_interval = std::chrono::milliseconds(250);
+                auto reg = skillmd::presets::make_fleet(w.at("empty"), o, "capacity");
+                reg.load();
+                char const r = 'r';
+                if (::write(ready[1], &r, 1) != 1) ::_exit(1);
+                for (int i = 0; i < writes; ++i) {
+                    std::string const want = "Capacity " + std::to_string(round) + "-" + std::to_string(i);
+                    auto const* rec = reg.snapshot()->find(name_of(i));
+                    while (!rec || rec->meta.description != want) {
+                        reg.source<1>().wait(std::chrono::milliseconds(1000));
+                        reg.refresh();
+                        rec = reg.snapshot()->find(name_of(i));
+                    }
+                    std::int64_t const note[2] = {i, now_ns()};
+                    if (::write(seen[1], note, sizeof note) != sizeof note) ::_exit(1);
+                }
+                ::_exit(0);
+            }
+            pids.push_back(pid);
+        }
+        ::close(seen[1]);
+        ::close(ready[1]);
+        for (int a = 0; a < agents; ++a) {
+            char r;
+            if (::read(ready[0], &r, 1) != 1) std::abort();
+        }
+        ::close(ready[0]);
+        skillmd::postgres_source const src("db", std::make_shared<skillmd::postgres_store>(w.options("agent")), "capacity");
+        std::vector<std::int64_t> committed(writes);
+        long long const ticks_before = server_ticks(w.dir / "pg" / "data");
+        auto const start = std::chrono::steady_clock::now();
+        int connections = 0;
+        std::vector<std::pair<std::int64_t, std::int64_t>> notes; // (write, when an agent saw it)
+        std::thread collector([&] {
+            std::int64_t note[2];
+            while (::read(seen[0], note, sizeof note) == sizeof note) notes.emplace_back(note[0], note[1]);
+        });
+        for (int i = 0; i < writes; ++i) {
+            skillmd::db_update u;
+            u.description = "Capacity " + std::to_string(round) + "-" + std::to_string(i);
+            if (!src.update(name_of(i), u, {}).ok()) std::abort();
+            committed[static_cast<std::size_t>(i)] = now_ns();
+            if (i == writes / 2) connections = w.count("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'");
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        for (auto p : pids) ::waitpid(p, nullptr, 0);
+        collector.join();
+        ::close(seen[0]);
+        double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        long long const ticks = server_ticks(w.dir / "pg" / "data") - ticks_before;
+        std::vector<double> ms;
+        for (auto const& [i, t] : notes) ms.push_back(static_cast<double>(t - committed[static_cast<std::size_t>(i)]) / 1e6);
+        std::sort(ms.begin(), ms.end());
+        if (ms.size() != static_cast<std::size_t>(agents * writes)) state.SkipWithError("an agent did not see every write");
+        if (ms.empty()) continue;
+        state.counters["server_cpu_pct"] = 100.0 * static_cast<double>(ticks) / static_cast<double>(::sysconf(_SC_CLK_TCK)) / seconds;
+        state.counters["connections"] = connections;
+        state.counters["median_ms"] = ms[ms.size() / 2];
+        state.counters["p99_ms"] = ms[ms.size() * 99 / 100];
+    }
+}
+void watching_agents_told(benchmark::State& state) { watching_agents(state, false); }
+void watching_agents_polling(benchmark::State& state) { watching_agents(state, true); }
+
 } // namespace
 
 BENCHMARK(full_load_postgres)->Unit(benchmark::kMillisecond);
@@ -273,6 +406,8 @@ BENCHMARK(full_load_sqlite)->Unit(benchmark::kMillisecond);
 BENCHMARK(full_load_files)->Unit(benchmark::kMillisecond);
 BENCHMARK(refresh_unchanged_postgres)->Unit(benchmark::kMicrosecond);
 BENCHMARK(commit_to_visible)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(watching_agents_told)->Arg(1)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(watching_agents_polling)->Arg(1)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(creates_per_second)->Arg(1)->Arg(4)->Arg(16)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 BENCHMARK_MAIN();

@@ -9,12 +9,13 @@ packages=(
   libboost1.81-dev libboost-filesystem1.81-dev libboost-test1.81-dev
   libboost-json1.81-dev libboost-locale1.81-dev
   libyaml-cpp-dev libfyaml-dev libbenchmark-dev libsqlite3-dev libicu-dev libssl-dev libarchive-dev
-  libpq-dev postgresql-15
+  libpq-dev postgresql-15 pgbouncer
   strace git dpkg-dev nginx-light
 )
 # libssl-dev: skills over MCP (skillmd::mcp) hash with OpenSSL's libcrypto.
 # libarchive-dev: installing and publishing skills (skillmd::packages) reads and writes tar.gz and zip.
-# libpq-dev: the fleet tier (skillmd::postgres); postgresql-15: the throw-away test cluster.
+# libpq-dev: the fleet tier (skillmd::postgres); postgresql-15: the throw-away test clusters (a primary,
+# a streaming standby); pgbouncer: the transaction pooler the fleet tests put in front of them.
 # dpkg-dev: dpkg-shlibdeps, which names bin/skillmd's shared libraries in the .deb
 # (cpack -G DEB, tested by tests/install/deb.sh).
 # nginx-light: the TLS front (with a private CA) of the remote fleet test, tests/mcp/remote_fleet.sh,

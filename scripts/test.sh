@@ -34,4 +34,4 @@ cmake -S . -B build/clang-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAK
   -DSKILLMD_BUILD_TESTS=ON -DSKILLMD_SANITIZE=thread -DSKILLMD_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build build/clang-tsan -j2 --target skillmd_tests skillmd_net_tests
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
-(cd build/clang-tsan && ctest --output-on-failure -R '^(sources|registry|preset_layouts|systems|containment|database|koshi_preset|fleet|attacks_containment|net_http_server|mcp_remote)$')
+(cd build/clang-tsan && ctest --output-on-failure -R '^(sources|registry|preset_layouts|systems|containment|database|koshi_preset|fleet|fleet_replicas|attacks_containment|net_http_server|mcp_remote)$')

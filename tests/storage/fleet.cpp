@@ -6,6 +6,9 @@
 // schema and its refusals, koshi's operations, concurrent writers in threads and in
 // processes, tenancy enforced by the server (hand-written SQL included), change
 // announcements, and faults: a restart, a killed connection, a server that is down.
+// Then (suite fleet_replicas) a primary with a synchronous streaming standby and PgBouncer
+// in transaction mode: agents on the standby and behind the pooler follow by polling, and
+// a failover under four writer processes loses no acknowledged write.
 
 #include "../support/pg_cluster.hpp"
 #include "../support/test_support.hpp"
@@ -23,6 +26,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -543,3 +548,261 @@ BOOST_AUTO_TEST_CASE(the_command_line_on_the_fleet_tier)
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+
+/// A primary (pg_cluster) with a streaming hot standby the primary waits for at every
+/// commit, and PgBouncer in transaction mode in front of the primary.
+struct replicated : pg_cluster
+{
+    static inline std::string standby, pooler;
+    replicated()
+    {
+        admin_sql("CREATE ROLE agent_a LOGIN;");
+        standby = (t / "standby").string();
+        pooler = (t / "pooler").string();
+        std::string const scripts = std::string(SKILLMD_TEST_SOURCE_DIR) + "/tests/postgres/";
+        BOOST_TEST_REQUIRE(std::system(("bash '" + scripts + "cluster.sh' standby '" + standby + "' '" + dir + "' sync").c_str()) == 0);
+        BOOST_TEST_REQUIRE(std::system(("bash '" + scripts + "pgbouncer.sh' start '" + pooler + "' '" + dir + "' skillmd_admin agent_a").c_str()) == 0);
+        auto admin = store_as("skillmd_admin");
+        for (auto const* ns : {"replica", "pooled", "failover"}) BOOST_TEST_REQUIRE(admin->grant(ns, "agent_a", namespace_access::write).ok());
+    }
+    ~replicated()
+    {
+        std::string const scripts = std::string(SKILLMD_TEST_SOURCE_DIR) + "/tests/postgres/";
+        std::system(("bash '" + scripts + "pgbouncer.sh' stop '" + pooler + "' 2>/dev/null").c_str());
+        std::system(("bash '" + scripts + "cluster.sh' stop '" + standby + "' 2>/dev/null").c_str());
+    }
+    replicated(replicated const&) = delete;
+    replicated& operator=(replicated const&) = delete;
+
+    /// Both servers, as libpq tries them: the first that has what `attrs` asks for.
+    static std::string both(std::string const& first, std::string const& second, std::string const& attrs)
+    {
+        return "host=" + first + "," + second + " dbname=skillmd user=agent_a target_session_attrs=" + attrs;
+    }
+    static std::string readers() { return both(standby, dir, "prefer-standby"); }
+    static std::string writers() { return both(dir, standby, "read-write"); }
+    static std::string through_pooler(std::string const& user) { return "host=" + pooler + " port=6432 dbname=skillmd user=" + user; }
+};
+
+postgres_options replica_opts(std::string conninfo)
+{
+    auto o = opts("agent_a");
+    o.conninfo = std::move(conninfo);
+    o.poll_interval = std::chrono::milliseconds(20);
+    o.connect_timeout_s = 2;
+    return o;
+}
+
+/// Waits on the tier, then refreshes, until `agent` has `name`; false after 20 seconds.
+template <class Registry>
+bool follows_to(Registry& agent, std::string const& name)
+{
+    auto const until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!agent.snapshot()->find(name)) {
+        if (std::chrono::steady_clock::now() > until) return false;
+        agent.template source<1>().wait(std::chrono::milliseconds(500));
+        agent.refresh();
+    }
+    return true;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(fleet_replicas, *boost::unit_test::fixture<replicated>())
+
+// An agent given both servers with prefer-standby reads the standby. A standby cannot
+// LISTEN and is sent no notification: the tier polls the namespace's counter, so a
+// write to the primary is still seen, and a quiet namespace wakes nobody.
+BOOST_AUTO_TEST_CASE(agents_read_a_standby_and_poll_it)
+{
+    temp_dir t;
+    presets::locations at;
+    at.home = t / "home";
+    at.overrides["user"] = (t / "files").string();
+    postgres_source const writer("db", std::make_shared<postgres_store>(replica_opts(replicated::writers())), "replica");
+    BOOST_TEST_REQUIRE(writer.create(skill("before"), {}).ok());
+    BOOST_TEST((writer.store()->standby() == std::optional<bool>(false)));
+
+    auto agent = presets::make_fleet(at, replica_opts(replicated::readers()), "replica");
+    agent.load();
+    BOOST_TEST(all(agent.snapshot()->diagnostics()) == "");
+    BOOST_TEST((agent.source<1>().store()->standby() == std::optional<bool>(true)));
+    BOOST_TEST_REQUIRE(follows_to(agent, "before"));
+    BOOST_TEST(!agent.source<1>().wait(std::chrono::milliseconds(200))); // quiet: the counter did not move
+
+    std::vector<double> ms;
+    for (int i = 0; i < 20; ++i) {
+        std::string const name = "seen-" + std::to_string(i);
+        BOOST_TEST_REQUIRE(writer.create(skill(name), {}).ok());
+        auto const committed = std::chrono::steady_clock::now();
+        BOOST_TEST_REQUIRE(follows_to(agent, name), name << " never reached the agent on the standby");
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - committed).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    BOOST_TEST_MESSAGE("commit to visible through the standby, polled every 20 ms: median " << ms[ms.size() / 2] << " ms, max " << ms.back() << " ms");
+
+    // The standby refuses writes, and says so.
+    auto const refused = presets::create_skill(agent, skill("on-the-standby"));
+    BOOST_TEST((refused.status == db_status::error));
+    BOOST_TEST(refused.message.find("read-only") != std::string::npos, refused.message);
+}
+
+// Behind PgBouncer in transaction mode the tier is told so: it polls, sets its limits per
+// transaction and leaves nothing in the server sessions other clients then get.
+BOOST_AUTO_TEST_CASE(a_transaction_pooler_is_polled)
+{
+    temp_dir t;
+    presets::locations at;
+    at.home = t / "home";
+    at.overrides["user"] = (t / "files").string();
+    auto o = replica_opts(replicated::through_pooler("agent_a"));
+    o.transaction_pooler = true;
+    postgres_source const writer("db", std::make_shared<postgres_store>(o), "pooled");
+    auto agent = presets::make_fleet(at, o, "pooled");
+    agent.load();
+    BOOST_TEST(all(agent.snapshot()->diagnostics()) == "");
+    for (int i = 0; i < 10; ++i) {
+        std::string const name = "pooled-" + std::to_string(i);
+        BOOST_TEST_REQUIRE(writer.create(skill(name), {}).ok());
+        BOOST_TEST_REQUIRE(follows_to(agent, name), name << " never reached the agent behind the pooler");
+    }
+    db_update u;
+    u.description = "Changed through the pooler";
+    BOOST_TEST(writer.update("pooled-3", u, {}).ok());
+    BOOST_TEST(agent.source<1>().wait(std::chrono::seconds(20)));
+    agent.refresh();
+    BOOST_TEST(agent.snapshot()->find("pooled-3")->meta.description == "Changed through the pooler");
+    BOOST_TEST(!agent.source<1>().wait(std::chrono::milliseconds(200)));
+
+    // The command line, told the same.
+    std::string const cli = std::string(SKILLMD_TEST_CLI) + " ";
+    std::string const db = " --db '" + replicated::through_pooler("agent_a") + "' --namespace pooled --pooler transaction";
+    BOOST_TEST(std::system((cli + "db create --name from-cli --description 'Made through the pooler' --triggers pool --content Body." + db + " > /dev/null").c_str()) == 0);
+    BOOST_TEST(follows_to(agent, "from-cli"));
+    BOOST_TEST(WEXITSTATUS(std::system((cli + "list --preset fleet" + db + " | grep -q from-cli").c_str())) == 0);
+    BOOST_TEST(WEXITSTATUS(std::system((cli + "list --preset koshi --pooler transaction > /dev/null 2>&1").c_str())) == 2);
+
+    // The pool's server sessions for agent_a (PgBouncer pools by role and database): none
+    // carries the tier's limits (a session SET would stay with the server connection, for
+    // whichever client the pooler gives it next).
+    for (int i = 0; i < 8; ++i) {
+        PGconn* c = PQconnectdb(replicated::through_pooler("agent_a").c_str());
+        BOOST_TEST_REQUIRE(PQstatus(c) == CONNECTION_OK, PQerrorMessage(c));
+        PGresult* r = PQexec(c, "SHOW statement_timeout");
+        BOOST_TEST(std::string(PQgetvalue(r, 0, 0)) == "0");
+        PQclear(r);
+        PQfinish(c);
+    }
+}
+
+// Four writer processes create skills while the primary is killed and the standby
+// promoted. Every write acknowledged (the standby is synchronous) is on the new primary;
+// the writers go on without a restart; the agent on the standby serves its last snapshot
+// throughout, then catches up.
+BOOST_AUTO_TEST_CASE(failover_loses_no_acknowledged_write)
+{
+    temp_dir t;
+    std::string const stop_file = (t / "stop").string();
+    int acks[2];
+    BOOST_TEST_REQUIRE(::pipe(acks) == 0);
+    std::vector<pid_t> pids;
+    for (int p = 0; p < 4; ++p) {
+        pid_t const pid = ::fork();
+        if (pid == 0) {
+            ::close(acks[0]);
+            auto o = replica_opts(replicated::writers());
+            o.first_retry = std::chrono::milliseconds(10);
+            o.last_retry = std::chrono::milliseconds(100);
+            postgres_source const w("db", std::make_shared<postgres_store>(o), "failover");
+            auto const until = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+            for (int i = 0; !std::filesystem::exists(stop_file) && std::chrono::steady_clock::now() < until; ++i) {
+                std::string const name = "w" + std::to_string(p) + "-" + std::to_string(i) + "\n";
+                if (w.create(skill(name.substr(0, name.size() - 1)), {}).ok()) {
+                    if (::write(acks[1], name.data(), name.size()) != static_cast<ssize_t>(name.size())) ::_exit(2);
+                } else {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(5)); // the store backs off by itself too
+                }
+            }
+            ::_exit(0);
+        }
+        pids.push_back(pid);
+    }
+    ::close(acks[1]);
+    std::mutex m;
+    std::vector<std::string> acknowledged;
+    std::thread reader([&] {
+        std::string buf;
+        char chunk[4096];
+        for (ssize_t n; (n = ::read(acks[0], chunk, sizeof chunk)) > 0;) {
+            buf.append(chunk, static_cast<std::size_t>(n));
+            for (std::size_t nl; (nl = buf.find('\n')) != std::string::npos; buf.erase(0, nl + 1)) {
+                std::lock_guard<std::mutex> lock(m);
+                acknowledged.push_back(buf.substr(0, nl));
+            }
+        }
+    });
+    auto const count = [&] {
+        std::lock_guard<std::mutex> lock(m);
+        return acknowledged.size();
+    };
+    auto const more_than = [&](std::size_t n) { return wait_until([&] { return count() > n; }, std::chrono::seconds(60)); };
+
+    presets::locations at;
+    at.home = t / "home";
+    at.overrides["user"] = (t / "files").string();
+    auto agent = presets::make_fleet(at, replica_opts(replicated::readers()), "failover");
+    agent.load();
+    BOOST_TEST_REQUIRE(more_than(40), "the writers acknowledged nothing before the failover");
+    agent.refresh();
+    BOOST_TEST((agent.source<1>().store()->standby() == std::optional<bool>(true)));
+    std::size_t served = agent.snapshot()->skills().size();
+    BOOST_TEST(served > 0u);
+
+    pg_cluster::control("kill");
+    // Primary gone, standby not yet promoted: refreshes keep the skills they had.
+    for (int i = 0; i < 10; ++i) {
+        agent.refresh();
+        BOOST_TEST(agent.snapshot()->skills().size() >= served);
+        served = agent.snapshot()->skills().size();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::size_t const at_promotion = count();
+    BOOST_TEST_REQUIRE(std::system(("bash '" + pg_cluster::script() + "' promote '" + replicated::standby + "'").c_str()) == 0);
+    BOOST_TEST(more_than(at_promotion + 40), "the writers did not go on against the new primary");
+    { std::ofstream(stop_file) << "stop\n"; }
+    for (auto pid : pids) {
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    }
+    reader.join();
+    ::close(acks[0]);
+
+    // Everything acknowledged is on the new primary.
+    PGconn* c = PQconnectdb(("host=" + replicated::standby + " dbname=skillmd user=skillmd_admin").c_str());
+    BOOST_TEST_REQUIRE(PQstatus(c) == CONNECTION_OK, PQerrorMessage(c));
+    PGresult* r = PQexec(c, "SELECT name FROM skillmd.skills WHERE namespace = 'failover'");
+    BOOST_TEST_REQUIRE(PQresultStatus(r) == PGRES_TUPLES_OK);
+    std::set<std::string> stored;
+    for (int i = 0; i < PQntuples(r); ++i) stored.insert(PQgetvalue(r, i, 0));
+    PQclear(r);
+    PQfinish(c);
+    std::size_t lost = 0;
+    for (auto const& n : acknowledged) lost += stored.count(n) ? 0 : 1;
+    BOOST_TEST(lost == 0u, lost << " of " << acknowledged.size() << " acknowledged writes are not on the new primary");
+    BOOST_TEST_MESSAGE(acknowledged.size() << " writes acknowledged, " << at_promotion << " before the promotion");
+
+    // The agent catches up with all of it.
+    BOOST_TEST(wait_until(
+        [&] {
+            agent.refresh();
+            return agent.snapshot()->skills().size() >= acknowledged.size();
+        },
+        std::chrono::seconds(20)));
+    for (auto const& n : acknowledged) BOOST_TEST(agent.snapshot()->find(n) != nullptr, n);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+

@@ -200,7 +200,10 @@ inline std::string take_db_flag(std::string_view k, std::string const& v, db_arg
     else if (k == "--dir" && v.rfind("cache=", 0) == 0) a.at.overrides["cache"] = v.substr(6);
     else if (k == "--dir") return "--dir takes user=PATH or cache=PATH for db and watch";
     else if (k == "--namespace") a.ns = v;
-    else if (k == "--for") {
+    else if (k == "--pooler") {
+        if (v != "transaction") return "--pooler takes transaction (PgBouncer's pool_mode = transaction)";
+        a.at.overrides["pooler"] = v;
+    } else if (k == "--for") {
         auto const n = number(v, 10ull * 365 * 24 * 3600); // ten years: no clock arithmetic wraps
         if (!n) return "--for takes a number of seconds up to 315360000 (0: until stopped)";
         a.seconds = static_cast<double>(*n);
@@ -280,6 +283,7 @@ inline int db_postgres(db_args const& a, bool watch)
 {
     skillmd::postgres_options po;
     po.conninfo = a.at.overrides.at("db").string();
+    po.transaction_pooler = a.at.overrides.count("pooler") > 0;
     if (a.op == "grant" || a.op == "revoke") return db_grant(a, po);
     auto reg = skillmd::presets::make_fleet(a.at, po, a.ns);
     reg.load();

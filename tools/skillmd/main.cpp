@@ -576,8 +576,10 @@ int cmd_registry(options const& o, std::string_view command)
 {
     skillmd::presets::locations at;
     at.overrides = o.dirs;
+    if (!o.pooler.empty()) at.overrides["pooler"] = o.pooler; // not a tier: set after the tiers were checked
     at.allowed_roots = o.allowed_roots;
     if (!cli::read_settings(o.settings, at.skill_overrides)) return exit_errors;
+    if (!o.pooler.empty() && o.preset != "fleet") return cli::usage_error(command, "--pooler is for the fleet preset's server");
     if (o.preset == "fleet" && !skillmd::presets::is_postgres_url(at.tier("db", "")))
         return cli::usage_error(command, "the fleet preset needs --db postgresql://... (or a libpq connection string)");
     if (o.namespace_given && o.preset != "fleet") return cli::usage_error(command, "--namespace goes with --preset fleet");

@@ -42,6 +42,7 @@ struct options
     std::string preset = "agent-skills";
     std::map<std::string, std::filesystem::path> dirs;
     std::string name_space = "default"; ///< --namespace (the fleet preset)
+    std::string pooler;                 ///< --pooler transaction (the fleet preset)
     bool namespace_given = false;
     std::vector<std::filesystem::path> allowed_roots; ///< --allow-root: folders links may lead into
     std::vector<std::string> paths;
@@ -163,6 +164,10 @@ inline std::string take_registry_flag(std::string_view a, arg_cursor& c, options
         if (!f || f->empty()) return "--namespace needs a name";
         o.name_space = std::string(*f);
         o.namespace_given = true;
+    } else if (a == "--pooler") {
+        auto f = c.value();
+        if (!f || *f != "transaction") return "--pooler takes transaction (PgBouncer's pool_mode = transaction)";
+        o.pooler = std::string(*f);
     } else if (a == "--allow-root") {
         auto f = c.value();
         if (!f) return "--allow-root needs a folder";

@@ -45,6 +45,7 @@ inline skillmd::postgres_options fleet_server(locations const& a)
 {
     skillmd::postgres_options po;
     po.conninfo = a.tier("db", "");
+    po.transaction_pooler = a.tier("pooler", "") == "transaction"; // --pooler, not a folder
     return po;
 }
 

@@ -35,7 +35,7 @@ struct command_doc
     std::string_view help;
 };
 
-#define SKILLMD_REGISTRY_FLAGS "--preset --dir --db --namespace --allow-root --user-settings --project-settings --events"
+#define SKILLMD_REGISTRY_FLAGS "--preset --dir --db --namespace --pooler --allow-root --user-settings --project-settings --events"
 #define SKILLMD_REGISTRY_HELP                                                                                          \
     "  --preset NAME            agent-skills (default; the Agent Skills specification), pegasus,\n"                    \
     "                           claude-code, mycode, sven, koshi, claude-code-2.1, codex-0.169,\n"                     \
@@ -44,6 +44,8 @@ struct command_doc
     "                           exist is warned about on stderr\n"                                                     \
     "  --db PATH|URL            koshi's SQLite file, or fleet's PostgreSQL server (as --dir db=)\n"                    \
     "  --namespace NS           fleet's namespace (default `default`)\n"                                              \
+    "  --pooler transaction     fleet's server is reached through a transaction pooler (PgBouncer):\n"                \
+    "                           poll for changes, keep nothing in the session\n"                                      \
     "  --allow-root PATH        lets links in the tiers lead into PATH (repeatable)\n"                                 \
     "  --user-settings FILE     JSON with `skillOverrides` {\"name or path\": \"on\"|\"name-only\"|\n"                 \
     "  --project-settings FILE  \"user-invocable-only\"|\"off\"}; the project's rules win\n"                           \
@@ -152,7 +154,7 @@ inline constexpr std::array<command_doc, 21> commands{{
      "  --format text|json       text (default) or one JSON object per skill\n"
      "Exit: 0 done, 1 a manifest is incomplete, 2 usage error.\n"},
     {"db", "koshi's tools on a skill database (SQLite or PostgreSQL)",
-     "--db --dir --namespace --name --description --triggers --content --content-file --revision --role --access "
+     "--db --dir --namespace --pooler --name --description --triggers --content --content-file --revision --role --access "
      "--format",
      "usage: skillmd db create|update|delete|load|list|grant|revoke --db PATH|URL [--dir user=PATH] [--name NAME]\n"
      "                  [--description TEXT] [--triggers a,b,c] [--content TEXT | --content-file PATH]\n"
@@ -163,17 +165,19 @@ inline constexpr std::array<command_doc, 21> commands{{
      "prints a body; every write is validated like a file skill.\n"
      "  --db postgresql://...    (or a libpq connection string) the fleet tier: namespace\n"
      "                           --namespace NS (default: default) of a shared database\n"
+     "  --pooler transaction     the server is behind a transaction pooler (PgBouncer)\n"
      "  --dir user=PATH          the file skills, which win over the database's\n"
      "  --dir cache=PATH         the fleet tier's cache file (PostgreSQL)\n"
      "  --revision N             update only if the row is still at revision N\n"
      "  grant --role R --access read|write, revoke --role R   (the schema's owner)\n"
      "  --format text|json       list and load only: text (default) or JSON\n"
      "Exit: 0 done, 1 refused, 2 usage error, 3 database error.\n"},
-    {"watch", "print the fleet tier's changes as other processes make them", "--db --dir --namespace --for --format",
+    {"watch", "print the fleet tier's changes as other processes make them", "--db --dir --namespace --pooler --for --format",
      "usage: skillmd watch --db postgresql://... [--namespace NS] [--dir user=PATH|cache=PATH] [--for SECONDS]\n"
-     "                     [--format text|json]\n"
+     "                     [--pooler transaction] [--format text|json]\n"
      "Prints `+ name rev`, `~ name rev`, `- name` as other processes change the namespace.\n"
-     "  --dir user=PATH, --dir cache=PATH   as for db\n"
+     "  --dir user=PATH, --dir cache=PATH, --pooler   as for db; on a standby or behind a pooler,\n"
+     "                           changes are polled for (every 250 ms)\n"
      "  --for SECONDS            stop after SECONDS (default 0: until interrupted)\n"
      "  --format text|json       text (default) or one JSON object per change\n"
      "Exit: 0 done, 1 output lost, 2 usage error, 3 database error.\n"},

@@ -4,7 +4,7 @@
 # against `skillmd help COMMAND`).
 
 _skillmd_flags() {
-  local registry="--preset --dir --db --namespace --allow-root --user-settings --project-settings --events"
+  local registry="--preset --dir --db --namespace --pooler --allow-root --user-settings --project-settings --events"
   case $1 in
     parse) echo "--format --parser --lenient --require-frontmatter --max-bytes" ;;
     lint) echo "--format --dialect --strict --parser --portability" ;;
@@ -16,8 +16,8 @@ _skillmd_flags() {
     mcp) echo "$registry --page-size --http --token-file --allow-origin --allow-host" ;;
     new) echo "--dir --format" ;;
     digest) echo "--format" ;;
-    db) echo "--db --dir --namespace --name --description --triggers --content --content-file --revision --role --access --format" ;;
-    watch) echo "--db --dir --namespace --for --format" ;;
+    db) echo "--db --dir --namespace --pooler --name --description --triggers --content --content-file --revision --role --access --format" ;;
+    watch) echo "--db --dir --namespace --pooler --for --format" ;;
     install | outdated | update) echo "--into --allow-http --ca-file --timeout --format" ;;
     remove | verify) echo "--into --format" ;;
     publish) echo "--out --base-url --version --format" ;;
@@ -52,6 +52,7 @@ _skillmd() {
     --as) mapfile -t COMPREPLY < <(compgen -W "user model" -- "$cur"); return ;;
     --substitution) mapfile -t COMPREPLY < <(compgen -W "safe claude-code claude-code-exact" -- "$cur"); return ;;
     --access) mapfile -t COMPREPLY < <(compgen -W "read write" -- "$cur"); return ;;
+    --pooler) mapfile -t COMPREPLY < <(compgen -W "transaction" -- "$cur"); return ;;
     --user-settings | --project-settings | --events | --content-file | --allow-root | --db | --token-file | --into | --out | \
       --ca-file | --installed)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;

@@ -65,6 +65,18 @@ struct postgres_options
     /// How often a changed snapshot is written to the local snapshot file: writing 10,000
     /// skills costs tens of milliseconds, too much for every change of a busy namespace.
     std::chrono::milliseconds snapshot_every{30000};
+    /// How often a tier that cannot be told of writes asks for its namespace's change
+    /// counter while it waits: on a standby (a server in recovery cannot LISTEN, and
+    /// notifications are never replicated) and behind a transaction pooler.
+    std::chrono::milliseconds poll_interval{250};
+    /// The server is reached through a pooler in transaction mode (PgBouncer's
+    /// `pool_mode = transaction`): each transaction may run on another server connection,
+    /// so nothing that lives in a session is used. No LISTEN (the pooler would hand a
+    /// connection's notifications to whichever client gets it next): the tier polls. No
+    /// session settings (they would stay on a server connection other clients then use):
+    /// the limits are set per transaction, and statements outside one are bounded by the
+    /// role's or the pooler's own settings (docs/fleet.md).
+    bool transaction_pooler = false;
 };
 
 /// Who may do what in a namespace.
@@ -113,6 +125,16 @@ public:
 
     postgres_options const& options() const noexcept { return opts_; }
 
+    /// Whether the connection (made now if there is none) is to a standby, a server in
+    /// recovery: it serves reads, refuses writes and announces nothing. Nothing when no
+    /// server answers, or behind a transaction pooler (each transaction may go elsewhere).
+    std::optional<bool> standby(std::string* error = nullptr)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!usable(error) || opts_.transaction_pooler) return std::nullopt;
+        return standby_;
+    }
+
     /// How many times a connection was made (a new one may have missed notifications).
     std::uint64_t generation() const
     {
@@ -142,7 +164,7 @@ public:
         listen_for(ns, true);
         collect();
         dirty_.erase(ns);
-        if (!exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error)) return std::nullopt;
+        if (!begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error)) return std::nullopt;
         sync_result out;
         auto const c = query("SELECT skillmd.namespace_counter($1)", {ns});
         auto const h = query("SELECT name, revision FROM skillmd.skill_names($1)", {ns});
@@ -285,14 +307,19 @@ public:
 
     /** Waits until a write to `ns` is announced, or `timeout` passes; true for an
         announcement, or for a connection renewed after `since` (a `generation()`), which
-        may have missed one: resynchronise. While the server is unreachable it keeps
-        trying to reconnect, within the time given.
+        may have missed one: resynchronise. Where nothing is announced (a standby, a
+        transaction pooler), true once the namespace's change counter differs from `seen`,
+        asked every `poll_interval` (without `seen`, only a renewed connection ends the
+        wait there). While the server is unreachable it keeps trying to reconnect, within
+        the time given.
     */
-    bool wait(std::string const& ns, std::chrono::milliseconds timeout, std::uint64_t since)
+    bool wait(std::string const& ns, std::chrono::milliseconds timeout, std::uint64_t since, std::optional<std::int64_t> seen = {})
     {
         auto const until = std::chrono::steady_clock::now() + timeout;
+        auto next_poll = std::chrono::steady_clock::now();
         while (true) {
             int fd = -1;
+            bool polling = false;
             {
                 std::lock_guard<std::mutex> lock(mutex_);
                 if (usable(nullptr)) {
@@ -301,10 +328,25 @@ public:
                     if (conn_) fd = PQsocket(conn_);
                 }
                 if (dirty_.erase(ns) > 0 || (conn_ && generation_ != since)) return true;
+                // No announcement can come here (a standby, a pooler): the counter is
+                // asked for instead, against the one the caller's snapshot was made at.
+                polling = conn_ && !announced_ && seen;
+                if (polling && std::chrono::steady_clock::now() >= next_poll) {
+                    auto const r = query("SELECT skillmd.namespace_counter($1)", {ns});
+                    if (r.ok() && r.rows() == 1 && r.integer(0, 0) != *seen) return true;
+                    note_broken();
+                    next_poll = std::chrono::steady_clock::now() + opts_.poll_interval;
+                }
             }
-            auto const left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+            auto const now = std::chrono::steady_clock::now();
+            auto const left = std::chrono::duration_cast<std::chrono::milliseconds>(until - now);
             if (left.count() <= 0) return false;
-            int const slice = static_cast<int>(std::min<std::int64_t>(left.count(), 100));
+            auto slice_ms = std::min<std::int64_t>(left.count(), 100);
+            if (polling) {
+                fd = -1; // nothing will arrive on the socket: sleep until the next question
+                slice_ms = std::min<std::int64_t>(slice_ms, std::max<std::int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(next_poll - now).count()));
+            }
+            int const slice = static_cast<int>(slice_ms);
             if (fd >= 0) {
                 pollfd p{fd, POLLIN, 0};
                 ::poll(&p, 1, slice);
@@ -408,7 +450,7 @@ private:
             out.status = db_status::error;
             return out;
         }
-        if (!exec("BEGIN", &out.message)) {
+        if (!begin("BEGIN", &out.message)) {
             out.status = db_status::error;
             return out;
         }
@@ -456,7 +498,7 @@ private:
         again when `retry` (at each sync, not at each turn of `wait`). */
     void listen_for(std::string const& ns, bool retry = false)
     {
-        if (!conn_ || pid_ != ::getpid()) return;
+        if (!conn_ || pid_ != ::getpid() || !announced_) return;
         if (auto const it = channels_.find(ns); it != channels_.end() && (!it->second.empty() || !retry)) return;
         auto const r = query("SELECT skillmd.namespace_channel($1)", {ns});
         if (!r.ok() || r.rows() != 1) return;
@@ -503,6 +545,24 @@ private:
         return false;
     }
 
+    /// The statement, lock and idle limits, as `SET ` (the session's) or `SET LOCAL ` (the
+    /// transaction's, behind a transaction pooler) statements.
+    std::string limits(std::string const& set) const
+    {
+        return set + "statement_timeout = " + std::to_string(opts_.statement_timeout_ms) + "; " + set +
+               "lock_timeout = " + std::to_string(opts_.statement_timeout_ms) + "; " + set +
+               "idle_in_transaction_session_timeout = " + std::to_string(opts_.statement_timeout_ms * 4);
+    }
+    /// BEGIN `how`, and behind a transaction pooler the transaction's limits.
+    bool begin(char const* how, std::string* error)
+    {
+        if (!exec(how, error)) return false;
+        if (!opts_.transaction_pooler) return true;
+        if (exec(limits("SET LOCAL ").c_str(), error)) return true;
+        exec("ROLLBACK", nullptr);
+        return false;
+    }
+
     /// Connects, sets the session's limits, checks (or creates) the schema, listens.
     std::string connect()
     {
@@ -514,10 +574,16 @@ private:
         if (PQstatus(conn_) != CONNECTION_OK) return where() + ": cannot connect: " + first_line(PQerrorMessage(conn_));
         PQsetNoticeProcessor(conn_, [](void*, char const*) {}, nullptr); // server notices never reach the terminal
         std::string why;
-        std::string const limits = "SET statement_timeout = " + std::to_string(opts_.statement_timeout_ms) +
-                                   "; SET lock_timeout = " + std::to_string(opts_.statement_timeout_ms) +
-                                   "; SET idle_in_transaction_session_timeout = " + std::to_string(opts_.statement_timeout_ms * 4);
-        if (!exec(limits.c_str(), &why)) return why;
+        if (!opts_.transaction_pooler && !exec(limits("SET ").c_str(), &why)) return why;
+        // A server in recovery (a hot standby) refuses LISTEN, and no notification is
+        // replicated to it: a tier reading from one polls. So does one behind a pooler.
+        announced_ = false;
+        if (!opts_.transaction_pooler) {
+            auto const r = query("SELECT pg_catalog.pg_is_in_recovery()", {});
+            if (!r.ok() || r.rows() != 1) return describe("asking whether the server is a standby", r);
+            standby_ = r.text(0, 0) == "t";
+            announced_ = !standby_;
+        }
         if (std::string e = prepare_schema(); !e.empty()) return e;
         // A new connection listens again, for the namespaces that still let this role read.
         std::vector<std::string> again;
@@ -838,6 +904,8 @@ DROP FUNCTION skillmd.my_roles();
     PGconn* conn_ = nullptr;
     pid_t pid_ = 0;
     std::uint64_t generation_ = 0;
+    bool announced_ = false; ///< this connection can LISTEN: not behind a pooler, not to a standby
+    bool standby_ = false;   ///< this connection is to a server in recovery
     std::set<std::string, std::less<>> dirty_;                  ///< namespaces announced since last asked; keys of channels_
     std::map<std::string, std::string, std::less<>> channels_;   ///< namespace -> its channel ("" while it may not be read)
     std::map<std::string, std::string, std::less<>> by_channel_; ///< channel listened to -> namespace
@@ -980,11 +1048,13 @@ public:
     bool wait(std::chrono::milliseconds timeout) const
     {
         std::uint64_t since = 0;
+        std::int64_t seen = 0;
         {
             std::lock_guard<std::mutex> lock(state_->mutex);
             since = state_->generation;
+            seen = state_->counter;
         }
-        return store_ && store_->wait(ns_, timeout, since);
+        return store_ && store_->wait(ns_, timeout, since, seen);
     }
     /// The descriptor to poll for announcements (see `postgres_store::socket`).
     int change_fd() const { return store_ ? store_->socket() : -1; }
