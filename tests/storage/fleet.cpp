@@ -632,12 +632,30 @@ BOOST_AUTO_TEST_CASE(agents_read_a_standby_and_poll_it)
     BOOST_TEST_REQUIRE(follows_to(agent, "before"));
     BOOST_TEST(!agent.source<1>().wait(std::chrono::milliseconds(200))); // quiet: the counter did not move
 
+    auto const& tier = agent.source<1>();
+    BOOST_TEST(tier.change_fd() == -1); // nothing will ever be readable there: poll
+    // Woken by the counter's move, once: a caller that does not (or cannot) sync is not
+    // woken again at once by the same move, as a notification comes once.
+    BOOST_TEST_REQUIRE(writer.create(skill("wakes"), {}).ok());
+    BOOST_TEST(tier.wait(std::chrono::seconds(20)));
+    auto const again = std::chrono::steady_clock::now();
+    BOOST_TEST(!tier.wait(std::chrono::milliseconds(300)));
+    BOOST_TEST((std::chrono::steady_clock::now() - again >= std::chrono::milliseconds(250)));
+    agent.refresh();
+    BOOST_TEST(agent.snapshot()->find("wakes") != nullptr);
+    BOOST_TEST_REQUIRE(writer.create(skill("noticed"), {}).ok());
+    BOOST_TEST(wait_until([&] { return tier.store()->notified("replica"); }, std::chrono::seconds(20)));
+
     std::vector<double> ms;
     for (int i = 0; i < 20; ++i) {
         std::string const name = "seen-" + std::to_string(i);
+        agent.refresh();
         BOOST_TEST_REQUIRE(writer.create(skill(name), {}).ok());
         auto const committed = std::chrono::steady_clock::now();
-        BOOST_TEST_REQUIRE(follows_to(agent, name), name << " never reached the agent on the standby");
+        while (!agent.snapshot()->find(name)) {
+            BOOST_TEST_REQUIRE(tier.wait(std::chrono::seconds(20)), name << " never woke the agent on the standby");
+            agent.refresh();
+        }
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - committed).count());
     }
     std::sort(ms.begin(), ms.end());
@@ -684,17 +702,27 @@ BOOST_AUTO_TEST_CASE(a_transaction_pooler_is_polled)
     BOOST_TEST(WEXITSTATUS(std::system((cli + "list --preset fleet" + db + " | grep -q from-cli").c_str())) == 0);
     BOOST_TEST(WEXITSTATUS(std::system((cli + "list --preset koshi --pooler transaction > /dev/null 2>&1").c_str())) == 2);
 
-    // The pool's server sessions for agent_a (PgBouncer pools by role and database): none
-    // carries the tier's limits (a session SET would stay with the server connection, for
-    // whichever client the pooler gives it next).
-    for (int i = 0; i < 8; ++i) {
-        PGconn* c = PQconnectdb(replicated::through_pooler("agent_a").c_str());
-        BOOST_TEST_REQUIRE(PQstatus(c) == CONNECTION_OK, PQerrorMessage(c));
-        PGresult* r = PQexec(c, "SHOW statement_timeout");
-        BOOST_TEST(std::string(PQgetvalue(r, 0, 0)) == "0");
-        PQclear(r);
-        PQfinish(c);
+    // Every server session of agent_a's pool (PgBouncer pools by role and database; four
+    // clients each inside a transaction hold all four): none carries the tier's limits or
+    // listens (a session SET or LISTEN would stay with the server connection, for whichever
+    // client the pooler gives it next).
+    std::vector<PGconn*> held;
+    for (int i = 0; i < 4; ++i) {
+        held.push_back(PQconnectdb(replicated::through_pooler("agent_a").c_str()));
+        BOOST_TEST_REQUIRE(PQstatus(held.back()) == CONNECTION_OK, PQerrorMessage(held.back()));
+        PQclear(PQexec(held.back(), "BEGIN"));
     }
+    std::set<std::string> sessions;
+    for (auto* c : held) {
+        PGresult* r = PQexec(c, "SELECT current_setting('statement_timeout'), (SELECT count(*) FROM pg_listening_channels()), pg_backend_pid()");
+        BOOST_TEST_REQUIRE(PQresultStatus(r) == PGRES_TUPLES_OK);
+        BOOST_TEST(std::string(PQgetvalue(r, 0, 0)) == "0");
+        BOOST_TEST(std::string(PQgetvalue(r, 0, 1)) == "0");
+        sessions.insert(PQgetvalue(r, 0, 2));
+        PQclear(r);
+    }
+    BOOST_TEST(sessions.size() == 4u); // four server sessions: the whole pool
+    for (auto* c : held) PQfinish(c);
 }
 
 // Four writer processes create skills while the primary is killed and the standby

@@ -237,6 +237,7 @@ inline std::string check_db_args(db_args& a, bool watch, std::string const& cmd)
         return a.op + " needs --db postgresql://..., --namespace NS, --role ROLE" + (a.op == "grant" ? " and --access read|write" : "");
     if (!watch && a.op != "list" && a.op != "grant" && a.op != "revoke" && !a.name) return cmd + " needs --name";
     if (watch && !postgres) return "watch needs --db postgresql://...";
+    if (!postgres && a.at.overrides.count("pooler")) return "--pooler is for a PostgreSQL server (--db postgresql://...)";
     if (a.json && !watch && a.op != "list" && a.op != "load")
         return cmd + " prints no data: --format json is for db list, db load and watch (the exit status says how it went)";
     return "";

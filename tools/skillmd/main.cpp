@@ -576,7 +576,7 @@ int cmd_registry(options const& o, std::string_view command)
 {
     skillmd::presets::locations at;
     at.overrides = o.dirs;
-    if (!o.pooler.empty()) at.overrides["pooler"] = o.pooler; // not a tier: set after the tiers were checked
+    if (!o.pooler.empty()) at.overrides["pooler"] = o.pooler; // not a tier: only fleet_server() reads it
     at.allowed_roots = o.allowed_roots;
     if (!cli::read_settings(o.settings, at.skill_overrides)) return exit_errors;
     if (!o.pooler.empty() && o.preset != "fleet") return cli::usage_error(command, "--pooler is for the fleet preset's server");

@@ -29,6 +29,7 @@
 #include <libpq-fe.h>
 
 #include <algorithm>
+#include <limits>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -125,9 +126,11 @@ public:
 
     postgres_options const& options() const noexcept { return opts_; }
 
-    /// Whether the connection (made now if there is none) is to a standby, a server in
-    /// recovery: it serves reads, refuses writes and announces nothing. Nothing when no
-    /// server answers, or behind a transaction pooler (each transaction may go elsewhere).
+    /// Whether the connection (made now if there is none) was to a standby, a server in
+    /// recovery, when it was made: it serves reads, refuses writes and announces nothing.
+    /// A standby promoted since is still reported as one (and still polled) until the
+    /// store reconnects. Nothing when no server answers, or behind a transaction pooler
+    /// (each transaction may go to another server).
     std::optional<bool> standby(std::string* error = nullptr)
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -172,6 +175,7 @@ public:
         std::string why = ok ? "" : describe("reading namespace " + ns, c.ok() ? h : c);
         if (ok) {
             out.counter = c.rows() ? c.integer(0, 0) : 0;
+            polls_[ns].synced = out.counter;
             boost::json::array changed;
             out.present.reserve(static_cast<std::size_t>(h.rows()));
             for (int i = 0; i < h.rows(); ++i) {
@@ -296,13 +300,16 @@ public:
     }
 
     /// Takes the notifications that arrived, without waiting; true when one names `ns`.
-    /// (A renewed connection may have missed some: compare `generation()`.)
+    /// (A renewed connection may have missed some: compare `generation()`.) Where nothing
+    /// is announced (a standby, a transaction pooler), asks for the change counter instead,
+    /// at most once per `poll_interval`: true when it moved past the last sync of `ns`.
     bool notified(std::string const& ns)
     {
         std::lock_guard<std::mutex> lock(mutex_);
         listen_for(ns);
         collect();
-        return dirty_.erase(ns) > 0;
+        if (dirty_.erase(ns) > 0) return true;
+        return conn_ && !announced_ && polled_change(ns, std::nullopt, std::chrono::steady_clock::now() + poll_interval());
     }
 
     /** Waits until a write to `ns` is announced, or `timeout` passes; true for an
@@ -315,8 +322,7 @@ public:
     */
     bool wait(std::string const& ns, std::chrono::milliseconds timeout, std::uint64_t since, std::optional<std::int64_t> seen = {})
     {
-        auto const until = std::chrono::steady_clock::now() + timeout;
-        auto next_poll = std::chrono::steady_clock::now();
+        auto const until = std::chrono::steady_clock::now() + std::max(timeout, std::chrono::milliseconds(0));
         while (true) {
             int fd = -1;
             bool polling = false;
@@ -329,23 +335,19 @@ public:
                 }
                 if (dirty_.erase(ns) > 0 || (conn_ && generation_ != since)) return true;
                 // No announcement can come here (a standby, a pooler): the counter is
-                // asked for instead, against the one the caller's snapshot was made at.
-                polling = conn_ && !announced_ && seen;
-                if (polling && std::chrono::steady_clock::now() >= next_poll) {
-                    auto const r = query("SELECT skillmd.namespace_counter($1)", {ns});
-                    if (r.ok() && r.rows() == 1 && r.integer(0, 0) != *seen) return true;
-                    note_broken();
-                    next_poll = std::chrono::steady_clock::now() + opts_.poll_interval;
-                }
+                // asked for instead, within the time left.
+                polling = conn_ && !announced_;
+                if (polling && polled_change(ns, seen, until)) return true;
             }
             auto const now = std::chrono::steady_clock::now();
-            auto const left = std::chrono::duration_cast<std::chrono::milliseconds>(until - now);
-            if (left.count() <= 0) return false;
-            auto slice_ms = std::min<std::int64_t>(left.count(), 100);
+            if (now >= until) return false;
+            auto wake = until;
             if (polling) {
                 fd = -1; // nothing will arrive on the socket: sleep until the next question
-                slice_ms = std::min<std::int64_t>(slice_ms, std::max<std::int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(next_poll - now).count()));
+                std::lock_guard<std::mutex> lock(mutex_);
+                if (auto const p = polls_.find(ns); p != polls_.end()) wake = std::min(wake, p->second.at + poll_interval());
             }
+            auto const slice_ms = std::clamp<std::int64_t>(std::chrono::ceil<std::chrono::milliseconds>(wake - now).count(), 1, 100);
             int const slice = static_cast<int>(slice_ms);
             if (fd >= 0) {
                 pollfd p{fd, POLLIN, 0};
@@ -366,12 +368,13 @@ public:
     }
 
     /// The connection's socket, for an agent's own poll loop (readable when a
-    /// notification may have arrived; then call `notified`). -1 while disconnected; it
-    /// changes when the store reconnects.
+    /// notification may have arrived; then call `notified`). -1 while disconnected, and
+    /// where nothing is announced (a standby, a transaction pooler): call `notified` or
+    /// `wait` every so often then. It changes when the store reconnects.
     int socket() const
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        return conn_ && pid_ == ::getpid() ? PQsocket(conn_) : -1;
+        return conn_ && pid_ == ::getpid() && announced_ ? PQsocket(conn_) : -1;
     }
 
 private:
@@ -545,13 +548,83 @@ private:
         return false;
     }
 
+    /// `poll_interval`, kept sane: a zero or negative interval would ask a thousand times a
+    /// second, and a huge one would overflow the clock.
+    std::chrono::milliseconds poll_interval() const
+    {
+        return std::clamp(opts_.poll_interval, std::chrono::milliseconds(1), std::chrono::milliseconds(3600 * 1000));
+    }
+
+    /** Asks for the change counter of `ns`, unless it was asked for less than a
+        poll_interval ago; true when it moved past `seen` (by default the counter of the
+        last sync of `ns`) to a value not reported before. Reporting a value once keeps a
+        caller whose sync keeps failing from asking again at once, as a notification comes
+        once. The question is sent and awaited on the socket: it gives up at `until` (a
+        pooler may queue it far longer), then cancels it. Called with mutex_ held.
+    */
+    bool polled_change(std::string const& ns, std::optional<std::int64_t> seen, std::chrono::steady_clock::time_point until)
+    {
+        auto& p = polls_[ns];
+        auto const now = std::chrono::steady_clock::now();
+        if (now < p.at + poll_interval() || now >= until) return false;
+        p.at = now;
+        auto const deadline = std::min(until, now + std::chrono::milliseconds(std::max(opts_.statement_timeout_ms, 1)));
+        auto const counter = counter_within(ns, deadline);
+        if (!counter) return false;
+        std::int64_t const against = seen ? *seen : p.synced;
+        if (*counter == against || *counter == p.reported) return false;
+        p.reported = *counter;
+        return true;
+    }
+
+    /// The counter of `ns`, asked without blocking past `deadline`; nothing when no answer
+    /// came by then (the question is cancelled) or the connection failed.
+    std::optional<std::int64_t> counter_within(std::string const& ns, std::chrono::steady_clock::time_point deadline)
+    {
+        char const* values[] = {ns.c_str()};
+        if (!PQsendQueryParams(conn_, "SELECT skillmd.namespace_counter($1)", 1, nullptr, values, nullptr, nullptr, 0)) {
+            note_broken();
+            return std::nullopt;
+        }
+        while (true) {
+            if (!PQconsumeInput(conn_)) break;
+            if (!PQisBusy(conn_)) {
+                std::optional<std::int64_t> out;
+                while (PGresult* r = PQgetResult(conn_)) {
+                    detail::pg_result const res(r);
+                    if (res.ok() && res.rows() == 1 && !res.null(0, 0)) out = res.integer(0, 0);
+                }
+                collect(); // a notification may have come with the answer
+                return out;
+            }
+            auto const left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+            if (left <= 0) {
+                if (PGcancel* c = PQgetCancel(conn_)) {
+                    char why[256];
+                    PQcancel(c, why, sizeof why);
+                    PQfreeCancel(c);
+                }
+                // The cancelled question's answer (an error) is taken, so the connection is free again.
+                while (PGresult* r = PQgetResult(conn_)) PQclear(r);
+                return std::nullopt;
+            }
+            pollfd pfd{PQsocket(conn_), POLLIN, 0};
+            ::poll(&pfd, 1, static_cast<int>(std::min<std::int64_t>(left, 100)));
+        }
+        while (PGresult* r = PQgetResult(conn_)) PQclear(r);
+        note_broken();
+        return std::nullopt;
+    }
+
     /// The statement, lock and idle limits, as `SET ` (the session's) or `SET LOCAL ` (the
     /// transaction's, behind a transaction pooler) statements.
     std::string limits(std::string const& set) const
     {
+        // Four times the statement limit, in 64 bits and at most what the server takes.
+        auto const idle = std::min<std::int64_t>(std::int64_t{opts_.statement_timeout_ms} * 4, std::numeric_limits<int>::max());
         return set + "statement_timeout = " + std::to_string(opts_.statement_timeout_ms) + "; " + set +
                "lock_timeout = " + std::to_string(opts_.statement_timeout_ms) + "; " + set +
-               "idle_in_transaction_session_timeout = " + std::to_string(opts_.statement_timeout_ms * 4);
+               "idle_in_transaction_session_timeout = " + std::to_string(idle);
     }
     /// BEGIN `how`, and behind a transaction pooler the transaction's limits.
     bool begin(char const* how, std::string* error)
@@ -602,7 +675,7 @@ private:
     std::string prepare_schema()
     {
         std::string why;
-        if (!exec("BEGIN", &why)) return why;
+        if (!begin("BEGIN", &why)) return why;
         auto finish = [&](std::string e) {
             exec(e.empty() ? "COMMIT" : "ROLLBACK", e.empty() ? &e : nullptr);
             return e;
@@ -905,7 +978,16 @@ DROP FUNCTION skillmd.my_roles();
     pid_t pid_ = 0;
     std::uint64_t generation_ = 0;
     bool announced_ = false; ///< this connection can LISTEN: not behind a pooler, not to a standby
-    bool standby_ = false;   ///< this connection is to a server in recovery
+    bool standby_ = false;   ///< this connection is to a server in recovery, as it was when made
+    /// Per namespace, for polling: the counter of its last sync, the last value a poll
+    /// reported, when it was last asked for.
+    struct poll_state
+    {
+        std::int64_t synced = -1;
+        std::int64_t reported = -1;
+        std::chrono::steady_clock::time_point at{};
+    };
+    std::map<std::string, poll_state, std::less<>> polls_;
     std::set<std::string, std::less<>> dirty_;                  ///< namespaces announced since last asked; keys of channels_
     std::map<std::string, std::string, std::less<>> channels_;   ///< namespace -> its channel ("" while it may not be read)
     std::map<std::string, std::string, std::less<>> by_channel_; ///< channel listened to -> namespace
