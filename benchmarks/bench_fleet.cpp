@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iterator>
+#include <mutex>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -288,7 +289,8 @@ void creates_per_second(benchmark::State& state)
     }
 }
 
-/// CPU ticks (user and system) of the server: the postmaster and every process it started.
+/// CPU ticks (user and system) of the server: the postmaster, every process it runs, and
+/// those that ended (the postmaster waited for them: its children's times).
 long long server_ticks(fs::path const& data)
 {
     std::ifstream pidfile(data / "postmaster.pid");
@@ -296,18 +298,21 @@ long long server_ticks(fs::path const& data)
     pidfile >> postmaster;
     long long total = 0;
     for (auto const& e : fs::directory_iterator("/proc")) {
+        std::string const name = e.path().filename().string();
+        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue; // processes only
         std::ifstream in(e.path() / "stat");
         std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         auto const close = stat.rfind(')');
         if (close == std::string::npos) continue;
         std::istringstream fields(stat.substr(close + 2));
         std::string state;
-        long long ppid = 0, skip = 0, utime = 0, stime = 0;
+        long long ppid = 0, skip = 0, utime = 0, stime = 0, cutime = 0, cstime = 0;
         fields >> state >> ppid;
         for (int k = 0; k < 9; ++k) fields >> skip;
-        fields >> utime >> stime;
-        long long const pid = std::atoll(e.path().filename().c_str());
-        if (pid == postmaster || ppid == postmaster) total += utime + stime;
+        fields >> utime >> stime >> cutime >> cstime;
+        long long const pid = std::atoll(name.c_str());
+        if (pid == postmaster) total += utime + stime + cutime + cstime;
+        else if (ppid == postmaster) total += utime + stime;
     }
     return total;
 }
@@ -368,9 +373,13 @@ void watching_agents(benchmark::State& state, bool polling)
         auto const start = std::chrono::steady_clock::now();
         int connections = 0;
         std::vector<std::pair<std::int64_t, std::int64_t>> notes; // (write, when an agent saw it)
+        std::mutex m;
         std::thread collector([&] {
             std::int64_t note[2];
-            while (::read(seen[0], note, sizeof note) == sizeof note) notes.emplace_back(note[0], note[1]);
+            while (::read(seen[0], note, sizeof note) == sizeof note) {
+                std::lock_guard<std::mutex> lock(m);
+                notes.emplace_back(note[0], note[1]);
+            }
         });
         for (int i = 0; i < writes; ++i) {
             skillmd::db_update u;
@@ -380,11 +389,20 @@ void watching_agents(benchmark::State& state, bool polling)
             if (i == writes / 2) connections = w.count("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'");
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
+        // The server's share is taken once every agent has seen every write, before they
+        // disconnect (at most a minute later: an agent that missed one is reported below).
+        auto const all_seen = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+        auto const seen_count = [&] {
+            std::lock_guard<std::mutex> lock(m);
+            return notes.size();
+        };
+        while (seen_count() < static_cast<std::size_t>(agents * writes) && std::chrono::steady_clock::now() < all_seen)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        long long const ticks = server_ticks(w.dir / "pg" / "data") - ticks_before;
         for (auto p : pids) ::waitpid(p, nullptr, 0);
         collector.join();
         ::close(seen[0]);
-        double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        long long const ticks = server_ticks(w.dir / "pg" / "data") - ticks_before;
         std::vector<double> ms;
         for (auto const& [i, t] : notes) ms.push_back(static_cast<double>(t - committed[static_cast<std::size_t>(i)]) / 1e6);
         std::sort(ms.begin(), ms.end());

@@ -27,16 +27,19 @@ struct skill_artifact
 };
 
 /** The files of the skill folder `dir` as archive members (the contained listing of
-    mcp::list_skill: links that leave and `.git` left out), execute bits kept. False,
-    and `why`, when the listing is incomplete or a file cannot be read.
+    mcp::list_skill: links that leave and `.git` left out), execute bits kept; what was
+    left out goes to `excluded` when given. False, and `why`, when the listing is
+    incomplete or a file cannot be read.
 */
-inline bool skill_members(std::string const& dir, std::vector<archive_member>& out, std::string& why)
+inline bool skill_members(std::string const& dir, std::vector<archive_member>& out, std::string& why,
+                          std::vector<std::string>* excluded = nullptr)
 {
     auto const listing = mcp::list_skill(dir);
     if (!listing.complete()) {
         why = listing.error;
         return false;
     }
+    if (excluded) excluded->insert(excluded->end(), listing.excluded.begin(), listing.excluded.end());
     std::uint64_t total = 0;
     for (auto const& f : listing.files) {
         auto bytes = mcp::read_skill_file(dir, nullptr, f.path, mcp::max_skill_bytes - total, why);

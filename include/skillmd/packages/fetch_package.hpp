@@ -12,6 +12,7 @@
 // Skills rules; one that fails is skipped and said why, as the plugin format asks.
 
 #include <skillmd/packages/archive.hpp>
+#include <skillmd/packages/artifact.hpp>
 #include <skillmd/packages/discovery_index.hpp>
 #include <skillmd/packages/fetch.hpp>
 #include <skillmd/packages/git.hpp>
@@ -59,25 +60,19 @@ namespace detail {
 inline std::string copy_skill(std::string const& from, std::string const& to, std::vector<std::string>& warnings,
                               std::string const& label, std::uint64_t& used, std::uint64_t limit)
 {
-    auto const listing = mcp::list_skill(from);
-    if (!listing.complete()) return label + ": " + listing.error;
-    for (auto const& x : listing.excluded) warnings.push_back(label + ": left out " + x);
+    std::vector<archive_member> members;
+    std::vector<std::string> excluded;
+    std::string why;
+    if (!skill_members(from, members, why, &excluded)) return label + ": " + why;
+    for (auto const& x : excluded) warnings.push_back(label + ": left out " + x);
+    for (auto const& m : members) used += m.bytes.size();
+    if (used > limit) return "more than " + std::to_string(limit) + " bytes in all";
     std::error_code ec;
     std::filesystem::create_directories(to, ec);
     skillmd::detail::unique_fd const root(::open(to.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (ec || !root) return "cannot make " + to;
-    std::uint64_t total = 0;
-    for (auto const& f : listing.files) {
-        std::string why;
-        auto bytes = mcp::read_skill_file(from, nullptr, f.path, mcp::max_skill_bytes - total, why);
-        if (!bytes) return label + ": " + why;
-        total += bytes->size();
-        used += bytes->size();
-        if (used > limit) return "more than " + std::to_string(limit) + " bytes in all";
-        struct stat st {};
-        bool const exec = ::stat((from + "/" + f.path).c_str(), &st) == 0 && (st.st_mode & 0100) != 0;
-        if (!write_new_file(root.get(), f.path, *bytes, exec)) return "cannot write " + to + "/" + f.path;
-    }
+    for (auto const& m : members)
+        if (!write_new_file(root.get(), m.path, m.bytes, m.executable)) return "cannot write " + to + "/" + m.path;
     return {};
 }
 
