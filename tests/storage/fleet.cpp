@@ -561,18 +561,17 @@ struct replicated : pg_cluster
         admin_sql("CREATE ROLE agent_a LOGIN;");
         standby = (t / "standby").string();
         pooler = (t / "pooler").string();
-        std::string const scripts = std::string(SKILLMD_TEST_SOURCE_DIR) + "/tests/postgres/";
-        BOOST_TEST_REQUIRE(std::system(("bash '" + scripts + "cluster.sh' standby '" + standby + "' '" + dir + "' sync").c_str()) == 0);
-        BOOST_TEST_REQUIRE(std::system(("bash '" + scripts + "pgbouncer.sh' start '" + pooler + "' '" + dir + "' skillmd_admin agent_a").c_str()) == 0);
+        BOOST_TEST_REQUIRE(std::system(("bash '" + script() + "' standby '" + standby + "' '" + dir + "' sync").c_str()) == 0);
+        BOOST_TEST_REQUIRE(std::system(("bash '" + bouncer() + "' start '" + pooler + "' '" + dir + "' skillmd_admin agent_a").c_str()) == 0);
         auto admin = store_as("skillmd_admin");
         for (auto const* ns : {"replica", "pooled", "failover"}) BOOST_TEST_REQUIRE(admin->grant(ns, "agent_a", namespace_access::write).ok());
     }
     ~replicated()
     {
-        std::string const scripts = std::string(SKILLMD_TEST_SOURCE_DIR) + "/tests/postgres/";
-        std::system(("bash '" + scripts + "pgbouncer.sh' stop '" + pooler + "' 2>/dev/null").c_str());
-        std::system(("bash '" + scripts + "cluster.sh' stop '" + standby + "' 2>/dev/null").c_str());
+        std::system(("bash '" + bouncer() + "' stop '" + pooler + "' 2>/dev/null").c_str());
+        std::system(("bash '" + script() + "' stop '" + standby + "' 2>/dev/null").c_str());
     }
+    static std::string bouncer() { return std::string(SKILLMD_TEST_SOURCE_DIR) + "/tests/postgres/pgbouncer.sh"; }
     replicated(replicated const&) = delete;
     replicated& operator=(replicated const&) = delete;
 

@@ -315,10 +315,10 @@ public:
     /** Waits until a write to `ns` is announced, or `timeout` passes; true for an
         announcement, or for a connection renewed after `since` (a `generation()`), which
         may have missed one: resynchronise. Where nothing is announced (a standby, a
-        transaction pooler), true once the namespace's change counter differs from `seen`,
-        asked every `poll_interval` (without `seen`, only a renewed connection ends the
-        wait there). While the server is unreachable it keeps trying to reconnect, within
-        the time given.
+        transaction pooler), true once the namespace's change counter differs from `seen`
+        (by default the counter of the last sync of `ns`), asked at most once per
+        `poll_interval`. While the server is unreachable it keeps trying to reconnect,
+        within the time given.
     */
     bool wait(std::string const& ns, std::chrono::milliseconds timeout, std::uint64_t since, std::optional<std::int64_t> seen = {})
     {
