@@ -27,6 +27,7 @@
 #include <fstream>
 #include <iterator>
 #include <mutex>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -406,6 +407,99 @@ BOOST_AUTO_TEST_CASE(changes_are_announced_and_seen)
     for (auto const* n : {"first", "second"}) BOOST_TEST(other.remove(n).ok());
 }
 
+namespace {
+/// Every row a discovery found, with its revision and (read back) its text.
+std::string rows_of(postgres_source const& src)
+{
+    std::string out;
+    for (auto const& c : src.discover().skills) {
+        auto const text = src.read_all(c);
+        out += c.command + "@" + std::to_string(c.stamp.mtime_ns) + "=" + text.text.value_or("?") + "\n";
+    }
+    return out;
+}
+} // namespace
+
+// A reader that is behind reads only what was written after its last sync (the change
+// feed): random creations, edits, deletions and names made again, checked after every
+// batch against a reader that reads every name. A reader too far behind the remembered
+// deletions, a schema made by an older skillmd (without the feed, then given it by its
+// owner), and a grant taken away all fall back to reading every name.
+BOOST_AUTO_TEST_CASE(the_change_feed_brings_what_changed)
+{
+    grants();
+    auto admin = store_as("skillmd_admin");
+    BOOST_TEST_REQUIRE(admin->grant("feed", "team_a", namespace_access::write).ok());
+    BOOST_TEST_REQUIRE(admin->grant("feed", "agent_b", namespace_access::read).ok());
+    postgres_source const writer("db", store_as("agent_a"), "feed");
+    postgres_source const reader("db", store_as("agent_b"), "feed");
+    BOOST_TEST(reader.store()->has_feed());
+    auto const everything = store_as("agent_b"); // a new source on it reads every name
+    auto const fresh = [&] { return rows_of(postgres_source("db", everything, "feed")); };
+    BOOST_TEST(rows_of(reader) == "");
+    std::mt19937 rng(43);
+    std::vector<std::string> live;
+    int made = 0, deltas = 0;
+    for (int batch = 0; batch < 120; ++batch) {
+        for (int k = std::uniform_int_distribution<int>(0, 4)(rng); k > 0; --k) {
+            int const op = live.empty() ? 0 : std::uniform_int_distribution<int>(0, 3)(rng);
+            std::size_t const at = live.empty() ? 0 : std::uniform_int_distribution<std::size_t>(0, live.size() - 1)(rng);
+            if (op == 0) {
+                live.push_back("s" + std::to_string(made++));
+                BOOST_TEST_REQUIRE(writer.create(skill(live.back()), {}).ok());
+            } else if (op == 1) {
+                db_update u;
+                u.content = "Edited in batch " + std::to_string(batch) + ".\n";
+                BOOST_TEST_REQUIRE(writer.update(live[at], u, {}).ok());
+            } else if (op == 2) {
+                BOOST_TEST_REQUIRE(writer.remove(live[at]).ok());
+                live.erase(live.begin() + static_cast<std::ptrdiff_t>(at));
+            } else { // deleted and made again, with other text, between two syncs
+                BOOST_TEST_REQUIRE(writer.remove(live[at]).ok());
+                BOOST_TEST_REQUIRE(writer.create(skill(live[at], "Made again"), {}).ok());
+            }
+        }
+        auto const seen = rows_of(reader);
+        deltas += reader.followed_feed();
+        BOOST_TEST_REQUIRE(seen == fresh(), "batch " << batch);
+    }
+    BOOST_TEST(deltas == 120); // every sync after the first read only the change
+    BOOST_TEST(!live.empty());
+
+    // More deletions than the feed remembers (512) while the reader is away: it reads
+    // every name, and has them right.
+    for (int i = 0; i < 600; ++i) BOOST_TEST_REQUIRE(writer.create(skill("gone-" + std::to_string(i)), {}).ok());
+    BOOST_TEST(rows_of(reader) == fresh());
+    for (int i = 0; i < 600; ++i) BOOST_TEST_REQUIRE(writer.remove("gone-" + std::to_string(i)).ok());
+    BOOST_TEST(rows_of(reader) == fresh());
+    BOOST_TEST(!reader.followed_feed());
+    BOOST_TEST(writer.remove(live.front()).ok());
+    BOOST_TEST(rows_of(reader) == fresh());
+    BOOST_TEST(reader.followed_feed());
+
+    // A schema without the feed (as an older skillmd made it): agents read every name;
+    // its owner's next connection adds the feed, and agents follow it again.
+    cluster::admin_sql("DROP FUNCTION skillmd.skill_changes(text, bigint); DROP FUNCTION skillmd.feed_floor(text)");
+    postgres_source const old_schema("db", store_as("agent_b"), "feed");
+    BOOST_TEST(!old_schema.store()->has_feed());
+    BOOST_TEST(rows_of(old_schema) == fresh());
+    BOOST_TEST(writer.create(skill("while-old"), {}).ok());
+    BOOST_TEST(rows_of(old_schema) == fresh());
+    BOOST_TEST(!old_schema.followed_feed());
+    BOOST_TEST(store_as("skillmd_admin")->has_feed());
+    postgres_source const renewed("db", store_as("agent_b"), "feed");
+    BOOST_TEST(renewed.store()->has_feed());
+    BOOST_TEST(rows_of(renewed) == fresh());
+    BOOST_TEST(writer.remove("while-old").ok());
+    BOOST_TEST(rows_of(renewed) == fresh());
+    BOOST_TEST(renewed.followed_feed());
+
+    // The grant taken away: the namespace reads as empty, as it would from scratch.
+    BOOST_TEST(admin->revoke("feed", "agent_b").ok());
+    BOOST_TEST(rows_of(renewed) == "");
+    BOOST_TEST(rows_of(reader) == "");
+}
+
 // The server restarted, a connection killed, the server down: the last snapshot stays,
 // the connection comes back, no acknowledged write is lost, and an agent that starts
 // while the server is down starts from its local snapshot.
@@ -721,7 +815,26 @@ BOOST_AUTO_TEST_CASE(a_transaction_pooler_is_polled)
         PQclear(r);
     }
     BOOST_TEST(sessions.size() == 4u); // four server sessions: the whole pool
+
+    // With the pool held, a statement waits in PgBouncer's queue, where no server limit
+    // runs: the tier gives up after its own limit (and a second for the cancel), says
+    // so, and works again once the pool has room.
+    auto quick = o;
+    quick.statement_timeout_ms = 300;
+    quick.first_retry = quick.last_retry = std::chrono::milliseconds(50);
+    postgres_source const queued("db", std::make_shared<postgres_store>(quick), "pooled");
+    auto const started = std::chrono::steady_clock::now();
+    auto const refused = queued.create(skill("while-full"), {});
+    auto const took = std::chrono::steady_clock::now() - started;
+    BOOST_TEST(!refused.ok());
+    BOOST_TEST(refused.message.find("no answer within 300 ms") != std::string::npos, refused.message);
+    BOOST_TEST(took < std::chrono::seconds(4), std::chrono::duration<double>(took).count() << " s");
+    auto const listed = queued.discover();
+    BOOST_TEST(listed.skills.empty());
+    BOOST_TEST(all(listed.diagnostics).find("no answer within 300 ms") != std::string::npos, all(listed.diagnostics));
     for (auto* c : held) PQfinish(c);
+    BOOST_TEST(wait_until([&] { return queued.create(skill("after-full"), {}).ok(); }, std::chrono::seconds(20)));
+    BOOST_TEST(follows_to(agent, "after-full"));
 }
 
 // Four writer processes create skills while the primary is killed and the standby

@@ -148,8 +148,12 @@ public:
     /// What a sync of one namespace saw, in one snapshot of the database.
     struct sync_result
     {
-        std::int64_t counter = 0;                                  ///< the namespace's change counter
+        std::int64_t counter = 0; ///< the namespace's change counter
+        /// Only what changed after the counter the sync was given: `removed` and `changed`
+        /// then say everything, and `present` is empty.
+        bool delta = false;
         std::vector<std::pair<std::string, std::int64_t>> present; ///< every row: name, revision
+        std::vector<std::string> removed;                          ///< names deleted since (a delta)
         std::vector<db_skill> changed;                             ///< whole, the rows `known` lacks or has at another revision
     };
 
@@ -159,6 +163,24 @@ public:
     */
     std::optional<sync_result> sync(std::string const& ns, std::map<std::string, std::int64_t, std::less<>> const& known,
                                     std::string* error)
+    {
+        return sync(ns, -1, [&](std::string const& name) -> std::optional<std::int64_t> {
+            auto const k = known.find(name);
+            if (k == known.end()) return std::nullopt;
+            return k->second;
+        }, error);
+    }
+
+    /** The same from a snapshot taken at counter `since` (-1: none), in which
+        `revision_of(name)` is a row's revision. Where the server keeps the change feed and
+        `since` is recent enough, only the rows written after it come, whole, with the
+        names deleted since (a `delta`): the cost is the change's, not the namespace's.
+        Otherwise every name and revision is read, as above. Whether an announcement said
+        what changed does not matter: any role may send one on a channel it knows, so
+        what changed is always asked of the server.
+    */
+    template <class RevisionOf>
+    std::optional<sync_result> sync(std::string const& ns, std::int64_t since, RevisionOf&& revision_of, std::string* error)
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!usable(error)) return std::nullopt;
@@ -170,20 +192,44 @@ public:
         if (!begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error)) return std::nullopt;
         sync_result out;
         auto const c = query("SELECT skillmd.namespace_counter($1)", {ns});
-        auto const h = query("SELECT name, revision FROM skillmd.skill_names($1)", {ns});
-        bool ok = c.ok() && h.ok();
-        std::string why = ok ? "" : describe("reading namespace " + ns, c.ok() ? h : c);
+        bool ok = c.ok() && c.rows() == 1;
+        std::string why = ok ? "" : describe("reading namespace " + ns, c);
         if (ok) {
-            out.counter = c.rows() ? c.integer(0, 0) : 0;
+            out.counter = c.integer(0, 0);
             polls_[ns].synced = out.counter;
+        }
+        if (ok && feed_ && since >= 0 && out.counter >= since) {
+            // A counter below `since`: another server, a reset, or a grant taken away
+            // (an unreadable namespace counts 0): every name is read again.
+            auto const f = query("SELECT skillmd.feed_floor($1)", {ns});
+            if (f.ok() && f.rows() == 1 && since >= f.integer(0, 0)) {
+                out.delta = true;
+                if (out.counter > since) {
+                    auto const d = query(select_rows + std::string("skillmd.skill_changes($1, $2)"), {ns, std::to_string(since)});
+                    ok = d.ok();
+                    if (!ok) why = describe("reading what changed in " + ns, d);
+                    for (int i = 0; ok && i < d.rows(); ++i) {
+                        if (d.null(i, 1)) out.removed.push_back(d.text(i, 0)); // no description: a deletion
+                        else out.changed.push_back(row(d, i));
+                    }
+                }
+            } else if (!f.ok()) {
+                ok = false;
+                why = describe("reading the change feed of " + ns, f);
+            }
+        }
+        if (ok && !out.delta) {
+            auto const h = query("SELECT name, revision FROM skillmd.skill_names($1)", {ns});
+            ok = h.ok();
+            if (!ok) why = describe("reading namespace " + ns, h);
             boost::json::array changed;
             out.present.reserve(static_cast<std::size_t>(h.rows()));
-            for (int i = 0; i < h.rows(); ++i) {
+            for (int i = 0; ok && i < h.rows(); ++i) {
                 out.present.emplace_back(h.text(i, 0), h.integer(i, 1));
-                auto const k = known.find(out.present.back().first);
-                if (k == known.end() || k->second != out.present.back().second) changed.emplace_back(out.present.back().first);
+                if (revision_of(out.present.back().first) != std::optional<std::int64_t>(out.present.back().second))
+                    changed.emplace_back(out.present.back().first);
             }
-            if (!changed.empty()) {
+            if (ok && !changed.empty()) {
                 // One query for every changed row: the names as a JSON array, bound as one parameter.
                 auto const b = query(select_rows + std::string("skillmd.skill_rows($1, $2::jsonb)"), {ns, boost::json::serialize(changed)});
                 ok = b.ok();
@@ -195,6 +241,13 @@ public:
         exec("COMMIT", nullptr);
         if (!ok) return std::nullopt;
         return out;
+    }
+
+    /// Whether the connection's server keeps the change feed (`sync` with a `since`).
+    bool has_feed() const
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return feed_;
     }
 
     /// The namespace's change counter (0 before its first write), or nothing.
@@ -402,26 +455,83 @@ private:
             values.push_back(p.c_str());
             lengths.push_back(static_cast<int>(p.size()));
         }
-        detail::pg_result r(PQexecParams(conn_, sql.c_str(), static_cast<int>(params.size()), nullptr, values.data(),
-                                         lengths.data(), nullptr, 0));
+        bool const sent = conn_ && PQsendQueryParams(conn_, sql.c_str(), static_cast<int>(params.size()), nullptr, values.data(),
+                                                     lengths.data(), nullptr, 0);
+        auto r = answer(sent);
         if (!r.ok()) note_broken();
         return r;
     }
 
+    /// `sql`, one statement or several separated by `;`, without parameters.
     bool exec(char const* sql, std::string* error)
     {
-        detail::pg_result r(PQexec(conn_, sql));
+        auto const r = answer(conn_ && PQsendQuery(conn_, sql));
         if (r.ok()) return true;
         if (error) *error = describe(sql, r);
         note_broken();
         return false;
     }
 
+    /** The answer to what was just sent (the first failure of several statements, else
+        the last result), awaited at most the statement limit and a second more. The
+        server enforces statement_timeout once a statement runs, but a transaction pooler
+        queues it first, with no limit of ours (PgBouncer's query_wait_timeout is two
+        minutes by default): then the statement is cancelled, and a connection that has not
+        answered a second after the cancel is closed (an open transaction aborts with it)
+        and made again after the back-off. Either way the result is a failure that
+        `describe` says was unanswered.
+    */
+    detail::pg_result answer(bool sent) { return answer(sent, statement_deadline(), std::chrono::seconds(1)); }
+    /// The answer awaited until `deadline`, and `grace` more after the cancel.
+    detail::pg_result answer(bool sent, std::chrono::steady_clock::time_point deadline, std::chrono::milliseconds grace)
+    {
+        unanswered_ = false;
+        if (!sent) return detail::pg_result();
+        detail::pg_result kept;
+        bool cancelled = false;
+        while (true) {
+            if (!PQconsumeInput(conn_)) return detail::pg_result(); // the connection failed: describe says so
+            while (!PQisBusy(conn_)) {
+                PGresult* r = PQgetResult(conn_);
+                if (r == nullptr) {
+                    if (cancelled) unanswered_ = true; // whatever came, it came from the cancel
+                    return kept;
+                }
+                if (!kept.get() || kept.ok()) kept = detail::pg_result(r);
+                else PQclear(r);
+            }
+            auto const left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+            if (left <= 0) {
+                unanswered_ = true;
+                if (cancelled) { // not even the cancel was answered: the connection goes
+                    PQfinish(conn_);
+                    conn_ = nullptr;
+                    back_off();
+                    return detail::pg_result();
+                }
+                cancelled = true;
+                if (PGcancel* c = PQgetCancel(conn_)) {
+                    char why[256];
+                    PQcancel(c, why, sizeof why);
+                    PQfreeCancel(c);
+                }
+                deadline = std::chrono::steady_clock::now() + grace;
+                continue;
+            }
+            pollfd pfd{PQsocket(conn_), POLLIN, 0};
+            ::poll(&pfd, 1, static_cast<int>(std::min<std::int64_t>(left, 1000)));
+        }
+    }
+
     std::string describe(std::string const& what, detail::pg_result const& r) const
     {
         std::string msg = where() + ": " + what + " failed: ";
         std::string const state = r.sqlstate();
-        if (state == "42501") msg += "permission denied (" + r.message() + ")";
+        if (unanswered_)
+            msg += "no answer within " + std::to_string(opts_.statement_timeout_ms) +
+                   " ms and a second, so it was cancelled (a pooler's queue may be full: its query_wait_timeout applies, "
+                   "not statement_timeout)";
+        else if (state == "42501") msg += "permission denied (" + r.message() + ")";
         else if (state == "57014") msg += "the statement ran past statement_timeout";
         else if (conn_ && PQstatus(conn_) != CONNECTION_OK) msg += "the connection was lost (" + first_line(PQerrorMessage(conn_)) + ")";
         else msg += r.message();
@@ -463,7 +573,8 @@ private:
         }
         std::string why;
         if (!exec("COMMIT", &why)) {
-            out = {db_status::error, why + (conn_ && PQstatus(conn_) == CONNECTION_OK ? "" : "; whether the write was kept is unknown"), {}};
+            bool const known = conn_ && PQstatus(conn_) == CONNECTION_OK && !unanswered_;
+            out = {db_status::error, why + (known ? "" : "; whether the write was kept is unknown"), {}};
             exec("ROLLBACK", nullptr);
         }
         return out;
@@ -474,9 +585,13 @@ private:
         if (conn_ && PQstatus(conn_) != CONNECTION_OK) {
             PQfinish(conn_);
             conn_ = nullptr;
-            retry_at_ = std::chrono::steady_clock::now() + wait_;
-            wait_ = std::min(opts_.last_retry, std::max(opts_.first_retry, wait_ * 2));
+            back_off();
         }
+    }
+    void back_off()
+    {
+        retry_at_ = std::chrono::steady_clock::now() + wait_;
+        wait_ = std::min(opts_.last_retry, std::max(opts_.first_retry, wait_ * 2));
     }
 
     void collect()
@@ -582,38 +697,22 @@ private:
     std::optional<std::int64_t> counter_within(std::string const& ns, std::chrono::steady_clock::time_point deadline)
     {
         char const* values[] = {ns.c_str()};
-        if (!PQsendQueryParams(conn_, "SELECT skillmd.namespace_counter($1)", 1, nullptr, values, nullptr, nullptr, 0)) {
+        bool const sent = PQsendQueryParams(conn_, "SELECT skillmd.namespace_counter($1)", 1, nullptr, values, nullptr, nullptr, 0);
+        // A short grace after the cancel: `wait` promised to return by its deadline.
+        auto const r = answer(sent, deadline, std::chrono::milliseconds(100));
+        if (!r.ok()) {
             note_broken();
             return std::nullopt;
         }
-        while (true) {
-            if (!PQconsumeInput(conn_)) break;
-            if (!PQisBusy(conn_)) {
-                std::optional<std::int64_t> out;
-                while (PGresult* r = PQgetResult(conn_)) {
-                    detail::pg_result const res(r);
-                    if (res.ok() && res.rows() == 1 && !res.null(0, 0)) out = res.integer(0, 0);
-                }
-                collect(); // a notification may have come with the answer
-                return out;
-            }
-            auto const left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-            if (left <= 0) {
-                if (PGcancel* c = PQgetCancel(conn_)) {
-                    char why[256];
-                    PQcancel(c, why, sizeof why);
-                    PQfreeCancel(c);
-                }
-                // The cancelled question's answer (an error) is taken, so the connection is free again.
-                while (PGresult* r = PQgetResult(conn_)) PQclear(r);
-                return std::nullopt;
-            }
-            pollfd pfd{PQsocket(conn_), POLLIN, 0};
-            ::poll(&pfd, 1, static_cast<int>(std::min<std::int64_t>(left, 100)));
-        }
-        while (PGresult* r = PQgetResult(conn_)) PQclear(r);
-        note_broken();
-        return std::nullopt;
+        collect(); // a notification may have come with the answer
+        if (r.rows() != 1 || r.null(0, 0)) return std::nullopt;
+        return r.integer(0, 0);
+    }
+
+    std::chrono::steady_clock::time_point statement_deadline() const
+    {
+        return std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(opts_.statement_timeout_ms, 1)) +
+               std::chrono::seconds(1);
     }
 
     /// The statement, lock and idle limits, as `SET ` (the session's) or `SET LOCAL ` (the
@@ -689,7 +788,7 @@ private:
             if (again.rows() == 0) return finish(create_schema());
         }
         std::int64_t version = 0;
-        if (std::string e = check_schema(version); !e.empty() || version == schema_version) return finish(e);
+        if (std::string e = check_schema(version); !e.empty() || version == schema_version) return finish(e.empty() ? add_feed() : e);
         // Version 1: only its owner may change it; the advisory lock makes one upgrade of many.
         auto const owner = query("SELECT pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = 'skillmd'", {});
         if (!owner.ok() || owner.rows() != 1) return finish(describe("reading the schema's owner", owner));
@@ -698,11 +797,33 @@ private:
                                     "across tenants; connect once as the schema's owner to upgrade it to v2 (this skillmd needs v2)");
         auto const lock = query("SELECT pg_advisory_xact_lock(7395101)", {});
         if (!lock.ok()) return finish(describe("locking the schema", lock));
-        if (std::string e = check_schema(version); !e.empty() || version == schema_version) return finish(e);
+        if (std::string e = check_schema(version); !e.empty() || version == schema_version) return finish(e.empty() ? add_feed() : e);
         std::string const upgrade = std::string(upgrade_from_v1) + version_2 + "UPDATE skillmd.meta SET value = 2 WHERE key = 'schema_version';\n";
         if (!exec(upgrade.c_str(), &why)) return finish(why + " (upgrading the schema from v1 to v2)");
         if (std::string e = check_schema(version); !e.empty()) return finish(e);
-        return finish(version == schema_version ? "" : where() + ": the schema `skillmd` was not upgraded to v2");
+        return finish(version == schema_version ? add_feed() : where() + ": the schema `skillmd` was not upgraded to v2");
+    }
+
+    /// Whether the schema keeps the change feed; its owner adds it where it does not (a
+    /// version 2 made by an older skillmd), under the schema's advisory lock. Anyone else
+    /// reads without it. "" or why the owner could not add it.
+    std::string add_feed()
+    {
+        auto const has = [&] {
+            auto const r = query("SELECT pg_catalog.to_regprocedure('skillmd.skill_changes(text,bigint)') IS NOT NULL", {});
+            return r.ok() && r.rows() == 1 && r.text(0, 0) == "t";
+        };
+        feed_ = has();
+        if (feed_) return {};
+        auto const owner = query("SELECT pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = 'skillmd'", {});
+        if (!owner.ok() || owner.rows() != 1 || owner.text(0, 0) != "t") return {};
+        auto const lock = query("SELECT pg_advisory_xact_lock(7395101)", {});
+        if (!lock.ok()) return describe("locking the schema", lock);
+        if ((feed_ = has())) return {};
+        std::string why;
+        if (!exec(change_feed, &why)) return why + " (adding the change feed)";
+        feed_ = has();
+        return {};
     }
 
     /// The schema's tables, columns and version (into `version`: 1 or 2); "" or why not usable.
@@ -949,6 +1070,77 @@ BEGIN
 END $$;
 )sql";
 
+    /** The change feed: what a namespace's writes after a counter value were, so a
+        reader that is behind reads those rows and no other. Rows carry the counter of
+        their last write (`revision`, indexed); deletions are remembered in the
+        namespace's row of skillmd.changes, the last 256 to 512 of them, and `feed_floor`
+        is the newest one forgotten: a reader from before it reads every name instead.
+        Added to version 2 without a new version or table, so an older skillmd (which
+        refuses a version or a table it does not know) goes on reading the schema after
+        its owner adds this. */
+    static constexpr char const* change_feed = R"sql(
+ALTER TABLE skillmd.changes ADD COLUMN IF NOT EXISTS removed jsonb NOT NULL DEFAULT '[]',
+  ADD COLUMN IF NOT EXISTS feed_floor bigint NOT NULL DEFAULT 0;
+UPDATE skillmd.changes SET feed_floor = counter; -- deletions before now may not have been remembered
+CREATE INDEX IF NOT EXISTS skills_by_revision ON skillmd.skills (namespace, revision);
+
+CREATE OR REPLACE FUNCTION skillmd.changed() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  ns text := CASE WHEN TG_OP = 'DELETE' THEN OLD.namespace ELSE NEW.namespace END;
+  rev bigint;
+BEGIN
+  IF TG_OP = 'UPDATE' AND (NEW.namespace <> OLD.namespace OR NEW.name <> OLD.name) THEN
+    RAISE EXCEPTION 'a skill''s namespace and name do not change' USING ERRCODE = '22023';
+  END IF;
+  INSERT INTO skillmd.changes AS c (namespace, counter) VALUES (ns, 1)
+    ON CONFLICT (namespace) DO UPDATE SET counter = c.counter + 1 RETURNING counter INTO rev;
+  PERFORM pg_catalog.pg_notify(skillmd.channel_of(ns), '');
+  IF TG_OP = 'DELETE' THEN
+    UPDATE skillmd.changes c SET removed = c.removed || pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_array(OLD.name, rev))
+      WHERE c.namespace = ns;
+    UPDATE skillmd.changes c SET feed_floor = (c.removed -> -257 ->> 1)::bigint,
+      removed = (SELECT pg_catalog.jsonb_agg(t.e ORDER BY t.i)
+                 FROM pg_catalog.jsonb_array_elements(c.removed) WITH ORDINALITY t(e, i)
+                 WHERE t.i > pg_catalog.jsonb_array_length(c.removed) - 256)
+      WHERE c.namespace = ns AND pg_catalog.jsonb_array_length(c.removed) > 512;
+    RETURN OLD;
+  END IF;
+  NEW.revision := rev;
+  NEW.updated_at := pg_catalog.now();
+  IF TG_OP = 'UPDATE' THEN NEW.created_at := OLD.created_at; ELSE NEW.created_at := pg_catalog.now(); END IF;
+  RETURN NEW;
+END $$;
+
+-- The counter below which the feed of p_namespace forgot deletions.
+CREATE OR REPLACE FUNCTION skillmd.feed_floor(p_namespace text) RETURNS bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE n bigint;
+BEGIN
+  IF NOT skillmd.may(p_namespace, false) THEN RETURN 0; END IF;
+  SELECT c.feed_floor INTO n FROM skillmd.changes c WHERE c.namespace = p_namespace;
+  RETURN COALESCE(n, 0);
+END $$;
+
+-- The names deleted after p_since (every column but name and revision NULL), then the rows
+-- written after it, whole.
+CREATE OR REPLACE FUNCTION skillmd.skill_changes(p_namespace text, p_since bigint) RETURNS TABLE (name text, description text,
+  triggers text, content text, created_at text, updated_at text, revision bigint)
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF NOT skillmd.may(p_namespace, false) THEN RETURN; END IF;
+  RETURN QUERY SELECT r.e ->> 0, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, (r.e ->> 1)::bigint
+    FROM skillmd.changes c, pg_catalog.jsonb_array_elements(c.removed) r(e)
+    WHERE c.namespace = p_namespace AND (r.e ->> 1)::bigint > p_since;
+  RETURN QUERY SELECT s.name, s.description, s.triggers::text, s.content,
+    pg_catalog.to_char(s.created_at, 'YYYY-MM-DD HH24:MI:SS.MS'), pg_catalog.to_char(s.updated_at, 'YYYY-MM-DD HH24:MI:SS.MS'),
+    s.revision FROM skillmd.skills s WHERE s.namespace = p_namespace AND s.revision > p_since;
+END $$;
+
+REVOKE ALL ON FUNCTION skillmd.feed_floor(text), skillmd.skill_changes(text, bigint) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION skillmd.feed_floor(text), skillmd.skill_changes(text, bigint) TO PUBLIC;
+)sql";
+
     /// From version 1 (row-level security, table privileges for PUBLIC) to version 2.
     static constexpr char const* upgrade_from_v1 = R"sql(
 DROP POLICY reads ON skillmd.skills;
@@ -965,11 +1157,12 @@ DROP FUNCTION skillmd.my_roles();
     {
         std::string const ddl = std::string(v1_tables) + version_2 +
                                 "CREATE TRIGGER changed BEFORE INSERT OR UPDATE OR DELETE ON skillmd.skills "
-                                "FOR EACH ROW EXECUTE FUNCTION skillmd.changed();\n";
+                                "FOR EACH ROW EXECUTE FUNCTION skillmd.changed();\n" + change_feed;
         std::string why;
         if (!exec(ddl.c_str(), &why))
             return why + " (creating the schema needs a role that may create schemas in this database; " +
                    "agents then connect with roles of their own)";
+        feed_ = true;
         return {};
     }
 
@@ -979,6 +1172,7 @@ DROP FUNCTION skillmd.my_roles();
     std::uint64_t generation_ = 0;
     bool announced_ = false; ///< this connection can LISTEN: not behind a pooler, not to a standby
     bool standby_ = false;   ///< this connection is to a server in recovery, as it was when made
+    bool feed_ = false;      ///< the schema keeps the change feed (add_feed)
     /// Per namespace, for polling: the counter of its last sync, the last value a poll
     /// reported, when it was last asked for.
     struct poll_state
@@ -993,6 +1187,7 @@ DROP FUNCTION skillmd.my_roles();
     std::map<std::string, std::string, std::less<>> by_channel_; ///< channel listened to -> namespace
     std::string last_error_;
     std::chrono::steady_clock::time_point retry_at_{};
+    bool unanswered_ = false; ///< the last statement got no answer in time (answer())
     std::chrono::milliseconds wait_{0};
     mutable std::mutex mutex_;
 
@@ -1024,6 +1219,14 @@ public:
     std::string const& name_space() const noexcept { return ns_; }
     std::shared_ptr<postgres_store> const& store() const noexcept { return store_; }
 
+    /// Whether the last discover() read only what changed since the one before (the
+    /// server's change feed), rather than every name in the namespace.
+    bool followed_feed() const
+    {
+        std::lock_guard<std::mutex> lock(state_->mutex);
+        return state_->delta;
+    }
+
     /// True while the skills come from the local snapshot file, not from the server.
     bool stale() const
     {
@@ -1036,24 +1239,36 @@ public:
         discovery d;
         std::lock_guard<std::mutex> lock(state_->mutex);
         auto& st = *state_;
-        std::map<std::string, std::int64_t, std::less<>> known;
-        for (auto const& [name, r] : st.rows) known.emplace(name, r.revision);
         std::string error;
         st.generation = store_ ? store_->generation() : 0;
-        auto synced = store_ ? store_->sync(ns_, known, &error) : std::nullopt;
+        // From the last snapshot taken from the server, only what changed since is asked for.
+        std::int64_t const since = st.stale ? -1 : st.counter;
+        auto const revision_of = [&](std::string const& name) -> std::optional<std::int64_t> {
+            auto const it = st.rows.find(name);
+            if (it == st.rows.end()) return std::nullopt;
+            return it->second.revision;
+        };
+        auto synced = store_ ? store_->sync(ns_, since, revision_of, &error) : std::nullopt;
         if (synced) {
-            // Unchanged rows move over from the last snapshot; changed ones come whole.
-            std::map<std::string, db_skill, std::less<>> next;
-            for (auto& r : synced->changed) {
-                std::string const name = r.name;
-                next.emplace(name, std::move(r));
+            bool const changed = synced->counter != st.counter || st.stale || !synced->changed.empty() || !synced->removed.empty() ||
+                                 (!synced->delta && synced->present.size() != st.rows.size());
+            if (synced->delta) { // deletions first: a name deleted and made again comes back in `changed`
+                for (auto const& name : synced->removed) st.rows.erase(name);
+                for (auto& r : synced->changed) st.rows.insert_or_assign(r.name, std::move(r));
+            } else {
+                // Unchanged rows move over from the last snapshot; changed ones come whole.
+                std::map<std::string, db_skill, std::less<>> next;
+                for (auto& r : synced->changed) {
+                    std::string const name = r.name;
+                    next.emplace(name, std::move(r));
+                }
+                for (auto const& [name, rev] : synced->present)
+                    if (!next.contains(name))
+                        if (auto node = st.rows.extract(name); !node.empty()) next.insert(std::move(node));
+                st.rows = std::move(next);
             }
-            for (auto const& [name, rev] : synced->present)
-                if (!next.contains(name))
-                    if (auto node = st.rows.extract(name); !node.empty()) next.insert(std::move(node));
-            bool const changed = synced->counter != st.counter || st.stale || !synced->changed.empty() || !st.rows.empty();
-            st.rows = std::move(next);
             st.counter = synced->counter;
+            st.delta = synced->delta;
             st.stale = false;
             st.cache_due = st.cache_due || changed;
             auto const now = std::chrono::steady_clock::now();
@@ -1198,6 +1413,7 @@ private:
         std::int64_t watched = -1;
         std::uint64_t generation = 0;
         bool stale = false;       ///< rows come from the local snapshot file
+        bool delta = false;       ///< the last sync read the change feed
         bool cache_tried = false;
         bool cache_due = false;   ///< the file is behind the snapshot
         std::chrono::steady_clock::time_point cache_written{};
