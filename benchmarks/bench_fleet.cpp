@@ -201,6 +201,17 @@ void commit_to_visible(benchmark::State& state)
 {
     auto& w = the_world();
     int const writes = 300;
+    // The namespace of range(0) skills: `bench` (10,000), or one made now for another size.
+    int const size = static_cast<int>(state.range(0));
+    std::string const ns = size == skills ? "bench" : "bench-" + std::to_string(size);
+    if (size != skills && w.count("SELECT count(*) FROM skillmd.skills WHERE namespace = '" + ns + "'") != size) {
+        auto store = std::make_shared<skillmd::postgres_store>(w.options("skillmd_admin"));
+        if (!store->grant(ns, "agent", skillmd::namespace_access::write).ok()) std::abort();
+        w.admin("INSERT INTO skillmd.skills (namespace, name, description, triggers, content) "
+                "SELECT '" + ns + "', 'skill-' || i, 'Use when the task is about area ' || i, '[\"topic\"]', "
+                "E'## Steps\\n1. Read the files.\\n2. Do the work for area ' || i || E'.\\n' || repeat('x', 400) || E'\\n' "
+                "FROM generate_series(0, " + std::to_string(size - 1) + ") AS i");
+    }
     static int round = 0;
     ++round; // each run writes descriptions no earlier run wrote
     int ask[2], told[2];
@@ -209,12 +220,12 @@ void commit_to_visible(benchmark::State& state)
     if (pid == 0) {
         ::close(ask[1]);
         ::close(told[0]);
-        skillmd::postgres_source const src("db", std::make_shared<skillmd::postgres_store>(w.options("agent")), "bench");
+        skillmd::postgres_source const src("db", std::make_shared<skillmd::postgres_store>(w.options("agent")), ns);
         char c;
         for (int i = 0; ::read(ask[0], &c, 1) == 1; ++i) {
             skillmd::db_update u;
             u.description = "Changed " + std::to_string(round) + "-" + std::to_string(i);
-            src.update(name_of(i % skills), u, {});
+            src.update(name_of(i % size), u, {});
             std::int64_t const t = now_ns();
             if (::write(told[1], &t, sizeof t) != sizeof t) break;
         }
@@ -222,7 +233,7 @@ void commit_to_visible(benchmark::State& state)
     }
     ::close(ask[0]);
     ::close(told[1]);
-    auto reg = skillmd::presets::make_fleet(w.at("empty"), w.options("agent"), "bench");
+    auto reg = skillmd::presets::make_fleet(w.at("empty"), w.options("agent"), ns);
     reg.load();
     std::vector<double> ms;
     for (auto _ : state) {
@@ -230,11 +241,11 @@ void commit_to_visible(benchmark::State& state)
             std::string const want = "Changed " + std::to_string(round) + "-" + std::to_string(i);
             char const c = 'w';
             if (::write(ask[1], &c, 1) != 1) std::abort();
-            auto const* r = reg.snapshot()->find(name_of(i % skills));
+            auto const* r = reg.snapshot()->find(name_of(i % size));
             while (!r || r->meta.description != want) {
                 reg.source<1>().wait(std::chrono::milliseconds(50));
                 reg.refresh();
-                r = reg.snapshot()->find(name_of(i % skills));
+                r = reg.snapshot()->find(name_of(i % size));
             }
             std::int64_t const seen = now_ns();
             std::int64_t committed = 0;
@@ -423,7 +434,7 @@ BENCHMARK(full_load_postgres)->Unit(benchmark::kMillisecond);
 BENCHMARK(full_load_sqlite)->Unit(benchmark::kMillisecond);
 BENCHMARK(full_load_files)->Unit(benchmark::kMillisecond);
 BENCHMARK(refresh_unchanged_postgres)->Unit(benchmark::kMicrosecond);
-BENCHMARK(commit_to_visible)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(commit_to_visible)->Arg(skills)->Arg(100000)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(watching_agents_told)->Arg(1)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(watching_agents_polling)->Arg(1)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(creates_per_second)->Arg(1)->Arg(4)->Arg(16)->Unit(benchmark::kMillisecond)->Iterations(1);

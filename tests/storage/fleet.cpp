@@ -466,14 +466,34 @@ BOOST_AUTO_TEST_CASE(the_change_feed_brings_what_changed)
     BOOST_TEST(deltas == 120); // every sync after the first read only the change
     BOOST_TEST(!live.empty());
 
-    // More deletions than the feed remembers (512) while the reader is away: it reads
-    // every name, and has them right.
-    for (int i = 0; i < 600; ++i) BOOST_TEST_REQUIRE(writer.create(skill("gone-" + std::to_string(i)), {}).ok());
+    // More deletions than the feed remembers (64 to 128) while the reader is away: it
+    // reads every name, and has them right. So do long names, sooner (the list stays
+    // within 32 kB).
+    for (int i = 0; i < 150; ++i) BOOST_TEST_REQUIRE(writer.create(skill("gone-" + std::to_string(i)), {}).ok());
     BOOST_TEST(rows_of(reader) == fresh());
-    for (int i = 0; i < 600; ++i) BOOST_TEST_REQUIRE(writer.remove("gone-" + std::to_string(i)).ok());
+    for (int i = 0; i < 150; ++i) BOOST_TEST_REQUIRE(writer.remove("gone-" + std::to_string(i)).ok());
+    BOOST_TEST(rows_of(reader) == fresh());
+    BOOST_TEST(!reader.followed_feed());
+    std::string const long_name(250, 'l');
+    for (int i = 0; i < 130; ++i) BOOST_TEST_REQUIRE(writer.create(skill(long_name + std::to_string(i)), {}).ok());
+    BOOST_TEST(rows_of(reader) == fresh());
+    for (int i = 0; i < 130; ++i) BOOST_TEST_REQUIRE(writer.remove(long_name + std::to_string(i)).ok());
+    int rows = 0; // 130 deletions of 250-byte names: the list was cut by its size, before 128 entries
+    BOOST_TEST(cluster::sql("skillmd_admin", "SELECT 1 FROM skillmd.changes WHERE namespace = 'feed' AND "
+                                             "octet_length(removed::text) <= 32768 AND jsonb_array_length(removed) < 100", &rows) == "");
+    BOOST_TEST(rows == 1);
     BOOST_TEST(rows_of(reader) == fresh());
     BOOST_TEST(!reader.followed_feed());
     BOOST_TEST(writer.remove(live.front()).ok());
+    BOOST_TEST(rows_of(reader) == fresh());
+    BOOST_TEST(reader.followed_feed());
+
+    // A new connection may be to a server with another history (a promoted standby, a
+    // restored backup) where the counters agree: its first sync compares every name.
+    cluster::admin_sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'agent_b' AND application_name = 'skillmd'");
+    BOOST_TEST(writer.remove(live.back()).ok());
+    BOOST_TEST(wait_until([&] { return rows_of(reader) == fresh(); }, std::chrono::seconds(10)));
+    BOOST_TEST(!reader.followed_feed());
     BOOST_TEST(rows_of(reader) == fresh());
     BOOST_TEST(reader.followed_feed());
 
@@ -498,6 +518,38 @@ BOOST_AUTO_TEST_CASE(the_change_feed_brings_what_changed)
     BOOST_TEST(admin->revoke("feed", "agent_b").ok());
     BOOST_TEST(rows_of(renewed) == "");
     BOOST_TEST(rows_of(reader) == "");
+}
+
+// A server that stops answering (its backend stopped with SIGSTOP): every call returns
+// within the statement limit and a second, says why, and the store comes back when the
+// server does. wait() returns by its own deadline even with its poll unanswered.
+BOOST_AUTO_TEST_CASE(a_silent_server_cannot_hold_a_call)
+{
+    grants();
+    auto o = opts("reader");
+    o.statement_timeout_ms = 300;
+    auto const store = std::make_shared<postgres_store>(o);
+    postgres_source const src("db", store, "team-a");
+    BOOST_TEST(src.discover().diagnostics.empty());
+    std::string pid;
+    {
+        int rows = 0;
+        BOOST_TEST_REQUIRE(cluster::sql("skillmd_admin", "SELECT pid FROM pg_stat_activity WHERE usename = 'reader'", &rows) == "");
+        BOOST_TEST_REQUIRE(rows == 1);
+        PGconn* c = PQconnectdb(cluster::conninfo("skillmd_admin").c_str());
+        PGresult* r = PQexec(c, "SELECT pid FROM pg_stat_activity WHERE usename = 'reader'");
+        pid = PQgetvalue(r, 0, 0);
+        PQclear(r);
+        PQfinish(c);
+    }
+    BOOST_TEST_REQUIRE(std::system(("kill -STOP " + pid).c_str()) == 0);
+    auto const started = std::chrono::steady_clock::now();
+    auto const d = src.discover();
+    auto const took = std::chrono::steady_clock::now() - started;
+    BOOST_TEST(all(d.diagnostics).find("no answer within 300 ms") != std::string::npos, all(d.diagnostics));
+    BOOST_TEST(took < std::chrono::milliseconds(2500), std::chrono::duration<double>(took).count() << " s");
+    BOOST_TEST(std::system(("kill -CONT " + pid).c_str()) == 0);
+    BOOST_TEST(wait_until([&] { return src.discover().diagnostics.empty(); }, std::chrono::seconds(10)));
 }
 
 // The server restarted, a connection killed, the server down: the last snapshot stays,
@@ -835,6 +887,26 @@ BOOST_AUTO_TEST_CASE(a_transaction_pooler_is_polled)
     for (auto* c : held) PQfinish(c);
     BOOST_TEST(wait_until([&] { return queued.create(skill("after-full"), {}).ok(); }, std::chrono::seconds(20)));
     BOOST_TEST(follows_to(agent, "after-full"));
+}
+
+// A COMMIT whose wait for the synchronous standby ends without it (here: no standby of
+// that name; the wait outlasts the tier's limit) is never reported as a success: either
+// the server warned that the write is on the primary only, or no answer came and the
+// outcome is unknown.
+BOOST_AUTO_TEST_CASE(an_unreplicated_commit_is_not_acknowledged)
+{
+    cluster::admin_sql("ALTER SYSTEM SET synchronous_standby_names = 'nobody'");
+    cluster::admin_sql("SELECT pg_reload_conf()");
+    auto o = replica_opts(replicated::writers());
+    o.statement_timeout_ms = 300;
+    postgres_source const w("db", std::make_shared<postgres_store>(o), "replica");
+    auto const r = w.create(skill("unreplicated"), {});
+    cluster::admin_sql("ALTER SYSTEM SET synchronous_standby_names = 'standby'"); // as cluster.sh set it
+    cluster::admin_sql("SELECT pg_reload_conf()");
+    BOOST_TEST(!r.ok());
+    BOOST_TEST((r.message.find("may not be on a standby") != std::string::npos ||
+                r.message.find("whether the write was kept is unknown") != std::string::npos),
+               r.message);
 }
 
 // Four writer processes create skills while the primary is killed and the standby

@@ -23,6 +23,7 @@
 #include <skillmd/storage/db_skill.hpp>
 #include <skillmd/storage/source.hpp>
 #include <skillmd/storage/sources/impl/postgres_helpers.hpp>
+#include <skillmd/detail/prompt_text.hpp>
 
 #include <boost/json.hpp>
 
@@ -184,6 +185,13 @@ public:
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!usable(error)) return std::nullopt;
+        // The whole sync, not each of its statements, within the statement limit and a second.
+        operation_end_ = statement_deadline();
+        struct end_operation
+        {
+            std::optional<std::chrono::steady_clock::time_point>& end;
+            ~end_operation() { end.reset(); }
+        } const ends{operation_end_};
         // Listening starts before the snapshot, and what was announced before the snapshot
         // is in it: only later announcements wake `wait`.
         listen_for(ns, true);
@@ -191,6 +199,11 @@ public:
         dirty_.erase(ns);
         if (!begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error)) return std::nullopt;
         sync_result out;
+        // The feed only on the connection of the last sync of `ns`: a new one may be to
+        // another server (a promoted standby, a restored backup) whose history differs
+        // where the counters agree. Every name and revision is compared once then.
+        auto& polled = polls_[ns];
+        if (polled.generation != generation_) since = -1;
         auto const c = query("SELECT skillmd.namespace_counter($1)", {ns});
         bool ok = c.ok() && c.rows() == 1;
         std::string why = ok ? "" : describe("reading namespace " + ns, c);
@@ -240,6 +253,7 @@ public:
         if (!ok && error) *error = why;
         exec("COMMIT", nullptr);
         if (!ok) return std::nullopt;
+        polled.generation = generation_;
         return out;
     }
 
@@ -455,9 +469,11 @@ private:
             values.push_back(p.c_str());
             lengths.push_back(static_cast<int>(p.size()));
         }
-        bool const sent = conn_ && PQsendQueryParams(conn_, sql.c_str(), static_cast<int>(params.size()), nullptr, values.data(),
-                                                     lengths.data(), nullptr, 0);
-        auto r = answer(sent);
+        auto const deadline = statement_deadline();
+        unanswered_ = false;
+        bool const sent = settle(deadline) && PQsendQueryParams(conn_, sql.c_str(), static_cast<int>(params.size()), nullptr,
+                                                                values.data(), lengths.data(), nullptr, 0);
+        auto r = answer(sent, deadline);
         if (!r.ok()) note_broken();
         return r;
     }
@@ -465,62 +481,104 @@ private:
     /// `sql`, one statement or several separated by `;`, without parameters.
     bool exec(char const* sql, std::string* error)
     {
-        auto const r = answer(conn_ && PQsendQuery(conn_, sql));
+        auto const deadline = statement_deadline();
+        unanswered_ = false;
+        auto const r = answer(settle(deadline) && PQsendQuery(conn_, sql), deadline);
         if (r.ok()) return true;
-        if (error) *error = describe(sql, r);
+        if (error) *error = describe(first_line(sql).substr(0, 60), r);
         note_broken();
         return false;
     }
 
-    /** The answer to what was just sent (the first failure of several statements, else
-        the last result), awaited at most the statement limit and a second more. The
-        server enforces statement_timeout once a statement runs, but a transaction pooler
-        queues it first, with no limit of ours (PgBouncer's query_wait_timeout is two
-        minutes by default): then the statement is cancelled, and a connection that has not
-        answered a second after the cancel is closed (an open transaction aborts with it)
-        and made again after the back-off. Either way the result is a failure that
-        `describe` says was unanswered.
-    */
-    detail::pg_result answer(bool sent) { return answer(sent, statement_deadline(), std::chrono::seconds(1)); }
-    /// The answer awaited until `deadline`, and `grace` more after the cancel.
-    detail::pg_result answer(bool sent, std::chrono::steady_clock::time_point deadline, std::chrono::milliseconds grace)
+    /// When the statement sent now must have been answered: the statement limit and a
+    /// second more, or the operation's end (`operation_end_`, a sync's) if sooner.
+    std::chrono::steady_clock::time_point statement_deadline() const
     {
-        unanswered_ = false;
+        auto const own = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(opts_.statement_timeout_ms, 1)) +
+                         std::chrono::seconds(1);
+        return operation_end_ ? std::min(own, *operation_end_) : own;
+    }
+
+    /** The answer to what was just sent (the first failure of several statements, else
+        the last result), by `deadline`. The server enforces statement_timeout once a
+        statement runs, but a transaction pooler queues it first with no limit of ours
+        (PgBouncer's query_wait_timeout is two minutes by default), and a server or a
+        network can stop answering: past the deadline the connection is closed (an open
+        transaction aborts with it; a COMMIT's outcome is unknown) and made again after
+        the back-off. Never cancelled: libpq's PQcancel waits without a limit, and a
+        COMMIT cancelled while it waits for a synchronous standby is kept on the primary
+        alone yet answers as committed. The send is flushed within the deadline too (the
+        connection does not block: a server that stops reading cannot hold a write of
+        megabytes). A result that failed to come is empty; `unanswered_` says it was late.
+    */
+    detail::pg_result answer(bool sent, std::chrono::steady_clock::time_point deadline)
+    {
         if (!sent) return detail::pg_result();
+        notices_.clear();
+        if (!flushed(deadline)) return give_up();
         detail::pg_result kept;
-        bool cancelled = false;
         while (true) {
             if (!PQconsumeInput(conn_)) return detail::pg_result(); // the connection failed: describe says so
             while (!PQisBusy(conn_)) {
                 PGresult* r = PQgetResult(conn_);
-                if (r == nullptr) {
-                    if (cancelled) unanswered_ = true; // whatever came, it came from the cancel
-                    return kept;
-                }
+                if (r == nullptr) return kept;
                 if (!kept.get() || kept.ok()) kept = detail::pg_result(r);
                 else PQclear(r);
             }
-            auto const left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-            if (left <= 0) {
-                unanswered_ = true;
-                if (cancelled) { // not even the cancel was answered: the connection goes
-                    PQfinish(conn_);
-                    conn_ = nullptr;
-                    back_off();
-                    return detail::pg_result();
-                }
-                cancelled = true;
-                if (PGcancel* c = PQgetCancel(conn_)) {
-                    char why[256];
-                    PQcancel(c, why, sizeof why);
-                    PQfreeCancel(c);
-                }
-                deadline = std::chrono::steady_clock::now() + grace;
-                continue;
-            }
-            pollfd pfd{PQsocket(conn_), POLLIN, 0};
-            ::poll(&pfd, 1, static_cast<int>(std::min<std::int64_t>(left, 1000)));
+            if (!readable(deadline)) return give_up();
         }
+    }
+
+    /// Everything sent has left, by `deadline` (false: it could not).
+    bool flushed(std::chrono::steady_clock::time_point deadline)
+    {
+        while (true) {
+            int const f = PQflush(conn_);
+            if (f == 0) return true;
+            if (f < 0) return false;
+            pollfd p{PQsocket(conn_), POLLOUT | POLLIN, 0};
+            if (!await(p, deadline)) return false;
+            if ((p.revents & POLLIN) && !PQconsumeInput(conn_)) return false; // read, so a server that writes can go on reading
+        }
+    }
+    bool readable(std::chrono::steady_clock::time_point deadline)
+    {
+        pollfd p{PQsocket(conn_), POLLIN, 0};
+        return await(p, deadline);
+    }
+    /// Polls `p` until it is ready or `deadline` passes (false).
+    static bool await(pollfd& p, std::chrono::steady_clock::time_point deadline)
+    {
+        while (true) {
+            auto const left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+            if (left <= 0) return false;
+            p.revents = 0;
+            int const n = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left, 1000)));
+            if (n > 0) return true;
+            if (n < 0 && errno != EINTR) return false;
+        }
+    }
+    /// No answer in time: the connection goes.
+    detail::pg_result give_up()
+    {
+        unanswered_ = true;
+        poll_in_flight_ = false;
+        PQfinish(conn_);
+        conn_ = nullptr;
+        back_off();
+        return detail::pg_result();
+    }
+
+    /** The connection ready for a statement: a poll still in flight (sent by `wait`, which
+        returned at its own deadline) is answered and dropped first, by `deadline`, or the
+        connection goes. False without a connection. */
+    bool settle(std::chrono::steady_clock::time_point deadline)
+    {
+        if (!conn_) return false;
+        if (!poll_in_flight_) return true;
+        poll_in_flight_ = false;
+        answer(true, std::min(deadline, poll_deadline_));
+        return conn_ != nullptr;
     }
 
     std::string describe(std::string const& what, detail::pg_result const& r) const
@@ -576,6 +634,14 @@ private:
             bool const known = conn_ && PQstatus(conn_) == CONNECTION_OK && !unanswered_;
             out = {db_status::error, why + (known ? "" : "; whether the write was kept is unknown"), {}};
             exec("ROLLBACK", nullptr);
+        } else if (auto const w = std::find_if(notices_.begin(), notices_.end(), [](auto const& n) { return n.starts_with("WARNING"); });
+                   w != notices_.end()) {
+            // Committed, and yet warned: PostgreSQL answers so when the wait for a
+            // synchronous standby was cancelled (by an administrator, or a timeout): the
+            // write is on the primary only, and a failover now would lose it.
+            out = {db_status::error, where() + ": the write was committed on the primary, but the server warned (" +
+                                         detail::clean_line(*w) + "): it may not be on a standby, and a failover may lose it",
+                   {}};
         }
         return out;
     }
@@ -693,26 +759,36 @@ private:
     }
 
     /// The counter of `ns`, asked without blocking past `deadline`; nothing when no answer
-    /// came by then (the question is cancelled) or the connection failed.
+    /// came by then (the question stays in flight) or the connection failed.
     std::optional<std::int64_t> counter_within(std::string const& ns, std::chrono::steady_clock::time_point deadline)
     {
-        char const* values[] = {ns.c_str()};
-        bool const sent = PQsendQueryParams(conn_, "SELECT skillmd.namespace_counter($1)", 1, nullptr, values, nullptr, nullptr, 0);
-        // A short grace after the cancel: `wait` promised to return by its deadline.
-        auto const r = answer(sent, deadline, std::chrono::milliseconds(100));
+        unanswered_ = false;
+        if (!poll_in_flight_) {
+            char const* values[] = {ns.c_str()};
+            if (!PQsendQueryParams(conn_, "SELECT skillmd.namespace_counter($1)", 1, nullptr, values, nullptr, nullptr, 0)) {
+                note_broken();
+                return std::nullopt;
+            }
+            poll_in_flight_ = true;
+            poll_ns_ = ns;
+            poll_deadline_ = statement_deadline();
+        }
+        // Awaited until the wait's deadline; an answer not there yet is left in flight, for
+        // the next poll (or dropped by the next statement, settle()), rather than cancelled.
+        if (deadline < poll_deadline_) {
+            if (!flushed(deadline)) return std::nullopt;
+            while (PQconsumeInput(conn_) && PQisBusy(conn_))
+                if (!readable(deadline)) return std::nullopt;
+        }
+        poll_in_flight_ = false;
+        auto const r = answer(true, poll_deadline_);
         if (!r.ok()) {
             note_broken();
             return std::nullopt;
         }
         collect(); // a notification may have come with the answer
-        if (r.rows() != 1 || r.null(0, 0)) return std::nullopt;
+        if (poll_ns_ != ns || r.rows() != 1 || r.null(0, 0)) return std::nullopt; // another namespace's late answer
         return r.integer(0, 0);
-    }
-
-    std::chrono::steady_clock::time_point statement_deadline() const
-    {
-        return std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(opts_.statement_timeout_ms, 1)) +
-               std::chrono::seconds(1);
     }
 
     /// The statement, lock and idle limits, as `SET ` (the session's) or `SET LOCAL ` (the
@@ -744,7 +820,16 @@ private:
         conn_ = PQconnectdbParams(keys, values, 1);
         if (conn_ == nullptr) return where() + ": out of memory";
         if (PQstatus(conn_) != CONNECTION_OK) return where() + ": cannot connect: " + first_line(PQerrorMessage(conn_));
-        PQsetNoticeProcessor(conn_, [](void*, char const*) {}, nullptr); // server notices never reach the terminal
+        // Server notices never reach the terminal; a statement's are kept for its caller
+        // (a COMMIT's warning says it was not replicated), a few at most.
+        PQsetNoticeReceiver(conn_, [](void* self, PGresult const* r) {
+            auto& kept = static_cast<postgres_store*>(self)->notices_;
+            char const* level = PQresultErrorField(r, PG_DIAG_SEVERITY_NONLOCALIZED);
+            char const* what = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+            if (kept.size() < 8) kept.push_back(std::string(level ? level : "?") + ": " + (what ? what : ""));
+        }, this);
+        // Sends never block: answer() flushes them within its deadline.
+        if (PQsetnonblocking(conn_, 1) != 0) return where() + ": cannot make the connection non-blocking";
         std::string why;
         if (!opts_.transaction_pooler && !exec(limits("SET ").c_str(), &why)) return why;
         // A server in recovery (a hot standby) refuses LISTEN, and no notification is
@@ -806,7 +891,7 @@ private:
 
     /// Whether the schema keeps the change feed; its owner adds it where it does not (a
     /// version 2 made by an older skillmd), under the schema's advisory lock. Anyone else
-    /// reads without it. "" or why the owner could not add it.
+    /// reads without it. "" unless the connection was lost.
     std::string add_feed()
     {
         auto const has = [&] {
@@ -817,12 +902,20 @@ private:
         if (feed_) return {};
         auto const owner = query("SELECT pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = 'skillmd'", {});
         if (!owner.ok() || owner.rows() != 1 || owner.text(0, 0) != "t") return {};
+        // Within a savepoint, and waiting for the tables at most a second: agents keep
+        // reading while the owner waits, and if the feed cannot be added now (the tables
+        // are busy), the owner connects without it and tries again at its next connection.
+        if (feed_tried_) return {}; // once per store: each try may hold writers back for a moment
+        feed_tried_ = true;
+        if (!exec("SAVEPOINT feed; SET LOCAL lock_timeout = 1000", nullptr)) return describe("adding the change feed", detail::pg_result());
         auto const lock = query("SELECT pg_advisory_xact_lock(7395101)", {});
-        if (!lock.ok()) return describe("locking the schema", lock);
-        if ((feed_ = has())) return {};
-        std::string why;
-        if (!exec(change_feed, &why)) return why + " (adding the change feed)";
-        feed_ = has();
+        if (lock.ok() && (feed_ = has())) return {};
+        if (lock.ok() && exec(change_feed, nullptr)) {
+            feed_ = has();
+            return {};
+        }
+        if (!conn_) return where() + ": the connection was lost while adding the change feed";
+        exec("ROLLBACK TO SAVEPOINT feed", nullptr);
         return {};
     }
 
@@ -1073,8 +1166,10 @@ END $$;
     /** The change feed: what a namespace's writes after a counter value were, so a
         reader that is behind reads those rows and no other. Rows carry the counter of
         their last write (`revision`, indexed); deletions are remembered in the
-        namespace's row of skillmd.changes, the last 256 to 512 of them, and `feed_floor`
-        is the newest one forgotten: a reader from before it reads every name instead.
+        namespace's row of skillmd.changes, the last 64 to 128 of them (fewer when names
+        are long: the list stays within 32 kB, as each deletion rewrites it), and
+        `feed_floor` is the newest one forgotten: a reader from before it reads every
+        name instead.
         Added to version 2 without a new version or table, so an older skillmd (which
         refuses a version or a table it does not know) goes on reading the schema after
         its owner adds this. */
@@ -1089,27 +1184,48 @@ SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   ns text := CASE WHEN TG_OP = 'DELETE' THEN OLD.namespace ELSE NEW.namespace END;
   rev bigint;
+  gone jsonb;
+  forgot bigint := 0;
 BEGIN
   IF TG_OP = 'UPDATE' AND (NEW.namespace <> OLD.namespace OR NEW.name <> OLD.name) THEN
     RAISE EXCEPTION 'a skill''s namespace and name do not change' USING ERRCODE = '22023';
   END IF;
   INSERT INTO skillmd.changes AS c (namespace, counter) VALUES (ns, 1)
-    ON CONFLICT (namespace) DO UPDATE SET counter = c.counter + 1 RETURNING counter INTO rev;
+    ON CONFLICT (namespace) DO UPDATE SET counter = c.counter + 1 RETURNING counter, removed INTO rev, gone;
   PERFORM pg_catalog.pg_notify(skillmd.channel_of(ns), '');
   IF TG_OP = 'DELETE' THEN
-    UPDATE skillmd.changes c SET removed = c.removed || pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_array(OLD.name, rev))
-      WHERE c.namespace = ns;
-    UPDATE skillmd.changes c SET feed_floor = (c.removed -> -257 ->> 1)::bigint,
-      removed = (SELECT pg_catalog.jsonb_agg(t.e ORDER BY t.i)
-                 FROM pg_catalog.jsonb_array_elements(c.removed) WITH ORDINALITY t(e, i)
-                 WHERE t.i > pg_catalog.jsonb_array_length(c.removed) - 256)
-      WHERE c.namespace = ns AND pg_catalog.jsonb_array_length(c.removed) > 512;
+    -- The deletion is remembered; past 128 entries or 32 kB (names may be long), the
+    -- newest 64 within 16 kB are kept and the floor moves up to the newest forgotten.
+    gone := gone || pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_array(OLD.name, rev));
+    IF pg_catalog.jsonb_array_length(gone) > 128 OR pg_catalog.octet_length(gone::text) > 32768 THEN
+      SELECT COALESCE(pg_catalog.jsonb_agg(t.e ORDER BY t.i) FILTER (WHERE t.keep), '[]'::jsonb),
+             COALESCE(pg_catalog.max((t.e ->> 1)::bigint) FILTER (WHERE NOT t.keep), 0)
+        INTO gone, forgot
+        FROM (SELECT x.e, x.i, (pg_catalog.count(*) OVER w <= 64 AND pg_catalog.sum(pg_catalog.octet_length(x.e::text)) OVER w <= 16384) AS keep
+              FROM pg_catalog.jsonb_array_elements(gone) WITH ORDINALITY x(e, i) WINDOW w AS (ORDER BY x.i DESC)) t;
+    END IF;
+    UPDATE skillmd.changes c SET removed = gone, feed_floor = GREATEST(c.feed_floor, forgot) WHERE c.namespace = ns;
     RETURN OLD;
   END IF;
   NEW.revision := rev;
   NEW.updated_at := pg_catalog.now();
   IF TG_OP = 'UPDATE' THEN NEW.created_at := OLD.created_at; ELSE NEW.created_at := pg_catalog.now(); END IF;
   RETURN NEW;
+END $$;
+
+-- may() again, in PL/pgSQL: a SQL function that is SECURITY DEFINER is never inlined, and
+-- is parsed and planned at every call; PL/pgSQL keeps its plans for the session. Every
+-- function an agent calls asks it first, so this is most of a small query's cost.
+CREATE OR REPLACE FUNCTION skillmd.may(p_namespace text, p_write boolean) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  who name := CASE WHEN pg_catalog.current_setting('role') = 'none' THEN session_user
+                   ELSE pg_catalog.current_setting('role')::name END;
+BEGIN
+  RETURN pg_catalog.pg_has_role(who, (SELECT n.nspowner FROM pg_catalog.pg_namespace n WHERE n.nspname = 'skillmd'), 'USAGE')
+      OR EXISTS (SELECT 1 FROM skillmd.grants g JOIN pg_catalog.pg_roles r ON r.rolname = g.role
+                 WHERE g.namespace = p_namespace AND (g.can_write OR NOT p_write)
+                   AND pg_catalog.pg_has_role(who, r.oid, 'MEMBER'));
 END $$;
 
 -- The counter below which the feed of p_namespace forgot deletions.
@@ -1173,10 +1289,12 @@ DROP FUNCTION skillmd.my_roles();
     bool announced_ = false; ///< this connection can LISTEN: not behind a pooler, not to a standby
     bool standby_ = false;   ///< this connection is to a server in recovery, as it was when made
     bool feed_ = false;      ///< the schema keeps the change feed (add_feed)
+    bool feed_tried_ = false; ///< this store, as the schema's owner, tried to add the feed
     /// Per namespace, for polling: the counter of its last sync, the last value a poll
     /// reported, when it was last asked for.
     struct poll_state
     {
+        std::uint64_t generation = 0; ///< of the connection of the last sync
         std::int64_t synced = -1;
         std::int64_t reported = -1;
         std::chrono::steady_clock::time_point at{};
@@ -1188,6 +1306,14 @@ DROP FUNCTION skillmd.my_roles();
     std::string last_error_;
     std::chrono::steady_clock::time_point retry_at_{};
     bool unanswered_ = false; ///< the last statement got no answer in time (answer())
+    /// A counter poll sent by `wait` and not yet answered: for which namespace, and by when.
+    bool poll_in_flight_ = false;
+    std::string poll_ns_;
+    std::chrono::steady_clock::time_point poll_deadline_{};
+    /// When the operation under way (a sync) must be over, if it has such a limit.
+    std::optional<std::chrono::steady_clock::time_point> operation_end_;
+    /// The server's warnings and notices during the last statement (a COMMIT's among them).
+    std::vector<std::string> notices_;
     std::chrono::milliseconds wait_{0};
     mutable std::mutex mutex_;
 
