@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -311,8 +312,15 @@ long long server_ticks(fs::path const& data)
     for (auto const& e : fs::directory_iterator("/proc")) {
         std::string const name = e.path().filename().string();
         if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue; // processes only
-        std::ifstream in(e.path() / "stat");
-        std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        // Read with read(2): a process that ends meanwhile fails the read (ESRCH), which
+        // a stream's buffer would throw from.
+        int const fd = ::open((e.path() / "stat").c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        char buf[1024];
+        auto const n = ::read(fd, buf, sizeof buf);
+        ::close(fd);
+        if (n <= 0) continue;
+        std::string const stat(buf, static_cast<std::size_t>(n));
         auto const close = stat.rfind(')');
         if (close == std::string::npos) continue;
         std::istringstream fields(stat.substr(close + 2));
