@@ -26,6 +26,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -70,7 +72,7 @@ struct tree
     skillmd::layout layout = skillmd::layout::nested;
     /// Every SKILL.md below `dir`; the generated tree of `form` when `dir` is empty. Flat:
     /// only `dir/<name>/SKILL.md`, as the flat layout finds them.
-    explicit tree(std::string const& dir, shape form = shape::nested)
+    explicit tree(std::string const& dir, shape form = shape::nested, int groups = 100)
     {
         bool const flat = form == shape::flat;
         if (flat) layout = skillmd::layout::flat;
@@ -89,7 +91,7 @@ struct tree
         std::string const filler =
             "Follow these steps carefully and check each result before moving on to the next one.\n";
         unsigned seed = 1;
-        for (int g = 0; g < 100; ++g) {
+        for (int g = 0; g < groups; ++g) {
             for (int s = 0; s < 100; ++s) {
                 fs::path dir = (form == shape::nested_in_one_folder ? root / "all" : root) / ("group-" + std::to_string(g));
                 if (flat) dir = root / ("skill-" + std::to_string(g * 100 + s));
@@ -366,6 +368,57 @@ void load_against_plain_loop(benchmark::State& state, tree const& (*which)())
     state.counters["pairs"] = static_cast<double>(timings.a.size());
 }
 
+/// The generated nested tree of `n` skills (100 groups of 100, or n / 100 of them).
+tree const& tree_of(std::int64_t n)
+{
+    if (n == 10000) return the_tree();
+    static std::map<std::int64_t, std::unique_ptr<tree>> made;
+    auto& t = made[n];
+    if (!t) t = std::make_unique<tree>(std::string(), shape::nested, static_cast<int>(n / 100));
+    return *t;
+}
+
+/// A first load of the nested tree of range(0) skills (`full_load/100000`): what an
+/// incremental refresh is measured against.
+void full_load_of(benchmark::State& state)
+{
+    auto const& t = tree_of(state.range(0));
+    std::size_t n = 0;
+    for (auto _ : state) {
+        registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), nested()));
+        reg.load();
+        n = reg.snapshot()->skills().size();
+    }
+    state.counters["skills"] = static_cast<double>(n);
+    state.counters["ms"] = benchmark::Counter(static_cast<double>(state.iterations()) * 1e-3, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+/// refresh() after `changed` files of the nested tree of range(0) skills were edited (one
+/// line appended to each, spread over the tree), with the change watches set; only the
+/// refresh is timed. Counter `ms`: per refresh.
+void refresh_after_edits(benchmark::State& state, std::size_t changed)
+{
+    auto const& t = tree_of(state.range(0));
+    registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), nested()));
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    std::size_t next = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        for (std::size_t k = 0; k < changed; ++k) {
+            next = (next + 7919) % t.files.size(); // a prime stride: spread over the groups
+            std::ofstream(t.files[next], std::ios::binary | std::ios::app) << "Edited.\n";
+        }
+        state.ResumeTiming();
+        reg.refresh();
+    }
+    state.counters["skills"] = static_cast<double>(reg.snapshot()->skills().size());
+    state.counters["ms"] = benchmark::Counter(static_cast<double>(state.iterations()) * 1e-3, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+void refresh_one_changed(benchmark::State& state) { refresh_after_edits(state, 1); }
+void refresh_hundred_changed(benchmark::State& state) { refresh_after_edits(state, 100); }
+
 /// refresh() with nothing changed, once the change watches are set (the first two
 /// refreshes after a load set them up and check the tree once more).
 void refresh_unchanged(benchmark::State& state)
@@ -457,6 +510,31 @@ void memory_per_skill(benchmark::State& state, tree const& (*which)())
     state.counters["heap_per_frontmatter"] = heap / std::max(1.0, static_cast<double>(frontmatter));
 }
 
+/// The heap two snapshots hold that differ in one skill (one kept, the next refreshed after
+/// one file of the nested tree was edited) over what one holds. Counter `ratio`: 1.0 when
+/// the second shares everything unchanged with the first, 2.0 when it copies it all.
+void snapshot_memory_one_change(benchmark::State& state)
+{
+    auto const& t = the_tree();
+    double ratio = 0;
+    for (auto _ : state) {
+        std::size_t const heap0 = heap_in_use();
+        registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), nested()));
+        reg.load();
+        reg.refresh();
+        reg.refresh();
+        auto const one = reg.snapshot();
+        std::size_t const heap1 = heap_in_use();
+        std::ofstream(t.files[t.files.size() / 2], std::ios::binary | std::ios::app) << "Edited.\n";
+        reg.refresh();
+        auto const two = reg.snapshot();
+        std::size_t const heap2 = heap_in_use();
+        if (one == two) state.SkipWithError("the refresh did not make a new snapshot");
+        ratio = static_cast<double>(heap2 - heap0) / static_cast<double>(std::max<std::size_t>(heap1 - heap0, 1));
+    }
+    state.counters["ratio"] = ratio;
+}
+
 /// Allocations made through `operator new`, on every thread, while `counting` is set: what
 /// allocations_per_skill counts. Unset, the replaced `operator new` below adds one relaxed
 /// load to each allocation of the other benchmarks.
@@ -503,6 +581,12 @@ BENCHMARK_CAPTURE(load_against_plain_loop, nested, &the_tree)->Unit(benchmark::k
 BENCHMARK_CAPTURE(load_against_plain_loop, nested_in_one_folder, &the_tree_in_one_folder)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(21);
 BENCHMARK_CAPTURE(load_against_plain_loop, flat, &the_flat_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(21);
 BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
+// Incremental refreshes (issue 43's targets: one change among 10,000 within 1 ms, among
+// 100,000 within 2 ms; two snapshots within 1.1 times one's memory).
+BENCHMARK(refresh_one_changed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(refresh_hundred_changed)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(full_load_of)->Name("full_load")->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(snapshot_memory_one_change)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(refresh_unchanged_without_watches)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(memory_per_skill, tree, &the_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK_CAPTURE(memory_per_skill, longer_frontmatter, &the_longer_tree)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
