@@ -156,6 +156,9 @@ public:
         std::vector<std::pair<std::string, std::int64_t>> present; ///< every row: name, revision
         std::vector<std::string> removed;                          ///< names deleted since (a delta)
         std::vector<db_skill> changed;                             ///< whole, the rows `known` lacks or has at another revision
+        /// Which server's history was read (its postmaster's start time): the feed is
+        /// followed only from a sync of the same one.
+        std::string server;
     };
 
     /** The namespace in one read-only snapshot: every row's name and revision, and the
@@ -165,33 +168,38 @@ public:
     std::optional<sync_result> sync(std::string const& ns, std::map<std::string, std::int64_t, std::less<>> const& known,
                                     std::string* error)
     {
-        return sync(ns, -1, [&](std::string const& name) -> std::optional<std::int64_t> {
+        return sync(ns, -1, {}, [&](std::string const& name) -> std::optional<std::int64_t> {
             auto const k = known.find(name);
             if (k == known.end()) return std::nullopt;
             return k->second;
         }, error);
     }
 
-    /** The same from a snapshot taken at counter `since` (-1: none), in which
-        `revision_of(name)` is a row's revision. Where the server keeps the change feed and
-        `since` is recent enough, only the rows written after it come, whole, with the
-        names deleted since (a `delta`): the cost is the change's, not the namespace's.
-        Otherwise every name and revision is read, as above. Whether an announcement said
-        what changed does not matter: any role may send one on a channel it knows, so
-        what changed is always asked of the server.
+    /** The same from a snapshot taken at counter `since` (-1: none) of `server` (the
+        `sync_result::server` of that sync), in which `revision_of(name)` is a row's
+        revision. Where the server keeps the change feed, is the same server, and `since`
+        is recent enough, only the rows written after it come, whole, with the names
+        deleted since (a `delta`): the cost is the change's, not the namespace's.
+        Otherwise every name and revision is read, as above. Another server (a promoted
+        standby, a restored backup, another server behind the same pooler) may have
+        another history where the counters agree, so it is compared name by name once.
+        Whether an announcement said what changed does not matter: any role may send one
+        on a channel it knows, so what changed is always asked of the server.
     */
     template <class RevisionOf>
-    std::optional<sync_result> sync(std::string const& ns, std::int64_t since, RevisionOf&& revision_of, std::string* error)
+    std::optional<sync_result> sync(std::string const& ns, std::int64_t since, std::string const& server, RevisionOf&& revision_of,
+                                    std::string* error)
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (!usable(error)) return std::nullopt;
-        // The whole sync, not each of its statements, within the statement limit and a second.
+        // The whole sync, a reconnection included, within the statement limit and a second
+        // (but for the connection's own connect_timeout).
         operation_end_ = statement_deadline();
         struct end_operation
         {
             std::optional<std::chrono::steady_clock::time_point>& end;
             ~end_operation() { end.reset(); }
         } const ends{operation_end_};
+        if (!usable(error)) return std::nullopt;
         // Listening starts before the snapshot, and what was announced before the snapshot
         // is in it: only later announcements wake `wait`.
         listen_for(ns, true);
@@ -199,17 +207,14 @@ public:
         dirty_.erase(ns);
         if (!begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error)) return std::nullopt;
         sync_result out;
-        // The feed only on the connection of the last sync of `ns`: a new one may be to
-        // another server (a promoted standby, a restored backup) whose history differs
-        // where the counters agree. Every name and revision is compared once then.
-        auto& polled = polls_[ns];
-        if (polled.generation != generation_) since = -1;
-        auto const c = query("SELECT skillmd.namespace_counter($1)", {ns});
+        auto const c = query("SELECT skillmd.namespace_counter($1), pg_catalog.pg_postmaster_start_time()::text", {ns});
         bool ok = c.ok() && c.rows() == 1;
         std::string why = ok ? "" : describe("reading namespace " + ns, c);
         if (ok) {
             out.counter = c.integer(0, 0);
+            out.server = c.text(0, 1);
             polls_[ns].synced = out.counter;
+            if (out.server != server) since = -1;
         }
         if (ok && feed_ && since >= 0 && out.counter >= since) {
             // A counter below `since`: another server, a reset, or a grant taken away
@@ -253,7 +258,6 @@ public:
         if (!ok && error) *error = why;
         exec("COMMIT", nullptr);
         if (!ok) return std::nullopt;
-        polled.generation = generation_;
         return out;
     }
 
@@ -268,7 +272,10 @@ public:
     std::optional<std::int64_t> counter(std::string const& ns, std::string* error)
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (!usable(error)) return std::nullopt;
+        operation_end_ = statement_deadline(); // a reconnection included (its connect_timeout aside)
+        bool const up = usable(error);
+        operation_end_.reset();
+        if (!up) return std::nullopt;
         auto const r = query("SELECT skillmd.namespace_counter($1)", {ns});
         if (!r.ok() || r.rows() != 1) {
             if (error) *error = describe("reading the change counter", r);
@@ -395,7 +402,10 @@ public:
             bool polling = false;
             {
                 std::lock_guard<std::mutex> lock(mutex_);
-                if (usable(nullptr)) {
+                operation_end_ = until; // a reconnection's statements end with the wait (its connect_timeout aside)
+                bool const up = usable(nullptr);
+                operation_end_.reset();
+                if (up) {
                     listen_for(ns);
                     collect();
                     if (conn_) fd = PQsocket(conn_);
@@ -587,7 +597,7 @@ private:
         std::string const state = r.sqlstate();
         if (unanswered_)
             msg += "no answer within " + std::to_string(opts_.statement_timeout_ms) +
-                   " ms and a second, so it was cancelled (a pooler's queue may be full: its query_wait_timeout applies, "
+                   " ms and a second, so the connection was closed (a pooler's queue may be full: its query_wait_timeout applies, "
                    "not statement_timeout)";
         else if (state == "42501") msg += "permission denied (" + r.message() + ")";
         else if (state == "57014") msg += "the statement ran past statement_timeout";
@@ -634,7 +644,10 @@ private:
             bool const known = conn_ && PQstatus(conn_) == CONNECTION_OK && !unanswered_;
             out = {db_status::error, why + (known ? "" : "; whether the write was kept is unknown"), {}};
             exec("ROLLBACK", nullptr);
-        } else if (auto const w = std::find_if(notices_.begin(), notices_.end(), [](auto const& n) { return n.starts_with("WARNING"); });
+        } else if (auto const w = std::find_if(notices_.begin(), notices_.end(),
+                                               [](auto const& n) {
+                                                   return n.starts_with("WARNING") && n.find("synchronous replication") != std::string::npos;
+                                               });
                    w != notices_.end()) {
             // Committed, and yet warned: PostgreSQL answers so when the wait for a
             // synchronous standby was cancelled (by an administrator, or a timeout): the
@@ -1294,7 +1307,6 @@ DROP FUNCTION skillmd.my_roles();
     /// reported, when it was last asked for.
     struct poll_state
     {
-        std::uint64_t generation = 0; ///< of the connection of the last sync
         std::int64_t synced = -1;
         std::int64_t reported = -1;
         std::chrono::steady_clock::time_point at{};
@@ -1374,7 +1386,7 @@ public:
             if (it == st.rows.end()) return std::nullopt;
             return it->second.revision;
         };
-        auto synced = store_ ? store_->sync(ns_, since, revision_of, &error) : std::nullopt;
+        auto synced = store_ ? store_->sync(ns_, since, st.server, revision_of, &error) : std::nullopt;
         if (synced) {
             bool const changed = synced->counter != st.counter || st.stale || !synced->changed.empty() || !synced->removed.empty() ||
                                  (!synced->delta && synced->present.size() != st.rows.size());
@@ -1394,6 +1406,7 @@ public:
                 st.rows = std::move(next);
             }
             st.counter = synced->counter;
+            st.server = synced->server;
             st.delta = synced->delta;
             st.stale = false;
             st.cache_due = st.cache_due || changed;
@@ -1540,6 +1553,7 @@ private:
         std::uint64_t generation = 0;
         bool stale = false;       ///< rows come from the local snapshot file
         bool delta = false;       ///< the last sync read the change feed
+        std::string server;       ///< the server of the last sync (sync_result::server)
         bool cache_tried = false;
         bool cache_due = false;   ///< the file is behind the snapshot
         std::chrono::steady_clock::time_point cache_written{};
