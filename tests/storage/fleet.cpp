@@ -505,7 +505,7 @@ BOOST_AUTO_TEST_CASE(the_change_feed_brings_what_changed)
 
     // A schema without the feed (as an older skillmd made it): agents read every name;
     // its owner's next connection adds the feed, and agents follow it again.
-    cluster::admin_sql("DROP FUNCTION skillmd.skill_changes(text, bigint); DROP FUNCTION skillmd.feed_floor(text)");
+    cluster::admin_sql("DROP FUNCTION skillmd.skill_changes(text, bigint)");
     postgres_source const old_schema("db", store_as("agent_b"), "feed");
     BOOST_TEST(!old_schema.store()->has_feed());
     BOOST_TEST(rows_of(old_schema) == fresh());

@@ -217,23 +217,20 @@ public:
             if (out.server != server) since = -1;
         }
         if (ok && feed_ && since >= 0 && out.counter >= since) {
-            // A counter below `since`: another server, a reset, or a grant taken away
-            // (an unreadable namespace counts 0): every name is read again.
-            auto const f = query("SELECT skillmd.feed_floor($1)", {ns});
-            if (f.ok() && f.rows() == 1 && since >= f.integer(0, 0)) {
-                out.delta = true;
-                if (out.counter > since) {
-                    auto const d = query(select_rows + std::string("skillmd.skill_changes($1, $2)"), {ns, std::to_string(since)});
-                    ok = d.ok();
-                    if (!ok) why = describe("reading what changed in " + ns, d);
-                    for (int i = 0; ok && i < d.rows(); ++i) {
-                        if (d.null(i, 1)) out.removed.push_back(d.text(i, 0)); // no description: a deletion
-                        else out.changed.push_back(row(d, i));
-                    }
+            // A counter below `since`: a reset, or a grant taken away (an unreadable
+            // namespace counts 0): every name is read again. One that has not moved: nothing
+            // was written, and nothing deleted.
+            out.delta = out.counter == since;
+            if (!out.delta) {
+                auto const d = query(select_rows + std::string("skillmd.skill_changes($1, $2)"), {ns, std::to_string(since)});
+                ok = d.ok();
+                if (!ok) why = describe("reading what changed in " + ns, d);
+                // The feed's floor first (a row without a name): below it, deletions were forgotten.
+                out.delta = ok && (d.rows() == 0 || (d.null(0, 0) && since >= d.integer(0, 6)));
+                for (int i = 1; out.delta && i < d.rows(); ++i) {
+                    if (d.null(i, 1)) out.removed.push_back(d.text(i, 0)); // no description: a deletion
+                    else out.changed.push_back(row(d, i));
                 }
-            } else if (!f.ok()) {
-                ok = false;
-                why = describe("reading the change feed of " + ns, f);
             }
         }
         if (ok && !out.delta) {
@@ -1241,23 +1238,18 @@ BEGIN
                    AND pg_catalog.pg_has_role(who, r.oid, 'MEMBER'));
 END $$;
 
--- The counter below which the feed of p_namespace forgot deletions.
-CREATE OR REPLACE FUNCTION skillmd.feed_floor(p_namespace text) RETURNS bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-DECLARE n bigint;
-BEGIN
-  IF NOT skillmd.may(p_namespace, false) THEN RETURN 0; END IF;
-  SELECT c.feed_floor INTO n FROM skillmd.changes c WHERE c.namespace = p_namespace;
-  RETURN COALESCE(n, 0);
-END $$;
-
--- The names deleted after p_since (every column but name and revision NULL), then the rows
--- written after it, whole.
+-- First the feed's floor (a row of NULLs but the revision), the counter below which it
+-- forgot deletions; unless p_since is below it, the names deleted after p_since (every
+-- column but name and revision NULL), then the rows written after it, whole.
 CREATE OR REPLACE FUNCTION skillmd.skill_changes(p_namespace text, p_since bigint) RETURNS TABLE (name text, description text,
   triggers text, content text, created_at text, updated_at text, revision bigint)
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE f bigint;
 BEGIN
   IF NOT skillmd.may(p_namespace, false) THEN RETURN; END IF;
+  SELECT c.feed_floor INTO f FROM skillmd.changes c WHERE c.namespace = p_namespace;
+  RETURN QUERY SELECT NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, COALESCE(f, 0);
+  IF p_since < COALESCE(f, 0) THEN RETURN; END IF;
   RETURN QUERY SELECT r.e ->> 0, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, (r.e ->> 1)::bigint
     FROM skillmd.changes c, pg_catalog.jsonb_array_elements(c.removed) r(e)
     WHERE c.namespace = p_namespace AND (r.e ->> 1)::bigint > p_since;
@@ -1266,8 +1258,8 @@ BEGIN
     s.revision FROM skillmd.skills s WHERE s.namespace = p_namespace AND s.revision > p_since;
 END $$;
 
-REVOKE ALL ON FUNCTION skillmd.feed_floor(text), skillmd.skill_changes(text, bigint) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION skillmd.feed_floor(text), skillmd.skill_changes(text, bigint) TO PUBLIC;
+REVOKE ALL ON FUNCTION skillmd.skill_changes(text, bigint) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION skillmd.skill_changes(text, bigint) TO PUBLIC;
 )sql";
 
     /// From version 1 (row-level security, table privileges for PUBLIC) to version 2.
