@@ -492,7 +492,7 @@ private:
         unanswered_ = false;
         auto const r = answer(settle(deadline) && PQsendQuery(conn_, sql), deadline);
         if (r.ok()) return true;
-        if (error) *error = describe(first_line(sql).substr(0, 60), r);
+        if (error) *error = describe(first_line(sql + std::strspn(sql, "\n ")).substr(0, 60), r); // a script's first line says which
         note_broken();
         return false;
     }
