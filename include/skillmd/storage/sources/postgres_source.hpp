@@ -193,12 +193,7 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         // The whole sync, a reconnection included, within the statement limit and a second
         // (but for the connection's own connect_timeout).
-        operation_end_ = statement_deadline();
-        struct end_operation
-        {
-            std::optional<std::chrono::steady_clock::time_point>& end;
-            ~end_operation() { end.reset(); }
-        } const ends{operation_end_};
+        bounded_operation const bounded(*this, statement_deadline());
         if (!usable(error)) return std::nullopt;
         // Listening starts before the snapshot, and what was announced before the snapshot
         // is in it: only later announcements wake `wait`.
@@ -269,10 +264,10 @@ public:
     std::optional<std::int64_t> counter(std::string const& ns, std::string* error)
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        operation_end_ = statement_deadline(); // a reconnection included (its connect_timeout aside)
-        bool const up = usable(error);
-        operation_end_.reset();
-        if (!up) return std::nullopt;
+        {
+            bounded_operation const bounded(*this, statement_deadline()); // a reconnection included (its connect_timeout aside)
+            if (!usable(error)) return std::nullopt;
+        }
         auto const r = query("SELECT skillmd.namespace_counter($1)", {ns});
         if (!r.ok() || r.rows() != 1) {
             if (error) *error = describe("reading the change counter", r);
@@ -399,9 +394,11 @@ public:
             bool polling = false;
             {
                 std::lock_guard<std::mutex> lock(mutex_);
-                operation_end_ = until; // a reconnection's statements end with the wait (its connect_timeout aside)
-                bool const up = usable(nullptr);
-                operation_end_.reset();
+                bool up = false;
+                {
+                    bounded_operation const bounded(*this, until); // a reconnection's statements end with the wait
+                    up = usable(nullptr);
+                }
                 if (up) {
                     listen_for(ns);
                     collect();
@@ -885,7 +882,7 @@ private:
         std::int64_t version = 0;
         if (std::string e = check_schema(version); !e.empty() || version == schema_version) return finish(e.empty() ? add_feed() : e);
         // Version 1: only its owner may change it; the advisory lock makes one upgrade of many.
-        auto const owner = query("SELECT pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = 'skillmd'", {});
+        auto const owner = owns_schema();
         if (!owner.ok() || owner.rows() != 1) return finish(describe("reading the schema's owner", owner));
         if (owner.text(0, 0) != "t")
             return finish(where() + ": the schema `skillmd` is at v1, whose tables every role can read, plan and lock "
@@ -899,6 +896,9 @@ private:
         return finish(version == schema_version ? add_feed() : where() + ": the schema `skillmd` was not upgraded to v2");
     }
 
+    /// Whether this connection's role owns schema `skillmd` ("t" or "f", one row).
+    detail::pg_result owns_schema() { return query("SELECT pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = 'skillmd'", {}); }
+
     /// Whether the schema keeps the change feed; its owner adds it where it does not (a
     /// version 2 made by an older skillmd), under the schema's advisory lock. Anyone else
     /// reads without it. "" unless the connection was lost.
@@ -910,7 +910,7 @@ private:
         };
         feed_ = has();
         if (feed_) return {};
-        auto const owner = query("SELECT pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = 'skillmd'", {});
+        auto const owner = owns_schema();
         if (!owner.ok() || owner.rows() != 1 || owner.text(0, 0) != "t") return {};
         // Within a savepoint, and waiting for the tables at most a second: agents keep
         // reading while the owner waits, and if the feed cannot be added now (the tables
@@ -1316,6 +1316,15 @@ DROP FUNCTION skillmd.my_roles();
     std::chrono::steady_clock::time_point poll_deadline_{};
     /// When the operation under way (a sync) must be over, if it has such a limit.
     std::optional<std::chrono::steady_clock::time_point> operation_end_;
+    /// Sets operation_end_ for its lifetime.
+    struct bounded_operation
+    {
+        postgres_store& store;
+        bounded_operation(postgres_store& s, std::chrono::steady_clock::time_point end) : store(s) { store.operation_end_ = end; }
+        ~bounded_operation() { store.operation_end_.reset(); }
+        bounded_operation(bounded_operation const&) = delete;
+        bounded_operation& operator=(bounded_operation const&) = delete;
+    };
     /// The server's warnings and notices during the last statement (a COMMIT's among them).
     std::vector<std::string> notices_;
     std::chrono::milliseconds wait_{0};
