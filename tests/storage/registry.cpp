@@ -1077,4 +1077,218 @@ BOOST_AUTO_TEST_CASE(readers_never_see_a_partial_snapshot)
     BOOST_TEST(bad == 0);
 }
 
+//------------------------------------------------------------------------------
+// Incremental refreshes: what a refresh derives from the last snapshot must be what a
+// first load of the same files gives, every member and every word.
+
+/// directory_source whose walks are counted: a refresh derived from the last snapshot walks nothing.
+struct walk_counting_dir
+{
+    directory_source inner;
+    std::shared_ptr<std::atomic<int>> walks = std::make_shared<std::atomic<int>>(0);
+    std::string_view label() const { return inner.label(); }
+    discovery discover() const { ++*walks; return inner.discover(); }
+    read_outcome read_head(candidate const& c) const { return inner.read_head(c); }
+    read_outcome read_all(candidate const& c) const { return inner.read_all(c); }
+    std::optional<file_stamp> stamp(candidate const& c) const { return inner.stamp(c); }
+    bool watch(discovery const& d) const { return inner.watch(d); }
+    std::optional<std::vector<std::string>> changes() const { return inner.changes(); }
+};
+
+/// Every member of every record a snapshot holds, what each of its names finds, and
+/// every diagnostic, in one comparable text.
+std::string whole(skillmd::snapshot const& s)
+{
+    std::string out;
+    auto const list = [](auto const& v) {
+        std::string o = "[";
+        for (auto const& x : v) o += std::string(x) + ",";
+        return o + "]";
+    };
+    auto const opt = [](auto const& o) { return o ? "'" + std::string(*o) + "'" : std::string("-"); };
+    auto const one = [&](char const* what, skill_record const& r) {
+        record_draft const d = r.draft();
+        auto const& w = d.where;
+        auto const& m = d.meta;
+        out += std::string(what) + " " + d.command + " | " + d.tier + " " + std::to_string(d.tier_index) + (d.hidden ? " hidden" : "") +
+               " | " + (d.overridden ? d.overridden->layer + ":" + d.overridden->pattern : "-") + " | " + w.command + " " + w.path +
+               " " + w.directory + " " + w.directory_name + " " + std::to_string(w.stamp.device) + ":" +
+               std::to_string(w.stamp.inode) + ":" + std::to_string(w.stamp.size) + ":" + std::to_string(w.stamp.mtime_ns) +
+               (w.database ? " db" : "") + (w.confirmed ? "" : " unconfirmed") + " | " + m.name + " " + opt(m.label) + " " +
+               m.description + " " + opt(m.when_to_use) + " " + opt(m.argument_hint) + " " + std::to_string(m.name_given) +
+               std::to_string(m.description_given) + std::to_string(m.disable_model_invocation) +
+               std::to_string(m.user_invocable) + std::to_string(m.user_invocable_only) + std::to_string(m.always) +
+               std::to_string(static_cast<int>(m.context)) + " " + opt(m.license) + opt(m.compatibility) + opt(m.version) +
+               opt(m.author) + opt(m.agent) + opt(m.model) + " " + list(m.tags) + list(m.allowed_tools) + list(m.arguments) +
+               list(m.triggers) + list(m.knowledge) + list(m.requires_bins) + list(m.requires_env) + " " +
+               std::to_string(m.metadata.size()) + "/" + std::to_string(m.unknown.size()) + " | " + list(d.children) + " | " +
+               std::to_string(d.body_offset) + " | " + d.shadowed_by + "\n";
+        auto const names = s.names_of(r);
+        out += "  answers " + list(names.answers) + " carries " + list(names.carries) + "\n";
+    };
+    for (auto const& r : s.skills()) one("skill", r);
+    for (auto const& r : s.shadowed()) one("shadowed", r);
+    for (auto const& r : s.disabled()) one("disabled", r);
+    for (auto const& g : s.diagnostics()) out += "diagnostic " + to_text(g) + "\n";
+    return out;
+}
+
+/// Random changes to two tiers of one layout, refreshed after every one or two: each
+/// refreshed snapshot must equal a first load of the same files. Returns how many
+/// refreshes were derived without a walk.
+template <class Dedup>
+int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned seed, int sequences, int steps)
+{
+    std::mt19937 rng(seed);
+    auto const pick = [&](unsigned n) { return static_cast<int>(rng() % n); };
+    int derived = 0;
+    for (int q = 0; q < sequences; ++q) {
+        temp_dir t;
+        fs::path const roots[2] = {t / "a", t / "b"};
+        directory_options o;
+        o.layout = lay;
+        // Skill k of a tier: flat `s<k>/SKILL.md`, files `s<k>.md`, nested `p<k>` for
+        // k < 2 and `p<k % 2>/c<k>` under them (sub-skills) otherwise.
+        auto const file_of = [&](int tier, int k) -> fs::path {
+            fs::path const& r = roots[tier];
+            if (lay == layout::files) return r / numbered("s", k).append(".md");
+            if (lay == layout::flat) return r / numbered("s", k) / "SKILL.md";
+            if (k < 2) return r / numbered("p", k) / "SKILL.md";
+            return r / numbered("p", k % 2) / numbered("c", k) / "SKILL.md";
+        };
+        auto const text = [&](int k) {
+            std::string const folder = lay == layout::nested && k < 2 ? numbered("p", k) : lay == layout::nested ? numbered("c", k) : numbered("s", k);
+            switch (pick(8)) {
+            case 0: return skill(numbered("n", pick(3)), "renamed"); // a `name:` other skills may share
+            case 1: return std::string("---\nname: " + folder + "\ndescription: [never closed\n---\nbody\n"); // says why not
+            case 2: return skill(folder, "gated", "sven:\n  requires_env: [SKILLMD_PROPERTY_TEST_UNSET]\n");
+            case 3: return std::string("---\nname: " + folder + "\n---\nNo description: the body gives one, or a word.\n");
+            default: return skill(folder, numbered("version ", pick(1000))); // an edit that changes only the text
+            }
+        };
+        for (int tier = 0; tier < 2; ++tier) {
+            fs::create_directories(roots[tier]);
+            for (int k = 0; k < 6; ++k)
+                if (pick(3) != 0) write(file_of(tier, k), text(k));
+        }
+        using reg_t = basic_registry<parser, Dedup, walk_counting_dir, walk_counting_dir>;
+        auto const sources = [&] {
+            return std::pair{walk_counting_dir{directory_source("a", roots[0].string(), o)},
+                             walk_counting_dir{directory_source("b", roots[1].string(), o)}};
+        };
+        auto [a, b] = sources();
+        reg_t reg(parser{}, lenient(dia), a, b);
+        reg.load();
+        reg.refresh(); // the watches
+        reg.refresh(); // and a look at what changed while they were set
+        for (int step = 0; step < steps; ++step) {
+            for (int ops = 1 + pick(2); ops > 0; --ops) {
+                int const tier = pick(2), k = pick(6);
+                fs::path const f = file_of(tier, k);
+                bool const there = fs::exists(f);
+                int const what = pick(100);
+                if (!there || what < 45) { // created, or edited in place
+                    write(f, text(k));
+                } else if (what < 55) { // replaced as editors save: a new file renamed over it
+                    write(fs::path(f).concat(".swap"), text(k));
+                    fs::rename(fs::path(f).concat(".swap"), f);
+                } else if (what < 68) {
+                    fs::remove(f);
+                } else if (what < 76 && lay != layout::files) {
+                    fs::remove_all(f.parent_path());
+                } else if (what < 84) { // renamed: to another skill's place, when free
+                    fs::path const to = file_of(tier, pick(6));
+                    fs::path const from_place = lay == layout::files ? f : f.parent_path();
+                    fs::path const to_place = lay == layout::files ? to : to.parent_path();
+                    bool const into_itself = (to_place.string() + "/").starts_with(from_place.string() + "/");
+                    if (!fs::exists(to_place) && !into_itself) {
+                        fs::create_directories(to_place.parent_path());
+                        fs::rename(from_place, to_place);
+                    }
+                } else if (what < 92) { // a bundled file: nothing a snapshot holds
+                    write(f.parent_path() / "notes.txt", numbered("note ", pick(1000)));
+                } else { // attributes only: still readable
+                    fs::permissions(f, pick(2) ? fs::perms::owner_read | fs::perms::owner_write : fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+                }
+            }
+            int const walks = *a.walks + *b.walks;
+            reg.refresh();
+            if (*a.walks + *b.walks == walks) ++derived;
+            auto [fa, fb] = sources();
+            reg_t first(parser{}, lenient(dia), fa, fb);
+            first.load();
+            std::string const got = whole(*reg.snapshot()), want = whole(*first.snapshot());
+            BOOST_TEST_REQUIRE(got == want, "seed " << seed << ", sequence " << q << ", step " << step);
+        }
+    }
+    return derived;
+}
+
+/// How many random sequences each layout runs: SKILLMD_PROPERTY_SEQUENCES, or a number CI
+/// can afford. scripts/property.sh runs thousands.
+int property_sequences()
+{
+    if (char const* n = std::getenv("SKILLMD_PROPERTY_SEQUENCES")) return std::max(1, std::atoi(n));
+    return 40;
+}
+unsigned property_seed()
+{
+    if (char const* n = std::getenv("SKILLMD_PROPERTY_SEED")) return static_cast<unsigned>(std::strtoul(n, nullptr, 10));
+    return 20261128;
+}
+
+BOOST_AUTO_TEST_CASE(an_edited_skill_is_derived_without_a_walk_and_other_changes_walk_again)
+{
+    temp_dir t;
+    for (char const* n : {"alpha", "beta", "gamma"}) write(t / n / "SKILL.md", skill(n, "v1"));
+    write(t / "gamma/notes.txt", "a bundled file");
+    walk_counting_dir src{directory_source("t", t.path.string())};
+    basic_registry<parser, first_tier_wins, walk_counting_dir> reg(parser{}, lenient(), src);
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    auto const before = reg.snapshot();
+    int const walks = *src.walks;
+    write(t / "beta/SKILL.md", skill("beta", "v2"));
+    reg.refresh();
+    auto const after = reg.snapshot();
+    BOOST_TEST(*src.walks == walks); // read, not walked
+    BOOST_TEST(after->find("beta")->meta.description == "v2");
+    BOOST_TEST(&*after->find("alpha") == &*before->find("alpha")); // the records of the others are shared
+    auto const first_load = [&] {
+        basic_registry<parser, first_tier_wins, walk_counting_dir> first(parser{}, lenient(), walk_counting_dir{directory_source("t", t.path.string())});
+        first.load();
+        return whole(*first.snapshot());
+    };
+    BOOST_TEST(whole(*after) == first_load());
+    write(t / "gamma/notes.txt", "a bundled file, edited: nothing a snapshot holds");
+    reg.refresh();
+    BOOST_TEST(*src.walks == walks);
+    BOOST_TEST(reg.snapshot() == after); // nothing to derive: the snapshot stands
+    write(t / "gamma/SKILL.md", "---\nname: gamma\ndescription: [broken\n---\n"); // it now says why it is no skill
+    reg.refresh();
+    BOOST_TEST(*src.walks == walks + 1);
+    BOOST_TEST(reg.snapshot()->find("gamma") == nullptr);
+    BOOST_TEST(whole(*reg.snapshot()) == first_load());
+    write(t / "delta/SKILL.md", skill("delta", "new"));
+    reg.refresh();
+    BOOST_TEST(reg.snapshot()->find("delta") != nullptr);
+    BOOST_TEST(whole(*reg.snapshot()) == first_load());
+}
+
+BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load_gives)
+{
+    int const n = property_sequences();
+    unsigned const seed = property_seed();
+    BOOST_TEST_MESSAGE("property: " << n << " sequences per layout, seed " << seed);
+    int const flat = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed, n, 8);
+    int const nested = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 1, n, 8);
+    int const files = random_changes_match_a_first_load<keep_all>(layout::files, dialects::agent_skills(), seed + 2, n, 8);
+    BOOST_TEST_MESSAGE("derived without a walk: flat " << flat << ", nested " << nested << ", files " << files << " of " << 8 * n << " each");
+    // The fast path was taken, and compared, in every layout.
+    BOOST_TEST(flat > 0);
+    BOOST_TEST(nested > 0);
+    BOOST_TEST(files > 0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -12,6 +12,7 @@
 #include <skillmd/storage/dedup.hpp>
 #include <skillmd/storage/source.hpp>
 #include <skillmd/frontmatter/parse_result.hpp>
+#include <skillmd/detail/chunked.hpp>
 
 #include <cstddef>
 #include <iterator>
@@ -35,8 +36,8 @@ inline record_ptr make_record(record_parts const& d)
     return detail::make_record(d, std::span<std::string const>{});
 }
 
-/// A read-only sequence of records. Snapshots share unchanged records, so a refresh
-/// with nothing changed copies pointers, not skills.
+/// A read-only sequence of records. Snapshots share unchanged records, and the chunks
+/// that hold them: a refresh that changed one skill copies one chunk, not the list.
 class record_list
 {
 public:
@@ -49,7 +50,7 @@ public:
         using pointer = skill_record const*;
         using reference = skill_record const&;
         iterator() = default;
-        explicit iterator(std::vector<record_ptr>::const_iterator it) : it_(it) {}
+        explicit iterator(detail::chunked<record_ptr>::iterator it) : it_(it) {}
         reference operator*() const { return **it_; }
         pointer operator->() const { return it_->get(); }
         iterator& operator++() { ++it_; return *this; }
@@ -57,7 +58,7 @@ public:
         difference_type operator-(iterator const& o) const { return it_ - o.it_; }
         bool operator==(iterator const& o) const { return it_ == o.it_; }
     private:
-        std::vector<record_ptr>::const_iterator it_;
+        detail::chunked<record_ptr>::iterator it_;
     };
 
     iterator begin() const { return iterator(items_.begin()); }
@@ -65,13 +66,17 @@ public:
     std::size_t size() const noexcept { return items_.size(); }
     bool empty() const noexcept { return items_.empty(); }
     skill_record const& operator[](std::size_t i) const { return *items_[i]; }
-    skill_record const& front() const { return *items_.front(); }
+    skill_record const& front() const { return *items_[0]; }
 
 private:
     friend class snapshot;
     template <frontmatter::frontmatter_parser, dedup_policy, skill_source...>
     friend class basic_registry;
-    std::vector<record_ptr> items_;
+    /// Chunks that the next snapshot shares where nothing in them changed.
+    detail::chunked<record_ptr> items_;
+    /// Where a refresh gathers the list before freeze() puts it in chunks.
+    std::vector<record_ptr> building_;
+    void freeze() { items_ = detail::chunked<record_ptr>(std::move(building_)); building_ = {}; }
 };
 
 } // namespace skillmd

@@ -53,7 +53,11 @@ public:
     record_list const& shadowed() const noexcept { return shadowed_; }
     /// Skills an override turned off: in no index, tool, command or listing; kept for `explain`.
     record_list const& disabled() const noexcept { return disabled_; }
-    std::vector<diagnostic> const& diagnostics() const noexcept { return diagnostics_; }
+    std::vector<diagnostic> const& diagnostics() const noexcept
+    {
+        static std::vector<diagnostic> const none;
+        return published_diagnostics_ ? *published_diagnostics_ : none;
+    }
 
     /** The one name resolver: by command or name, with or without a leading `/`;
         `name@tier` reaches shadowed skills. A key holding `@` is always `name@tier` and
@@ -149,10 +153,11 @@ private:
         return c;
     }
 
-    /// The first record of `list` (sorted by command) whose command is not below `command`.
-    static auto first_from(record_list const& list, std::string_view command)
+    /// The first record of `v` (records sorted by command: a snapshot's list, or one a
+    /// refresh is building) whose command is not below `command`.
+    template <class Records>
+    static auto first_from(Records const& v, std::string_view command)
     {
-        auto const& v = list.items_;
         return std::lower_bound(v.begin(), v.end(), command,
                                 [](record_ptr const& r, std::string_view c) { return r->command < c; });
     }
@@ -160,31 +165,36 @@ private:
     /// The skill of `list` (sorted by command) with this command in this tier, if any.
     static skill_record const* of_tier(record_list const& list, std::string_view command, std::string_view tier)
     {
-        for (auto it = first_from(list, command); it != list.items_.end() && (*it)->command == command; ++it)
+        for (auto it = first_from(list.items_, command); it != list.items_.end() && (*it)->command == command; ++it)
             if ((*it)->tier == tier) return &**it;
         return nullptr;
     }
 
     static constexpr std::size_t npos = ~std::size_t{0};
-    /// Where the skill whose command is `command` is in skills_ (sorted by command), or npos.
-    std::size_t position_of(std::string_view command) const
+    /// Where the record whose command is `command` is in `v` (sorted by command), or npos.
+    template <class Records>
+    static std::size_t position_in(Records const& v, std::string_view command)
     {
-        auto const it = first_from(skills_, command);
-        return it != skills_.items_.end() && (*it)->command == command
-                   ? static_cast<std::size_t>(it - skills_.items_.begin())
-                   : npos;
+        auto const it = first_from(v, command);
+        return it != v.end() && (*it)->command == command ? static_cast<std::size_t>(it - v.begin()) : npos;
     }
+    /// Where the skill whose command is `command` is in skills_, or npos.
+    std::size_t position_of(std::string_view command) const { return position_in(skills_.items_, command); }
 
     record_list skills_;
     mutable std::mutex listing_mutex_;
     mutable std::unique_ptr<listing_table const> listing_;
     record_list shadowed_; // sorted by command too (resolve_collisions goes through commands in order)
     record_list disabled_;
-    std::vector<diagnostic> diagnostics_;
+    std::vector<diagnostic> diagnostics_; // while a refresh builds the snapshot; then published
+    std::shared_ptr<std::vector<diagnostic> const> published_diagnostics_; // shared with the next when unchanged
     // Names that find a skill besides its command (`name:` or a label), sorted, viewing
     // the records of skills_; a command is found by binary search in skills_, so it
     // needs no entry here.
-    std::vector<std::pair<std::string_view, std::size_t>> names_;
+    detail::chunked<std::pair<std::string_view, std::size_t>> names_;
+    // The skills of skills_ that require programs or variables: what a refresh checks
+    // again when no file changed (PATH or the environment may have).
+    std::vector<record_ptr> gated_;
 
     // What refresh() may reuse: every candidate read, by tier and path, with its stamp.
     // A read that made a skill is its record (tier, path and stamp are the record's), 8
@@ -204,7 +214,10 @@ private:
         span_of_diagnostics said;
     };
     // Vectors, not maps (a node and a rebalancing per skill, at every refresh).
-    std::vector<record_ptr> cache_;
+    detail::chunked<record_ptr> cache_;
+    // When the reads in cache_ began (wall clock, ns): a file whose time is not well before
+    // it may have changed again within the clock's tick, keeping size and time (see read_changed).
+    std::int64_t read_at_ns_ = 0;
     std::vector<std::pair<std::uint32_t, span_of_diagnostics>> said_;
     std::vector<miss> misses_;
 
@@ -213,7 +226,7 @@ private:
     static read_key key_of(miss const& m) noexcept { return {m.tier, m.path}; }
     std::span<diagnostic const> diagnostics_in(span_of_diagnostics s) const noexcept
     {
-        return std::span<diagnostic const>(diagnostics_).subspan(s.first, s.count);
+        return std::span<diagnostic const>(diagnostics()).subspan(s.first, s.count);
     }
 
     /// What the cache kept of one read.
@@ -222,15 +235,16 @@ private:
         record_ptr const* record = nullptr; ///< null: the read made no skill
         file_stamp stamp;
         std::span<diagnostic const> said;
+        std::size_t at = 0; ///< the record's place in cache_
     };
     std::optional<cached_read> cached(std::size_t tier, std::string_view path) const
     {
         read_key const key(tier, path);
         auto const less = [](auto const& e, read_key const& k) { return key_of(e) < k; };
         if (auto const r = std::lower_bound(cache_.begin(), cache_.end(), key, less); r != cache_.end() && key_of(*r) == key) {
-            auto const at = static_cast<std::uint32_t>(r - cache_.begin());
+            auto const at = static_cast<std::uint32_t>(r.index());
             auto const s = std::lower_bound(said_.begin(), said_.end(), at, [](auto const& e, std::uint32_t i) { return e.first < i; });
-            return cached_read{&*r, (*r)->where.stamp, s != said_.end() && s->first == at ? diagnostics_in(s->second) : std::span<diagnostic const>()};
+            return cached_read{&*r, (*r)->where.stamp, s != said_.end() && s->first == at ? diagnostics_in(s->second) : std::span<diagnostic const>(), at};
         }
         if (auto const m = std::lower_bound(misses_.begin(), misses_.end(), key, less); m != misses_.end() && key_of(*m) == key)
             return cached_read{nullptr, m->stamp, diagnostics_in(m->said)};
@@ -435,17 +449,34 @@ private:
     {
         (discover_one<I>(found[I], items, next), ...);
     }
+    /// Per tier, the skill files its source says changed since the last refresh: nothing
+    /// when it cannot say which (the tier is walked again), an empty list when none did.
+    using tier_changes = std::array<std::optional<std::vector<std::string>>, sizeof...(Sources)>;
     template <std::size_t... I>
-    bool all_unchanged(std::index_sequence<I...>) const
+    tier_changes changes_all(std::index_sequence<I...>) const
     {
-        return (unchanged_one(std::get<I>(sources_)) && ...);
+        return {changes_one(std::get<I>(sources_))...};
     }
     template <class S>
-    static bool unchanged_one(S const& src)
+    static std::optional<std::vector<std::string>> changes_one(S const& src)
     {
-        if constexpr (requires { src.unchanged(); }) return src.unchanged();
-        else return false; // a source that cannot tell is always checked
+        if constexpr (requires { { src.changes() } -> std::same_as<std::optional<std::vector<std::string>>>; })
+            return src.changes();
+        else if constexpr (requires { src.unchanged(); })
+            return src.unchanged() ? std::optional(std::vector<std::string>()) : std::nullopt;
+        else
+            return std::nullopt; // a source that cannot tell is always checked
     }
+
+    /** The next snapshot made from `previous` without a walk, when every change is a skill
+        file edited in place that stays what it was to the rest of the snapshot: read
+        without a word, the same command, the only skill of its command, listed, not
+        hidden, the same name and label. Only its record, in the lists and the cache, and
+        the chunks that hold it are new; the rest is shared. Null when a change is of any
+        other kind: the full refresh then gives what a first load would.
+    */
+    std::shared_ptr<skillmd::snapshot> derive(skillmd::snapshot const& previous, tier_changes const& changes) const;
+    bool edit_in_place(skillmd::snapshot& next, std::size_t tier, std::string const& path) const;
 
     bool gating_unchanged(skillmd::snapshot const& s) const;
 

@@ -19,6 +19,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <type_traits>
 #include <exception>
 #include <iterator>
 #include <new>
@@ -73,10 +75,23 @@ template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_sour
 void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
 {
     auto const previous = snapshot();
-    // Every tier watched and quiet: the snapshot stands, unless a requirement
-    // (PATH, environment) changed for a gated skill.
-    if (loaded_ && all_unchanged(std::index_sequence_for<Sources...>{}) && gating_unchanged(*previous)) return;
+    auto const publish = [&](std::shared_ptr<skillmd::snapshot const> made) {
+        std::lock_guard<std::mutex> swap(current_mutex_);
+        current_.swap(made); // the old snapshot dies outside readers' view, after the lock
+    };
+    if (loaded_) {
+        // Every tier watched and quiet: the snapshot stands, unless a requirement (PATH,
+        // environment) changed for a gated skill. Skill files edited in place: the next
+        // snapshot is derived from this one, if it can be.
+        auto const changes = changes_all(std::index_sequence_for<Sources...>{});
+        bool const known = std::all_of(changes.begin(), changes.end(), [](auto const& c) { return c.has_value(); });
+        if (known && gating_unchanged(*previous)) {
+            if (std::all_of(changes.begin(), changes.end(), [](auto const& c) { return c->empty(); })) return;
+            if (auto derived = derive(*previous, changes)) return publish(std::move(derived));
+        }
+    }
     auto next = std::make_shared<skillmd::snapshot>();
+    next->read_at_ns_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
     discoveries found;
     std::vector<work> items;
     std::vector<read_result> fresh;
@@ -84,9 +99,79 @@ void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
     read_changed(items, *previous, fresh);
     assemble(items, *next);
     loaded_ = true;
-    std::shared_ptr<skillmd::snapshot const> published(std::move(next));
-    std::lock_guard<std::mutex> swap(current_mutex_);
-    current_.swap(published); // the old snapshot dies outside readers' view, after the lock
+    publish(std::move(next));
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::derive(skillmd::snapshot const& previous,
+                                                                                     tier_changes const& changes) const
+{
+    auto next = std::make_shared<skillmd::snapshot>();
+    next->skills_.items_ = previous.skills_.items_; // chunks, shared
+    next->shadowed_.items_ = previous.shadowed_.items_;
+    next->disabled_.items_ = previous.disabled_.items_;
+    next->published_diagnostics_ = previous.published_diagnostics_;
+    next->names_ = previous.names_;
+    next->gated_ = previous.gated_;
+    next->cache_ = previous.cache_;
+    next->said_ = previous.said_;
+    next->misses_ = previous.misses_;
+    next->read_at_ns_ = previous.read_at_ns_; // the others were read no later than before
+    for (std::size_t tier = 0; tier < changes.size(); ++tier)
+        for (auto const& path : *changes[tier])
+            if (!edit_in_place(*next, tier, path)) return nullptr;
+    return next;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot& next, std::size_t tier, std::string const& path) const
+{
+    // What the file made before: a skill that said nothing.
+    auto const before = next.cached(tier, path);
+    if (!before || !before->record || !before->said.empty()) return false;
+    record_ptr const old = *before->record;
+    candidate where = old->where.owned();
+    read_result now = read_one(work{tier, &where, nullptr});
+    if (!now.record || !now.diagnostics.empty() || now.record->command != old->command) return false;
+    // Listed as it was read: the only skill of its command, not hidden (which says so).
+    std::string_view const command = old->command;
+    std::size_t const i = next.position_of(command);
+    if (i == skillmd::snapshot::npos) return false;
+    record_ptr const listed = next.skills_.items_[i];
+    if (listed->tier_index != tier || listed->where.path != old->where.path || listed->hidden) return false;
+    if (auto const s = skillmd::snapshot::first_from(next.shadowed_.items_, command); s != next.shadowed_.items_.end() && (*s)->command == command)
+        return false;
+    // Names are where lookups and look-alike reports find skills: they stay as they were.
+    auto const& was = listed->meta;
+    auto const& is = now.record->meta;
+    auto const same_label = [](auto const& a, auto const& b) { return bool(a) == bool(b) && (!a || std::string_view(*a) == std::string_view(*b)); };
+    if (std::string_view(was.name) != std::string_view(is.name) || !same_label(was.label, is.label)) return false;
+    // Gated as a full refresh gates it, and it must say nothing there either.
+    skillmd::snapshot scratch;
+    requirement_checker gate;
+    record_ptr rec = now.record;
+    if (!gate_one(rec, gate, scratch) || !scratch.diagnostics_.empty()) return false;
+    if (!listed->children.empty()) { // its sub-skills are the same commands
+        std::vector<std::string_view> children;
+        for (auto const& c : listed->children) children.push_back(c);
+        record_draft d = rec->draft();
+        d.children.clear();
+        rec = detail::make_record(d, children);
+    }
+    // The name table views the listed record's strings: it views the new one's now.
+    auto const renamed = [&](std::string_view key, std::string_view to) {
+        auto const entry = std::pair<std::string_view, std::size_t>(key, i);
+        auto const at = std::lower_bound(next.names_.begin(), next.names_.end(), entry);
+        if (at != next.names_.end() && *at == entry) next.names_.set(at.index(), {to, i});
+    };
+    renamed(was.name, rec->meta.name);
+    if (was.label) renamed(*was.label, *rec->meta.label);
+    auto& gated = next.gated_;
+    gated.erase(std::remove(gated.begin(), gated.end(), listed), gated.end());
+    if (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty()) gated.push_back(rec);
+    next.skills_.items_.set(i, std::move(rec));
+    next.cache_.set(before->at, std::move(now.record));
+    return true;
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
@@ -126,10 +211,10 @@ template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_sour
 bool basic_registry<Parser, Dedup, Sources...>::gating_unchanged(skillmd::snapshot const& s) const
 {
     if (!opts_.gate_requirements) return true;
+    if (s.gated_.empty()) return true;
     requirement_checker gate;
-    for (auto const& r : s.skills())
-        if (!r.meta.requires_bins.empty() || !r.meta.requires_env.empty())
-            if (gate.unmet(r.meta).has_value() != r.hidden) return false;
+    for (auto const& r : s.gated_)
+        if (gate.unmet(r->meta).has_value() != r->hidden) return false;
     return true;
 }
 
@@ -155,11 +240,21 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
         if (auto const before = previous.cached(w.tier, w.where->path)) {
             // Unchanged size, time and inode: keep what was read before.
             std::optional<file_stamp> now;
+            bool racy = false;
             visit_source(w.tier, [&](auto const& src) {
                 if constexpr (requires { src.stamp(*w.where); }) now = src.stamp(*w.where);
                 else now = w.where->stamp;
+                // A file's time has the kernel's coarse tick: one written again within the
+                // tick of the read, at the same size, looks unchanged. It is read again
+                // unless it is older than the last reads by a good margin (git's "racily
+                // clean" entries).
+                using source_type = std::remove_cvref_t<decltype(src)>;
+                if constexpr (requires { requires source_type::stamps_are_file_times; }) {
+                    constexpr std::int64_t margin_ns = 100'000'000;
+                    racy = now && now->mtime_ns > previous.read_at_ns_ - margin_ns;
+                }
             });
-            if (now && *now == before->stamp && now->mtime_ns != 0) {
+            if (now && *now == before->stamp && now->mtime_ns != 0 && !racy) {
                 if (before->record) w.result->record = *before->record;
                 w.result->stamp = *now;
                 w.result->kept = before->said;
@@ -281,7 +376,7 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     auto kept = gate_and_group(items, next);
     bool const in_order = kept.distinct_in_order;
     resolve_collisions(kept, next);
-    auto& skills = next.skills_.items_;
+    auto& skills = next.skills_.building_;
     if (!in_order && !std::is_sorted(skills.begin(), skills.end(), detail::command_before))
         std::sort(skills.begin(), skills.end(), detail::command_before);
     report_confusables(next);
@@ -294,6 +389,7 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     // name first compared many strings that turn out ambiguous anyway (one folder name
     // in each of many groups); only the names kept are sorted.
     std::unordered_map<std::string_view, std::size_t> named;
+    std::vector<std::pair<std::string_view, std::size_t>> names;
     named.reserve(skills.size());
     auto const note = [&](std::string_view n, std::size_t i) {
         if (n.empty() || n == skills[i]->command) return;
@@ -306,11 +402,16 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
         if (opts_.dialect.find_by_label && skills[i]->meta.label) note(*skills[i]->meta.label, i);
     }
     for (auto const& [n, i] : named)
-        if (i != skillmd::snapshot::npos && next.position_of(n) == skillmd::snapshot::npos) next.names_.emplace_back(n, i);
-    std::sort(next.names_.begin(), next.names_.end());
-    // Kept as long as the snapshot: no spare capacity.
-    next.names_.shrink_to_fit();
-    next.diagnostics_.shrink_to_fit();
+        if (i != skillmd::snapshot::npos && skillmd::snapshot::position_in(skills, n) == skillmd::snapshot::npos) names.emplace_back(n, i);
+    std::sort(names.begin(), names.end());
+    for (auto const& r : skills)
+        if (!r->meta.requires_bins.empty() || !r->meta.requires_env.empty()) next.gated_.push_back(r);
+    next.names_ = detail::chunked<std::pair<std::string_view, std::size_t>>(std::move(names));
+    next.skills_.freeze();
+    next.shadowed_.freeze();
+    next.disabled_.freeze();
+    next.published_diagnostics_ = std::make_shared<std::vector<diagnostic> const>(std::move(next.diagnostics_));
+    next.diagnostics_ = {};
 }
 
 /// What was read goes into the new snapshot's cache and diagnostics; skills whose required
@@ -388,7 +489,7 @@ bool basic_registry<Parser, Dedup, Sources...>::gate_one(record_ptr& rec, requir
                                  "skill `" + rec->command + "` is off: `" + rec->overridden->pattern + "` is \"off\" in " +
                                      rec->overridden->layer +
                                      (rec->overridden->origin.empty() ? "" : " (" + rec->overridden->origin + ")")});
-    next.disabled_.items_.push_back(std::move(rec));
+    next.disabled_.building_.push_back(std::move(rec));
     return false;
 }
 
@@ -407,7 +508,8 @@ void basic_registry<Parser, Dedup, Sources...>::cache_reads(std::vector<read_ent
     // Then split: the records (8 bytes each, kept as long as the snapshot: no spare
     // capacity), the ranges of those with diagnostics, and the misses in the same order.
     std::size_t const records = static_cast<std::size_t>(std::count_if(reads.begin(), reads.end(), [](read_entry const& e) { return e.record != nullptr; }));
-    next.cache_.reserve(records);
+    std::vector<record_ptr> cache;
+    cache.reserve(records);
     std::vector<typename skillmd::snapshot::miss> misses;
     misses.reserve(reads.size() - records);
     for (auto& e : reads) {
@@ -415,11 +517,12 @@ void basic_registry<Parser, Dedup, Sources...>::cache_reads(std::vector<read_ent
             misses.push_back(std::move(next.misses_[e.miss]));
             continue;
         }
-        if (e.said.count != 0) next.said_.emplace_back(static_cast<std::uint32_t>(next.cache_.size()), e.said);
-        next.cache_.push_back(std::move(e.record));
+        if (e.said.count != 0) next.said_.emplace_back(static_cast<std::uint32_t>(cache.size()), e.said);
+        cache.push_back(std::move(e.record));
     }
     next.said_.shrink_to_fit();
     next.misses_ = std::move(misses);
+    next.cache_ = detail::chunked<record_ptr>(std::move(cache));
 }
 
 /// Each group of skills sharing a command, in tier order, goes to `Dedup`: the winner is
@@ -428,7 +531,7 @@ void basic_registry<Parser, Dedup, Sources...>::cache_reads(std::vector<read_ent
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_groups& kept, skillmd::snapshot& next)
 {
-    auto& skills = next.skills_.items_;
+    auto& skills = next.skills_.building_;
     if (kept.distinct_in_order && skills.empty()) { // the common case: every skill is listed as it is
         skills = std::move(static_cast<std::vector<record_ptr>&>(kept));
         skills.shrink_to_fit(); // kept as long as the snapshot; room was made for misses too
@@ -494,7 +597,7 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
                                              " is shadowed by " + winner + "; it stays reachable as `" +
                                              r->qualified() + "`"});
             detail::edit(r, [&](record_draft& e) { e.shadowed_by = winner; });
-            next.shadowed_.items_.push_back(std::move(r));
+            next.shadowed_.building_.push_back(std::move(r));
         }
         skills.push_back(std::move(group[d.winner]));
     }
@@ -505,7 +608,7 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot& next)
 {
-    auto& skills = next.skills_.items_;
+    auto& skills = next.skills_.building_;
     std::vector<std::pair<std::size_t, std::size_t>> links; // parent, child; children in command order
     std::size_t parent = skillmd::snapshot::npos;
     for (std::size_t c = 0; c < skills.size(); ++c) {
@@ -515,7 +618,7 @@ void basic_registry<Parser, Dedup, Sources...>::link_children(skillmd::snapshot&
         if (slash == std::string_view::npos) continue;
         std::string_view const above = command.substr(0, slash);
         // Siblings follow one another in command order: most share the last one's parent.
-        if (parent == skillmd::snapshot::npos || skills[parent]->command != above) parent = next.position_of(above);
+        if (parent == skillmd::snapshot::npos || skills[parent]->command != above) parent = skillmd::snapshot::position_in(skills, above);
         if (parent != skillmd::snapshot::npos) links.emplace_back(parent, c);
     }
     auto const by_parent = [](auto const& a, auto const& b) { return a.first < b.first; };
@@ -543,8 +646,8 @@ void basic_registry<Parser, Dedup, Sources...>::report_confusables(skillmd::snap
     // case: compared so in place; otherwise by their Unicode skeletons, made once each.
     std::vector<std::pair<std::string_view, skill_record const*>> looks;
     bool ascii = true;
-    looks.reserve(next.skills_.items_.size() + next.shadowed_.items_.size());
-    for (auto const* list : {&next.skills_.items_, &next.shadowed_.items_})
+    looks.reserve(next.skills_.building_.size() + next.shadowed_.building_.size());
+    for (auto const* list : {&next.skills_.building_, &next.shadowed_.building_})
         for (std::size_t i = 0; i < list->size(); ++i) {
             detail::prefetch_ahead(*list, i);
             skill_record const& r = *(*list)[i];

@@ -79,6 +79,10 @@ class directory_source
 public:
     directory_source(std::string label, std::string root, directory_options opts = {});
 
+    /// Stamps carry file times, of the kernel's coarse clock (the registry reads again a
+    /// file written close to its last reads).
+    static constexpr bool stamps_are_file_times = true;
+
     std::string_view label() const noexcept { return label_; }
     std::string const& root() const noexcept { return root_; }
     directory_options const& options() const noexcept { return opts_; }
@@ -95,16 +99,27 @@ public:
     /// the last discovery (or now, before the first).
     std::shared_ptr<std::vector<std::string> const> roots() const;
 
-    /** Watches (inotify) every directory and skill file of `d`, adding only what is not
-        watched yet. Returns true when nothing new had to be added: only then does a later
+    /** Watches (inotify) every directory of `d`, and each skill file that could change
+        without its folder seeing it (a symbolic link, watched through the link so its
+        target is covered, or a file with a second name), adding only what is not watched
+        yet. Returns true when nothing new had to be added: only then does a later
         `unchanged()` vouch for the whole tree, because a directory walked before its
-        watch existed may have changed unseen in between. Files behind symbolic links
-        are watched through the link, so their targets are covered.
+        watch existed may have changed unseen in between.
     */
     bool watch(discovery const& d) const;
 
-    /// True when a complete watch saw no change since it was set; drains the events.
+    /// True when a complete watch saw nothing change that a discovery or a skill file
+    /// holds since it was set; drains the events (a skill file's change among them is
+    /// then not listed by changes()).
     bool unchanged() const;
+
+    /** What a complete watch saw since it was set or last asked, drained: the skill files
+        whose content or attributes changed, each once, when that is all it saw (an empty
+        list: nothing); nothing at all when the tree must be walked again: an entry made,
+        removed or renamed, a folder changed, a watch lost, the queue overflowed, or the
+        watch is not complete. A refresh reads only the files listed.
+    */
+    std::optional<std::vector<std::string>> changes() const;
 
     /// The current stamp of a candidate's file, for refresh(); nothing when it is gone.
     std::optional<file_stamp> stamp(candidate const& c) const;

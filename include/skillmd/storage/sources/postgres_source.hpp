@@ -1382,43 +1382,11 @@ public:
         st.generation = store_ ? store_->generation() : 0;
         // From the last snapshot taken from the server, only what changed since is asked for.
         std::int64_t const since = st.stale ? -1 : st.counter;
-        auto const revision_of = [&](std::string const& name) -> std::optional<std::int64_t> {
-            auto const it = st.rows.find(name);
-            if (it == st.rows.end()) return std::nullopt;
-            return it->second.revision;
-        };
-        auto synced = store_ ? store_->sync(ns_, since, st.server, revision_of, &error) : std::nullopt;
+        auto synced = store_ ? store_->sync(ns_, since, st.server, revision_of_in{st}, &error) : std::nullopt;
+        d.diagnostics = std::move(st.pending);
+        st.pending.clear();
         if (synced) {
-            bool const changed = synced->counter != st.counter || st.stale || !synced->changed.empty() || !synced->removed.empty() ||
-                                 (!synced->delta && synced->present.size() != st.rows.size());
-            if (synced->delta) { // deletions first: a name deleted and made again comes back in `changed`
-                for (auto const& name : synced->removed) st.rows.erase(name);
-                for (auto& r : synced->changed) st.rows.insert_or_assign(r.name, std::move(r));
-            } else {
-                // Unchanged rows move over from the last snapshot; changed ones come whole.
-                std::map<std::string, db_skill, std::less<>> next;
-                for (auto& r : synced->changed) {
-                    std::string const name = r.name;
-                    next.emplace(name, std::move(r));
-                }
-                for (auto const& [name, rev] : synced->present)
-                    if (!next.contains(name))
-                        if (auto node = st.rows.extract(name); !node.empty()) next.insert(std::move(node));
-                st.rows = std::move(next);
-            }
-            st.counter = synced->counter;
-            st.server = synced->server;
-            st.delta = synced->delta;
-            st.stale = false;
-            st.cache_due = st.cache_due || changed;
-            auto const now = std::chrono::steady_clock::now();
-            if (st.cache_due && !cache_path_.empty() &&
-                (st.cache_written == std::chrono::steady_clock::time_point{} || now - st.cache_written >= store_->options().snapshot_every)) {
-                if (std::string const why = write_cache(st); !why.empty())
-                    d.diagnostics.push_back({std::string(codes::database_cache), severity::warning, cache_path_, 0, 0, why});
-                st.cache_written = now;
-                st.cache_due = false;
-            }
+            take(st, std::move(*synced), d.diagnostics);
         } else {
             if (error.empty()) error = "the database is not available";
             if (st.rows.empty() && !st.cache_tried && !cache_path_.empty()) {
@@ -1442,7 +1410,39 @@ public:
             c.stamp = {0, 0, r.description.size() + r.content.size(), r.revision};
             d.skills.push_back(std::move(c));
         }
+        st.said = !d.diagnostics.empty();
         return d;
+    }
+
+    /** What changed since the last discover() (or changes()), for a registry that can
+        refresh a tier without listing it again: the locators of the rows edited in place,
+        read from the change feed; an empty list when the change counter did not move.
+        Nothing when a skill was made or removed, the feed could not be followed, the last
+        discovery said something, or the server did not answer: discover() then lists the
+        namespace again (and says why).
+    */
+    std::optional<std::vector<std::string>> changes() const
+    {
+        std::lock_guard<std::mutex> lock(state_->mutex);
+        auto& st = *state_;
+        if (!store_ || st.watched < 0 || st.stale || st.said || st.watched != st.counter) return std::nullopt;
+        auto const now = store_->counter(ns_, nullptr);
+        if (!now) return std::nullopt;
+        if (*now == st.watched) return std::vector<std::string>();
+        st.generation = store_->generation();
+        std::string error;
+        auto synced = store_->sync(ns_, st.counter, st.server, revision_of_in{st}, &error);
+        if (!synced) return std::nullopt;
+        bool const edits_only = synced->delta && synced->removed.empty() &&
+                                std::all_of(synced->changed.begin(), synced->changed.end(),
+                                            [&](db_skill const& r) { return st.rows.contains(r.name); });
+        std::vector<std::string> edited;
+        if (edits_only)
+            for (auto const& r : synced->changed) edited.push_back(locator(r.name));
+        take(st, std::move(*synced), st.pending); // a warning it gives is the next discovery's
+        if (!edits_only || !st.pending.empty()) return std::nullopt;
+        st.watched = st.counter;
+        return edited;
     }
 
     read_outcome read_head(candidate const& c) const { return read_all(c); }
@@ -1548,6 +1548,8 @@ private:
     struct state
     {
         std::mutex mutex;
+        bool said = false;                 ///< the last discovery gave diagnostics
+        std::vector<diagnostic> pending;   ///< what changes() met, for the next discovery
         std::map<std::string, db_skill, std::less<>> rows; ///< the last snapshot, contents included
         std::int64_t counter = -1;
         std::int64_t watched = -1;
@@ -1560,6 +1562,54 @@ private:
         std::chrono::steady_clock::time_point cache_written{};
         std::string written_at;   ///< of the local snapshot in use
     };
+
+    /// A row's revision in the snapshot `st`, as sync() asks for it.
+    struct revision_of_in
+    {
+        state const& st;
+        std::optional<std::int64_t> operator()(std::string const& name) const
+        {
+            auto const it = st.rows.find(name);
+            if (it == st.rows.end()) return std::nullopt;
+            return it->second.revision;
+        }
+    };
+
+    /// Takes a sync into the snapshot of rows, and writes the local snapshot file when one
+    /// is due (a problem doing so goes to `said`).
+    void take(state& st, postgres_store::sync_result&& synced, std::vector<diagnostic>& said) const
+    {
+    bool const changed = synced.counter != st.counter || st.stale || !synced.changed.empty() || !synced.removed.empty() ||
+                         (!synced.delta && synced.present.size() != st.rows.size());
+    if (synced.delta) { // deletions first: a name deleted and made again comes back in `changed`
+        for (auto const& name : synced.removed) st.rows.erase(name);
+        for (auto& r : synced.changed) st.rows.insert_or_assign(r.name, std::move(r));
+    } else {
+        // Unchanged rows move over from the last snapshot; changed ones come whole.
+        std::map<std::string, db_skill, std::less<>> next;
+        for (auto& r : synced.changed) {
+            std::string const name = r.name;
+            next.emplace(name, std::move(r));
+        }
+        for (auto const& [name, rev] : synced.present)
+            if (!next.contains(name))
+                if (auto node = st.rows.extract(name); !node.empty()) next.insert(std::move(node));
+        st.rows = std::move(next);
+    }
+    st.counter = synced.counter;
+    st.server = synced.server;
+    st.delta = synced.delta;
+    st.stale = false;
+    st.cache_due = st.cache_due || changed;
+    auto const now = std::chrono::steady_clock::now();
+    if (st.cache_due && !cache_path_.empty() &&
+        (st.cache_written == std::chrono::steady_clock::time_point{} || now - st.cache_written >= store_->options().snapshot_every)) {
+        if (std::string const why = write_cache(st); !why.empty())
+            said.push_back({std::string(codes::database_cache), severity::warning, cache_path_, 0, 0, why});
+        st.cache_written = now;
+        st.cache_due = false;
+    }
+    }
 
     /// Writes the snapshot to `cache_path_` (a temporary file, then a rename); "" or why not.
     std::string write_cache(state const& st) const

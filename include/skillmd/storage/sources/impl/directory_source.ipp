@@ -735,6 +735,7 @@ struct directory_source::watch_state
     int fd = -1;
     bool broken = false, complete = false, changed = false;
     std::set<std::string> watched;
+    std::set<std::string> files; // the watched paths that are skill files
     std::map<int, std::vector<std::string>> paths; // watch descriptor -> watched paths
     ~watch_state()
     {
@@ -1456,7 +1457,15 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
     for (auto const& dir : d.directories) add(dir, false);
     for (auto const& c : d.skills) {
         add(c.directory, false);
-        add(c.path, !c.confirmed);
+        w.files.insert(c.path);
+        // A folder's watch sees the files in it change, by name. A file is watched itself
+        // only where a change may come another way: through a link to it (the watch
+        // follows it) or a second name. A watch per file would not fit the kernel's
+        // default limit with 100,000 skills.
+        struct stat st {};
+        bool const in_its_folder = std::filesystem::path(c.path).parent_path() == std::filesystem::path(c.directory);
+        if (!in_its_folder || ::lstat(c.path.c_str(), &st) != 0 || S_ISLNK(st.st_mode) || st.st_nlink > 1)
+            add(c.path, !c.confirmed);
     }
     w.complete = !added && !w.broken;
     w.changed = false;
@@ -1465,27 +1474,54 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
 
 SKILLMD_DECL bool directory_source::unchanged() const
 {
-    if (opts_.walker != directory_walker::posix) return false;
+    auto const c = changes();
+    return c && c->empty();
+}
+
+SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes() const
+{
+    if (opts_.walker != directory_walker::posix) return std::nullopt;
     auto& w = *watch_;
     std::lock_guard<std::mutex> lock(w.mutex);
-    if (w.fd < 0 || w.broken) return false;
+    if (w.fd < 0 || w.broken) return std::nullopt;
+    std::set<std::string> edited;
+    constexpr std::uint32_t content = IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB;
     alignas(inotify_event) char buf[16384];
     for (;;) {
         ssize_t const n = ::read(w.fd, buf, sizeof buf);
         if (n <= 0) break; // EAGAIN: nothing (more) pending
-        w.changed = true;  // any event, a queue overflow included, means a full check
         for (ssize_t at = 0; at + static_cast<ssize_t>(sizeof(inotify_event)) <= n;) {
             auto const* e = reinterpret_cast<inotify_event const*>(buf + at);
+            at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
             if (e->mask & IN_IGNORED) { // the watched inode is gone: watch its path again later
                 if (auto const it = w.paths.find(e->wd); it != w.paths.end()) {
                     for (auto const& p : it->second) w.watched.erase(p);
                     w.paths.erase(it);
                 }
             }
-            at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+            auto const it = w.paths.find(e->wd);
+            // Only a change to what is in a file keeps the tree's shape (and a file's
+            // attributes: a skill made unreadable is read again and says so).
+            bool const shape = (e->mask & ~(content | IN_ISDIR)) != 0 || (e->mask & IN_ISDIR) || it == w.paths.end();
+            if (shape) {
+                w.changed = true; // until watch() has seen the tree again
+                continue;
+            }
+            for (auto const& watched : it->second) {
+                if (e->len == 0) { // the watched thing itself: a skill file, or a folder's attributes
+                    if (w.files.count(watched)) edited.insert(watched);
+                    else w.changed = true;
+                    continue;
+                }
+                // An entry of a watched folder: a skill file is listed, any other file's
+                // content is nothing a walk or a skill reads.
+                std::string const entry = watched + "/" + e->name;
+                if (w.files.count(entry)) edited.insert(entry);
+            }
         }
     }
-    return w.complete && !w.changed;
+    if (!w.complete || w.changed) return std::nullopt;
+    return std::vector<std::string>(edited.begin(), edited.end());
 }
 
 SKILLMD_DECL std::optional<file_stamp> directory_source::stamp(candidate const& c) const
