@@ -1086,6 +1086,7 @@ struct walk_counting_dir
 {
     directory_source inner;
     std::shared_ptr<std::atomic<int>> walks = std::make_shared<std::atomic<int>>(0);
+    static constexpr bool stamps_are_file_times = true;
     std::string_view label() const { return inner.label(); }
     discovery discover() const { ++*walks; return inner.discover(); }
     read_outcome read_head(candidate const& c) const { return inner.read_head(c); }
@@ -1273,6 +1274,16 @@ BOOST_AUTO_TEST_CASE(an_edited_skill_is_derived_without_a_walk_and_other_changes
     write(t / "delta/SKILL.md", skill("delta", "new"));
     reg.refresh();
     BOOST_TEST(reg.snapshot()->find("delta") != nullptr);
+    BOOST_TEST(whole(*reg.snapshot()) == first_load());
+    // A second name made after the watches were set, and written through: the change
+    // reaches no watched folder, only the file's own watch.
+    reg.refresh();
+    temp_dir elsewhere;
+    fs::create_hard_link(t / "alpha/SKILL.md", elsewhere / "alpha.md");
+    reg.refresh();
+    std::ofstream(elsewhere / "alpha.md", std::ios::binary | std::ios::trunc) << skill("alpha", "written through the other name");
+    reg.refresh();
+    BOOST_TEST(reg.snapshot()->find("alpha")->meta.description == "written through the other name");
     BOOST_TEST(whole(*reg.snapshot()) == first_load());
 }
 

@@ -216,7 +216,7 @@ private:
     // Vectors, not maps (a node and a rebalancing per skill, at every refresh).
     detail::chunked<record_ptr> cache_;
     // When the reads in cache_ began (wall clock, ns): a file whose time is not well before
-    // it may have changed again within the clock's tick, keeping size and time (see read_changed).
+    // it may have changed again within its time's granularity, keeping size and time (see read_changed).
     std::int64_t read_at_ns_ = 0;
     std::vector<std::pair<std::uint32_t, span_of_diagnostics>> said_;
     std::vector<miss> misses_;
@@ -365,6 +365,7 @@ public:
             last_error_.clear();
             return true;
         } catch (std::exception const& e) {
+            rewalk_ = true; // the changes the sources told of are told no more: the next refresh walks
             try {
                 last_error_ = std::string("refresh failed, the previous skills stay: ") + e.what();
             } catch (...) {
@@ -607,6 +608,7 @@ private:
     mutable std::mutex refresh_mutex_;
     std::string last_error_;
     bool loaded_ = false;
+    bool rewalk_ = false; ///< a refresh failed after sources told it what changed
 };
 
 } // namespace skillmd

@@ -79,7 +79,7 @@ void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
         std::lock_guard<std::mutex> swap(current_mutex_);
         current_.swap(made); // the old snapshot dies outside readers' view, after the lock
     };
-    if (loaded_) {
+    if (loaded_ && !rewalk_) {
         // Every tier watched and quiet: the snapshot stands, unless a requirement (PATH,
         // environment) changed for a gated skill. Skill files edited in place: the next
         // snapshot is derived from this one, if it can be.
@@ -99,6 +99,7 @@ void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
     read_changed(items, *previous, fresh);
     assemble(items, *next);
     loaded_ = true;
+    rewalk_ = false;
     publish(std::move(next));
 }
 
@@ -250,7 +251,7 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
                 // clean" entries).
                 using source_type = std::remove_cvref_t<decltype(src)>;
                 if constexpr (requires { requires source_type::stamps_are_file_times; }) {
-                    constexpr std::int64_t margin_ns = 100'000'000;
+                    constexpr std::int64_t margin_ns = 2'000'000'000; // FAT keeps 2 s, ext3 1 s
                     racy = now && now->mtime_ns > previous.read_at_ns_ - margin_ns;
                 }
             });

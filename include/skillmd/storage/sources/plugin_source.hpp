@@ -57,6 +57,16 @@ public:
     {
         return inner_.unchanged();
     }
+    std::optional<std::vector<std::string>> changes() const
+        requires requires(Inner const& i) { i.changes(); }
+    {
+        return inner_.changes();
+    }
+    /// The inner source's stamps, so file times when it has them (see directory_source).
+    static constexpr bool stamps_are_file_times = [] {
+        if constexpr (requires { requires Inner::stamps_are_file_times; }) return true;
+        else return false;
+    }();
 
 private:
     candidate unprefixed(candidate c) const

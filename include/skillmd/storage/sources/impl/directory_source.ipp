@@ -165,6 +165,21 @@ SKILLMD_DECL std::string joined(std::string_view a, std::string_view b)
     return out;
 }
 
+/// How many inotify watches a user may hold (fs.inotify.max_user_watches), read once.
+SKILLMD_DECL std::size_t inotify_watch_limit()
+{
+    static std::size_t const limit = [] {
+        char text[32] = {};
+        std::size_t n = 0;
+        if (int const fd = ::open("/proc/sys/fs/inotify/max_user_watches", O_RDONLY | O_CLOEXEC); fd >= 0) {
+            if (::read(fd, text, sizeof text - 1) > 0) n = static_cast<std::size_t>(std::strtoull(text, nullptr, 10));
+            ::close(fd);
+        }
+        return n ? n : std::size_t{8192};
+    }();
+    return limit;
+}
+
 /// `skill.md`, `Skill.md` ...: SKILL.md in another case.
 SKILLMD_DECL bool is_skill_md_variant(std::string_view n)
 {
@@ -1455,16 +1470,18 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
         }
     }
     for (auto const& dir : d.directories) add(dir, false);
+    // A folder's watch sees the files in it change, by name. Each skill file is watched
+    // itself too while the watches fit in half the kernel's limit, so a change that
+    // reaches the file another way (a hard link made later) is seen. Past that (100,000
+    // skills against the default limit), only the files a folder cannot vouch for are:
+    // a link (the watch follows it), a file with a second name, one outside its folder.
+    bool const every_file = w.watched.size() + d.directories.size() + 2 * d.skills.size() < detail::inotify_watch_limit() / 2;
     for (auto const& c : d.skills) {
         add(c.directory, false);
         w.files.insert(c.path);
-        // A folder's watch sees the files in it change, by name. A file is watched itself
-        // only where a change may come another way: through a link to it (the watch
-        // follows it) or a second name. A watch per file would not fit the kernel's
-        // default limit with 100,000 skills.
         struct stat st {};
-        bool const in_its_folder = std::filesystem::path(c.path).parent_path() == std::filesystem::path(c.directory);
-        if (!in_its_folder || ::lstat(c.path.c_str(), &st) != 0 || S_ISLNK(st.st_mode) || st.st_nlink > 1)
+        if (every_file || std::filesystem::path(c.path).parent_path() != std::filesystem::path(c.directory) ||
+            ::lstat(c.path.c_str(), &st) != 0 || S_ISLNK(st.st_mode) || st.st_nlink > 1)
             add(c.path, !c.confirmed);
     }
     w.complete = !added && !w.broken;
@@ -1517,6 +1534,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                 // content is nothing a walk or a skill reads.
                 std::string const entry = watched + "/" + e->name;
                 if (w.files.count(entry)) edited.insert(entry);
+                else if (detail::is_skill_md_variant(e->name)) w.changed = true; // a folder that ignores case may open it as SKILL.md
             }
         }
     }
