@@ -1182,12 +1182,15 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
         reg.load();
         reg.refresh(); // the watches
         reg.refresh(); // and a look at what changed while they were set
+        std::string done; // what the last step did, should it fail
         for (int step = 0; step < steps; ++step) {
+            done.clear();
             for (int ops = 1 + pick(2); ops > 0; --ops) {
                 int const tier = pick(2), k = pick(6);
                 fs::path const f = file_of(tier, k);
                 bool const there = fs::exists(f);
                 int const what = pick(100);
+                done += f.string() + (there ? " was there, " : " was not, ") + std::to_string(what) + "\n";
                 if (!there || what < 45) { // created, or edited in place
                     write(f, text(k));
                 } else if (what < 55) { // replaced as editors save: a new file renamed over it
@@ -1219,7 +1222,8 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
             reg_t first(parser{}, lenient(dia), fa, fb);
             first.load();
             std::string const got = whole(*reg.snapshot()), want = whole(*first.snapshot());
-            BOOST_TEST_REQUIRE(got == want, "seed " << seed << ", sequence " << q << ", step " << step);
+            BOOST_TEST_REQUIRE(got == want, "seed " << seed << ", sequence " << q << ", step " << step << "\nrefreshed:\n"
+                                                    << got << "first load:\n" << want << "\nthe last changes:\n" << done);
         }
     }
     return derived;

@@ -749,7 +749,13 @@ struct directory_source::watch_state
     std::mutex mutex;
     int fd = -1;
     bool broken = false, complete = false, changed = false;
-    std::set<std::string> watched;
+    struct watched_inode
+    {
+        int wd = -1;
+        dev_t device = 0;
+        ino_t inode = 0;
+    };
+    std::map<std::string, watched_inode> watched; // path -> its watch, and what the path named when it was set
     std::set<std::string> files; // the watched paths that are skill files
     std::map<int, std::vector<std::string>> paths; // watch descriptor -> watched paths
     ~watch_state()
@@ -1443,12 +1449,25 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
                                    IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF;
     bool added = false;
     // `optional`: a SKILL.md that may not exist; its folder's watch sees it appear.
+    // A watch follows its inode: a folder renamed away takes its watch (and its
+    // sub-folders' watches) along, and one made later at the old path is watched anew.
+    auto const forget = [&](std::map<std::string, watch_state::watched_inode>::iterator at) {
+        if (auto const p = w.paths.find(at->second.wd); p != w.paths.end()) std::erase(p->second, at->first);
+        w.watched.erase(at);
+    };
     auto add = [&](std::string const& path, bool optional) {
-        if (w.broken || w.watched.count(path)) return;
+        if (w.broken) return;
+        struct stat st {};
+        bool const exists = ::stat(path.c_str(), &st) == 0;
+        auto const at = w.watched.find(path);
+        if (at != w.watched.end()) {
+            if (exists && at->second.device == st.st_dev && at->second.inode == st.st_ino) return; // still what it named
+            forget(at);
+        }
         int const wd = ::inotify_add_watch(w.fd, path.c_str(), mask);
         if (wd >= 0) {
             added = true;
-            w.watched.insert(path);
+            w.watched[path] = {wd, st.st_dev, st.st_ino};
             w.paths[wd].push_back(path);
         } else if (errno == ENOSPC || errno == ENOMEM) {
             w.broken = true; // out of watches: fall back to checking every file
@@ -1512,7 +1531,9 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
             at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
             if (e->mask & IN_IGNORED) { // the watched inode is gone: watch its path again later
                 if (auto const it = w.paths.find(e->wd); it != w.paths.end()) {
-                    for (auto const& p : it->second) w.watched.erase(p);
+                    for (auto const& p : it->second)
+                        if (auto const at_path = w.watched.find(p); at_path != w.watched.end() && at_path->second.wd == e->wd)
+                            w.watched.erase(at_path);
                     w.paths.erase(it);
                 }
             }
