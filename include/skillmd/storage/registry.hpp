@@ -588,6 +588,8 @@ private:
         return e.record ? skillmd::snapshot::key_of(e.record) : skillmd::snapshot::key_of(next.misses_[e.miss]);
     }
     bool gate_one(record_ptr& rec, requirement_checker& gate, skillmd::snapshot& next) const;
+    /// Whether the skill needs programs or variables (and so may be hidden by gating).
+    static bool has_requirements(skill_record const& r) noexcept { return !r.meta.requires_bins.empty() || !r.meta.requires_env.empty(); }
     static void cache_reads(std::vector<read_entry>& reads, bool in_order, skillmd::snapshot& next);
     static void resolve_collisions(command_groups& groups, skillmd::snapshot& next);
     static void link_children(skillmd::snapshot& next);

@@ -169,7 +169,7 @@ bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot&
     if (was.label) renamed(*was.label, *rec->meta.label);
     auto& gated = next.gated_;
     gated.erase(std::remove(gated.begin(), gated.end(), listed), gated.end());
-    if (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty()) gated.push_back(rec);
+    if (has_requirements(*rec)) gated.push_back(rec);
     next.skills_.items_.set(i, std::move(rec));
     next.cache_.set(before->at, std::move(now.record));
     return true;
@@ -406,7 +406,7 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
         if (i != skillmd::snapshot::npos && skillmd::snapshot::position_in(skills, n) == skillmd::snapshot::npos) names.emplace_back(n, i);
     std::sort(names.begin(), names.end());
     for (auto const& r : skills)
-        if (!r->meta.requires_bins.empty() || !r->meta.requires_env.empty()) next.gated_.push_back(r);
+        if (has_requirements(*r)) next.gated_.push_back(r);
     next.names_ = detail::chunked<std::pair<std::string_view, std::size_t>>(std::move(names));
     next.skills_.freeze();
     next.shadowed_.freeze();
@@ -471,7 +471,7 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::gate_one(record_ptr& rec, requirement_checker& gate, skillmd::snapshot& next) const
 {
-    if (opts_.gate_requirements && (!rec->meta.requires_bins.empty() || !rec->meta.requires_env.empty())) {
+    if (opts_.gate_requirements && has_requirements(*rec)) {
         if (auto why = gate.unmet(rec->meta)) {
             detail::edit(rec, [](record_draft& d) { d.hidden = true; });
             next.diagnostics_.push_back({std::string(codes::requirements_unmet), severity::info, rec->where.path.str(), 0, 0,

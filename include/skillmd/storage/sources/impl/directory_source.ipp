@@ -1540,7 +1540,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
             auto const it = w.paths.find(e->wd);
             // Only a change to what is in a file keeps the tree's shape (and a file's
             // attributes: a skill made unreadable is read again and says so).
-            bool const shape = (e->mask & ~(content | IN_ISDIR)) != 0 || (e->mask & IN_ISDIR) || it == w.paths.end();
+            bool const shape = (e->mask & ~content) != 0 || it == w.paths.end(); // IN_ISDIR among the rest
             if (shape) {
                 w.changed = true; // until watch() has seen the tree again
                 continue;
@@ -1553,7 +1553,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                 }
                 // An entry of a watched folder: a skill file is listed, any other file's
                 // content is nothing a walk or a skill reads.
-                std::string const entry = watched + "/" + e->name;
+                std::string const entry = detail::joined(watched, e->name);
                 if (w.files.count(entry)) edited.insert(entry);
                 else if (detail::is_skill_md_variant(e->name)) w.changed = true; // a folder that ignores case may open it as SKILL.md
             }
