@@ -526,6 +526,89 @@ BOOST_AUTO_TEST_CASE(the_change_feed_brings_what_changed)
     BOOST_TEST(rows_of(reader) == "");
 }
 
+namespace {
+/// A source whose discoveries are counted: a refresh that lists nothing again applied
+/// what the source said changed.
+template <class Source>
+struct discover_counting
+{
+    Source inner;
+    std::shared_ptr<std::atomic<int>> discovers = std::make_shared<std::atomic<int>>(0);
+    std::string_view label() const { return inner.label(); }
+    discovery discover() const
+    {
+        ++*discovers;
+        return inner.discover();
+    }
+    read_outcome read_head(candidate const& c) const { return inner.read_head(c); }
+    read_outcome read_all(candidate const& c) const { return inner.read_all(c); }
+    bool watch(discovery const& d) const { return inner.watch(d); }
+    std::optional<std::vector<std::string>> changes() const { return inner.changes(); }
+    std::optional<candidate> candidate_at(std::string const& path) const { return inner.candidate_at(path); }
+};
+
+/// What a snapshot lists, in one comparable text.
+std::string listed_text(skillmd::snapshot const& s)
+{
+    std::string out;
+    for (auto const& r : s.skills())
+        out += std::string(r.command) + " @" + std::to_string(r.where.stamp.mtime_ns) + " " + std::string(r.meta.description) + " " +
+               std::string(r.where.path) + "\n";
+    for (auto const& d : s.diagnostics()) out += d.code + " " + d.message + "\n";
+    return out;
+}
+} // namespace
+
+// An agent's registry follows the change feed: skills made, edited, removed and made
+// again reach its snapshot without listing the namespace again, and every snapshot
+// equals what a registry loading afresh has.
+BOOST_AUTO_TEST_CASE(an_agent_applies_the_feed_without_listing_again)
+{
+    grants();
+    auto admin = store_as("skillmd_admin");
+    BOOST_TEST_REQUIRE(admin->grant("applied", "team_a", namespace_access::write).ok());
+    postgres_source const writer("db", store_as("agent_a"), "applied");
+    using source_t = discover_counting<postgres_source>;
+    using reg_t = basic_registry<frontmatter::x3_parser, first_tier_wins, source_t>;
+    registry_options o;
+    o.dialect = dialects::koshi();
+    source_t const src{postgres_source("db", store_as("agent_a"), "applied")};
+    reg_t reg(o, src);
+    for (int i = 0; i < 5; ++i) BOOST_TEST_REQUIRE(writer.create(skill("s" + std::to_string(i)), {}).ok());
+    reg.load();
+    reg.refresh(); // the watch
+    int const listed = *src.discovers;
+    std::mt19937 rng(11);
+    std::vector<std::string> live = {"s0", "s1", "s2", "s3", "s4"};
+    int made = 5;
+    for (int batch = 0; batch < 40; ++batch) {
+        for (int k = 1 + static_cast<int>(rng() % 3); k > 0; --k) {
+            unsigned const op = live.empty() ? 0 : rng() % 4;
+            std::size_t const at = live.empty() ? 0 : rng() % live.size();
+            if (op == 0) {
+                live.push_back("s" + std::to_string(made++));
+                BOOST_TEST_REQUIRE(writer.create(skill(live.back()), {}).ok());
+            } else if (op == 1) {
+                db_update u;
+                u.description = "Edited in batch " + std::to_string(batch);
+                BOOST_TEST_REQUIRE(writer.update(live[at], u, {}).ok());
+            } else if (op == 2) {
+                BOOST_TEST_REQUIRE(writer.remove(live[at]).ok());
+                live.erase(live.begin() + static_cast<std::ptrdiff_t>(at));
+            } else {
+                BOOST_TEST_REQUIRE(writer.remove(live[at]).ok());
+                BOOST_TEST_REQUIRE(writer.create(skill(live[at], "Made again"), {}).ok());
+            }
+        }
+        BOOST_TEST_REQUIRE(reg.refresh());
+        reg_t fresh(o, source_t{postgres_source("db", store_as("agent_a"), "applied")});
+        fresh.load();
+        BOOST_TEST_REQUIRE(listed_text(*reg.snapshot()) == listed_text(*fresh.snapshot()), "batch " << batch);
+    }
+    BOOST_TEST(*src.discovers == listed); // every batch applied from the feed
+    BOOST_TEST(reg.snapshot()->skills().size() == live.size());
+}
+
 // A server that stops answering (its backend stopped with SIGSTOP): every call returns
 // within the statement limit and a second, says why, and the store comes back when the
 // server does. wait() returns by its own deadline even with its poll unanswered.

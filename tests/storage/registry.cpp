@@ -1094,6 +1094,7 @@ struct walk_counting_dir
     std::optional<file_stamp> stamp(candidate const& c) const { return inner.stamp(c); }
     bool watch(discovery const& d) const { return inner.watch(d); }
     std::optional<std::vector<std::string>> changes() const { return inner.changes(); }
+    std::optional<candidate> candidate_at(std::string const& path) const { return inner.candidate_at(path); }
 };
 
 /// Every member of every record a snapshot holds, what each of its names finds, and
@@ -1209,8 +1210,13 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
                         fs::create_directories(to_place.parent_path());
                         fs::rename(from_place, to_place);
                     }
-                } else if (what < 92) { // a bundled file: nothing a snapshot holds
+                } else if (what < 88) { // a bundled file: nothing a snapshot holds
                     write(f.parent_path() / "notes.txt", numbered("note ", pick(1000)));
+                } else if (what < 92) { // an editor's swap file, made and removed, and its backup left
+                    fs::path const swap = f.parent_path() / ("." + f.filename().string() + ".swp");
+                    write(swap, "swap");
+                    fs::remove(swap);
+                    write(fs::path(f).concat("~"), "backup");
                 } else { // attributes only: still readable
                     fs::permissions(f, pick(2) ? fs::perms::owner_read | fs::perms::owner_write : fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
                 }
@@ -1289,6 +1295,176 @@ BOOST_AUTO_TEST_CASE(an_edited_skill_is_derived_without_a_walk_and_other_changes
     reg.refresh();
     BOOST_TEST(reg.snapshot()->find("alpha")->meta.description == "written through the other name");
     BOOST_TEST(whole(*reg.snapshot()) == first_load());
+}
+
+// Skill files made and removed where the last walk looked, in every layout, and the files
+// editors make beside them: derived without a walk, and equal to a first load. What a
+// skill added this way cannot be without the others' help (a name another skill has)
+// walks again.
+BOOST_AUTO_TEST_CASE(skills_made_and_removed_in_known_folders_are_derived_without_a_walk)
+{
+    auto const check = [](layout lay, dialect const& dia, std::function<void(fs::path const&)> const& make,
+                          std::vector<std::function<void(fs::path const&)>> const& derived_steps,
+                          std::function<void(skillmd::snapshot const&)> const& after_all) {
+        temp_dir t;
+        make(t.path);
+        directory_options o;
+        o.layout = lay;
+        walk_counting_dir src{directory_source("t", t.path.string(), o)};
+        using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
+        reg_t reg(parser{}, lenient(dia), src);
+        reg.load();
+        reg.refresh();
+        reg.refresh();
+        int const walks = *src.walks;
+        for (std::size_t k = 0; k < derived_steps.size(); ++k) {
+            derived_steps[k](t.path);
+            reg.refresh();
+            BOOST_TEST(*src.walks == walks, "step " << k << " walked");
+            reg_t first(parser{}, lenient(dia), walk_counting_dir{directory_source("t", t.path.string(), o)});
+            first.load();
+            BOOST_TEST(whole(*reg.snapshot()) == whole(*first.snapshot()), "step " << k);
+        }
+        after_all(*reg.snapshot());
+    };
+    // Flat: a folder's SKILL.md made, saved by a rename, removed; swap files pass unseen.
+    check(
+        layout::flat, dialects::claude_code(),
+        [](fs::path const& t) {
+            for (char const* n : {"alpha", "beta", "gamma"}) write(t / n / "SKILL.md", skill(n, "v1"));
+            fs::create_directories(t / "delta");
+        },
+        {[](fs::path const& t) { write(t / "delta/SKILL.md", skill("delta", "made")); },
+         [](fs::path const& t) {
+             write(t / "beta/.SKILL.md.swp", "swap");
+             fs::remove(t / "beta/.SKILL.md.swp");
+             write(t / "beta/SKILL.md~", "backup");
+             fs::create_directories(t / "beta/scripts");
+         },
+         [](fs::path const& t) {
+             write(t / "beta/SKILL.md.tmp", skill("beta", "saved by a rename"));
+             fs::rename(t / "beta/SKILL.md.tmp", t / "beta/SKILL.md");
+         },
+         [](fs::path const& t) { fs::remove(t / "gamma/SKILL.md"); },
+         [](fs::path const& t) { write(t / "gamma/SKILL.md", skill("gamma", "back again")); },
+         [](fs::path const& t) { write(t / "notes.txt", "a file beside the skill folders"); }},
+        [](skillmd::snapshot const& s) {
+            BOOST_TEST(s.find("delta")->meta.description == "made");
+            BOOST_TEST(s.find("beta")->meta.description == "saved by a rename");
+            BOOST_TEST(s.find("gamma")->meta.description == "back again");
+            BOOST_TEST(s.skills().size() == 4u);
+        });
+    // Nested: a sub-skill made and removed under a listed parent, whose children follow.
+    check(
+        layout::nested, dialects::sven(),
+        [](fs::path const& t) {
+            write(t / "p/SKILL.md", skill("p", "parent"));
+            write(t / "p/a/SKILL.md", skill("a", "child"));
+            fs::create_directories(t / "p/b");
+            fs::create_directories(t / "q/r");
+            write(t / "q/r/SKILL.md", skill("r", "orphan for now"));
+        },
+        {[](fs::path const& t) { write(t / "p/b/SKILL.md", skill("b", "second child")); },
+         [](fs::path const& t) { write(t / "q/SKILL.md", skill("q", "a parent made above its child")); },
+         [](fs::path const& t) { fs::remove(t / "p/a/SKILL.md"); },
+         [](fs::path const& t) { write(t / "p/b/.SKILL.md.swp", "swap"); }},
+        [](skillmd::snapshot const& s) {
+            BOOST_TEST(s.find("p")->children.size() == 1u);
+            BOOST_TEST(s.find("q")->children.size() == 1u);
+            BOOST_TEST(s.find("p/a") == nullptr);
+        });
+    // Files: a Markdown file made and removed at the root; any other file is no skill.
+    check(
+        layout::files, dialects::agent_skills(),
+        [](fs::path const& t) { write(t / "one.md", skill("one", "v1")); },
+        {[](fs::path const& t) { write(t / "two.md", skill("two", "made")); },
+         [](fs::path const& t) { fs::remove(t / "one.md"); },
+         [](fs::path const& t) { write(t / "readme.txt", "not a skill"); }},
+        [](skillmd::snapshot const& s) {
+            BOOST_TEST(s.find("two") != nullptr);
+            BOOST_TEST(s.find("one") == nullptr);
+        });
+}
+
+// What only a walk gets right walks: a skill made whose name another skill has, one that
+// looks like another by case, a link made at the root.
+BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
+{
+    temp_dir t;
+    for (char const* n : {"alpha", "beta"}) write(t / n / "SKILL.md", skill(n, "v1"));
+    for (char const* n : {"gamma", "Alpha", "eta"}) fs::create_directories(t / n);
+    walk_counting_dir src{directory_source("t", t.path.string())};
+    using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
+    reg_t reg(parser{}, lenient(dialects::claude_code()), src);
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    auto const first_load = [&] {
+        reg_t first(parser{}, lenient(dialects::claude_code()), walk_counting_dir{directory_source("t", t.path.string())});
+        first.load();
+        return whole(*first.snapshot());
+    };
+    auto const step = [&](std::function<void()> const& change, bool walks) {
+        int const before = *src.walks;
+        change();
+        reg.refresh();
+        BOOST_TEST((*src.walks > before) == walks);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        reg.refresh(); // the watches again, after a walk
+    };
+    step([&] { write(t / "eta/SKILL.md", skill("eta", "alone")); }, false);
+    step([&] { write(t / "Alpha/SKILL.md", skill("Alpha", "alpha by another case")); }, true);
+    step([&] { fs::remove(t / "Alpha/SKILL.md"); }, true); // its look-alike report goes
+    step([&] { write(t / "gamma/SKILL.md", skill("beta", "named as beta's command")); }, true);
+    step([&] { write(t / "eta/SKILL.md", skill("eta", "edited")); }, false);
+    step([&] { fs::remove(t / "eta/SKILL.md"); }, true); // a name is left out of the table: nothing added or removed alone
+    step([&] { fs::create_directory_symlink(t / "beta", t / "beta-link"); }, true);
+    BOOST_TEST(reg.snapshot()->find("gamma") != nullptr);
+}
+
+// A snapshot's lists in chunks: every edit matches the same edit of a plain vector.
+BOOST_AUTO_TEST_CASE(chunked_lists_follow_inserts_erases_and_sets)
+{
+    std::mt19937 rng(7);
+    std::vector<int> plain(1000);
+    for (int i = 0; i < 1000; ++i) plain[static_cast<std::size_t>(i)] = i;
+    skillmd::detail::chunked<int> list{std::vector<int>(plain)};
+    skillmd::detail::chunked<int> const kept = list;
+    std::vector<int> const kept_plain = plain;
+    for (int n = 0; n < 5000; ++n) {
+        std::size_t const i = rng() % (plain.size() + 1);
+        switch (rng() % 3) {
+        case 0:
+            list.insert(i, n);
+            plain.insert(plain.begin() + static_cast<std::ptrdiff_t>(i), n);
+            break;
+        case 1:
+            if (i < plain.size()) {
+                list.erase(i);
+                plain.erase(plain.begin() + static_cast<std::ptrdiff_t>(i));
+            }
+            break;
+        default:
+            if (i < plain.size()) {
+                list.set(i, -n);
+                plain[i] = -n;
+            }
+        }
+        if (n % 500 == 0 || plain.size() < 3) {
+            BOOST_TEST_REQUIRE(list.size() == plain.size());
+            BOOST_TEST_REQUIRE(std::equal(list.begin(), list.end(), plain.begin(), plain.end()));
+        }
+    }
+    BOOST_TEST(std::equal(list.begin(), list.end(), plain.begin(), plain.end()));
+    BOOST_TEST(std::equal(kept.begin(), kept.end(), kept_plain.begin(), kept_plain.end())); // a copy made before is untouched
+    while (!plain.empty()) {
+        list.erase(0);
+        plain.erase(plain.begin());
+    }
+    BOOST_TEST(list.empty());
+    list.insert(0, 42);
+    BOOST_TEST(list.size() == 1u);
+    BOOST_TEST(list[0] == 42);
 }
 
 BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load_gives)

@@ -3,10 +3,11 @@
 #ifndef SKILLMD_DETAIL_CHUNKED_HPP
 #define SKILLMD_DETAIL_CHUNKED_HPP
 
-// A read-only sequence in fixed-size chunks that copies share: copying one copies a
-// pointer per chunk, and replacing an element copies only its chunk. Snapshots keep their
-// lists so, and a refresh that changed one skill among 100,000 derives the next snapshot
-// by touching one chunk of each list, not every record's reference count.
+// A read-only sequence in chunks that copies share: copying one copies a pointer per
+// chunk, and replacing, inserting or erasing an element copies only its chunk (and the
+// table of where chunks start). Snapshots keep their lists so, and a refresh that changed
+// one skill among 100,000 derives the next snapshot by touching one chunk of each list,
+// not every record's reference count.
 
 #include <algorithm>
 #include <compare>
@@ -28,6 +29,7 @@ public:
     /// Moves the elements of `v` into chunks.
     explicit chunked(std::vector<T>&& v) : size_(v.size())
     {
+        starts_.reserve((v.size() + chunk_size - 1) / chunk_size);
         chunks_.reserve((v.size() + chunk_size - 1) / chunk_size);
         for (std::size_t first = 0; first < v.size(); first += chunk_size) {
             auto c = std::make_shared<std::vector<T>>();
@@ -35,21 +37,73 @@ public:
             c->reserve(end - first);
             for (std::size_t i = first; i < end; ++i) c->push_back(std::move(v[i]));
             chunks_.push_back(std::move(c));
+            starts_.push_back(first);
         }
     }
 
     std::size_t size() const noexcept { return size_; }
     bool empty() const noexcept { return size_ == 0; }
-    T const& operator[](std::size_t i) const { return (*chunks_[i / chunk_size])[i % chunk_size]; }
+    T const& operator[](std::size_t i) const
+    {
+        if (uniform_) return (*chunks_[i / chunk_size])[i % chunk_size];
+        auto const [c, at] = locate(i);
+        return (*chunks_[c])[at];
+    }
 
     /// Replaces element `i` by copying its chunk: a chunk is never written while another
     /// list (another thread's snapshot) may share it, and use_count() cannot say it does not.
     void set(std::size_t i, T value)
     {
-        auto& c = chunks_[i / chunk_size];
-        auto copy = std::make_shared<std::vector<T>>(*c);
-        (*copy)[i % chunk_size] = std::move(value);
-        c = std::move(copy);
+        auto const [c, at] = locate(i);
+        auto copy = std::make_shared<std::vector<T>>(*chunks_[c]);
+        (*copy)[at] = std::move(value);
+        chunks_[c] = std::move(copy);
+    }
+
+    /// Puts `value` before element `i` (at the end when `i` is size()): its chunk is copied,
+    /// and split in two when it has grown to twice the usual size.
+    void insert(std::size_t i, T value)
+    {
+        if (chunks_.empty()) {
+            chunks_.push_back(std::make_shared<std::vector<T>>(1, std::move(value)));
+            starts_.push_back(0);
+            size_ = 1;
+            return;
+        }
+        auto [c, at] = i == size_ ? std::pair{chunks_.size() - 1, size_ - starts_.back()} : locate(i);
+        auto copy = std::make_shared<std::vector<T>>();
+        copy->reserve(chunks_[c]->size() + 1);
+        *copy = *chunks_[c];
+        copy->insert(copy->begin() + static_cast<std::ptrdiff_t>(at), std::move(value));
+        chunks_[c] = std::move(copy);
+        for (std::size_t k = c + 1; k < starts_.size(); ++k) ++starts_[k];
+        ++size_;
+        uniform_ = false;
+        if (chunks_[c]->size() >= 2 * chunk_size) {
+            auto& whole = *chunks_[c];
+            auto back = std::make_shared<std::vector<T>>(whole.begin() + chunk_size, whole.end());
+            chunks_[c] = std::make_shared<std::vector<T>>(whole.begin(), whole.begin() + chunk_size);
+            chunks_.insert(chunks_.begin() + static_cast<std::ptrdiff_t>(c + 1), std::move(back));
+            starts_.insert(starts_.begin() + static_cast<std::ptrdiff_t>(c + 1), starts_[c] + chunk_size);
+        }
+    }
+
+    /// Removes element `i`: its chunk is copied, or dropped when it held only that one.
+    void erase(std::size_t i)
+    {
+        auto const [c, at] = locate(i);
+        if (chunks_[c]->size() == 1) {
+            chunks_.erase(chunks_.begin() + static_cast<std::ptrdiff_t>(c));
+            starts_.erase(starts_.begin() + static_cast<std::ptrdiff_t>(c));
+        } else {
+            auto copy = std::make_shared<std::vector<T>>(*chunks_[c]);
+            copy->erase(copy->begin() + static_cast<std::ptrdiff_t>(at));
+            chunks_[c] = std::move(copy);
+        }
+        for (std::size_t k = 0; k < starts_.size(); ++k)
+            if (starts_[k] > i) --starts_[k];
+        --size_;
+        uniform_ = false;
     }
 
     class iterator
@@ -88,8 +142,18 @@ public:
     iterator end() const { return iterator(this, size_); }
 
 private:
+    /// The chunk holding element `i`, and its place there.
+    std::pair<std::size_t, std::size_t> locate(std::size_t i) const
+    {
+        if (uniform_) return {i / chunk_size, i % chunk_size};
+        std::size_t const c = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), i) - starts_.begin()) - 1;
+        return {c, i - starts_[c]};
+    }
+
     std::vector<std::shared_ptr<std::vector<T>>> chunks_; // never changed in place while shared
+    std::vector<std::size_t> starts_; // each chunk's first element
     std::size_t size_ = 0;
+    bool uniform_ = true; // every chunk but the last holds chunk_size: an index splits by shifts
 };
 
 } // namespace skillmd::detail

@@ -82,7 +82,8 @@ public:
         if (auto const i = position_of(key); i != npos) return &skills_[i];
         auto const named = std::lower_bound(names_.begin(), names_.end(), key,
                                             [](auto const& e, std::string_view k) { return e.first < k; });
-        if (named != names_.end() && named->first == key) return &skills_[named->second];
+        if (named != names_.end() && named->first == key)
+            if (auto const i = position_of(named->second); i != npos) return &skills_[i];
         return nullptr;
     }
 
@@ -188,10 +189,17 @@ private:
     record_list disabled_;
     std::vector<diagnostic> diagnostics_; // while a refresh builds the snapshot; then published
     std::shared_ptr<std::vector<diagnostic> const> published_diagnostics_; // shared with the next when unchanged
-    // Names that find a skill besides its command (`name:` or a label), sorted, viewing
-    // the records of skills_; a command is found by binary search in skills_, so it
+    // Names that find a skill besides its command (`name:` or a label), sorted, each with
+    // the command of its skill, viewing the records of skills_ (so a skill added or
+    // removed moves no entry); a command is found by binary search in skills_, so it
     // needs no entry here.
-    detail::chunked<std::pair<std::string_view, std::size_t>> names_;
+    detail::chunked<std::pair<std::string_view, std::string_view>> names_;
+    // No name was left out of names_ (shared by two skills, or hidden by a command): the
+    // table then says all there is to say of every name, and a refresh may add or remove
+    // a skill's names without looking at the others.
+    bool names_complete_ = true;
+    // Every command of skills_ and shadowed_ is ASCII, so look-alikes differ by case alone.
+    bool ascii_ = true;
     // The skills of skills_ that require programs or variables: what a refresh checks
     // again when no file changed (PATH or the environment may have).
     std::vector<record_ptr> gated_;
@@ -469,15 +477,50 @@ private:
             return std::nullopt; // a source that cannot tell is always checked
     }
 
-    /** The next snapshot made from `previous` without a walk, when every change is a skill
-        file edited in place that stays what it was to the rest of the snapshot: read
-        without a word, the same command, the only skill of its command, listed, not
-        hidden, the same name and label. Only its record, in the lists and the cache, and
-        the chunks that hold it are new; the rest is shared. Null when a change is of any
-        other kind: the full refresh then gives what a first load would.
+    /** The next snapshot made from `previous` without a walk, when every change is one
+        that leaves the rest of the snapshot as it was: a skill file edited (read without
+        a word, the same command, names and label, listed, not hidden), or a skill added
+        or removed that is alone in its command, looks like no other, says nothing and
+        brings or takes only its own names (and a parent's sub-skill). Only its record, in
+        the lists and the cache, and the chunks that hold it are new; the rest is shared.
+        Null when a change is of any other kind: the full refresh then gives what a first
+        load would.
     */
     std::shared_ptr<skillmd::snapshot> derive(skillmd::snapshot const& previous, tier_changes const& changes) const;
-    bool edit_in_place(skillmd::snapshot& next, std::size_t tier, std::string const& path) const;
+    /// One changed path of `tier` applied to `next`: an edit, a skill added or removed.
+    /// False when it is of a kind only a full refresh gets right.
+    bool apply_change(skillmd::snapshot& next, std::size_t tier, std::string const& path) const;
+    bool edit_in_place(skillmd::snapshot& next, std::size_t tier, typename skillmd::snapshot::cached_read const& before,
+                       read_result now) const;
+    bool add_skill(skillmd::snapshot& next, read_result now) const;
+    bool remove_skill(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const& before,
+                      std::optional<file_stamp> miss) const;
+    /// Whether `command` may come or go alone: no other skill has it, in any tier or as a
+    /// keep-all copy, and none looks like it; its names are then its own.
+    bool stands_alone(skillmd::snapshot const& next, std::string_view command) const;
+    /// The names a skill adds to names_ (its `name:` and, where labels find skills, its label).
+    template <class F>
+    void for_each_name(skill_record const& r, F&& f) const
+    {
+        if (!r.meta.name.empty() && std::string_view(r.meta.name) != std::string_view(r.command)) f(std::string_view(r.meta.name));
+        if (opts_.dialect.find_by_label && r.meta.label && !std::string_view(*r.meta.label).empty() &&
+            std::string_view(*r.meta.label) != std::string_view(r.command) && std::string_view(*r.meta.label) != std::string_view(r.meta.name))
+            f(std::string_view(*r.meta.label));
+    }
+    /// The listed record at `i` replaced by `rec` (the same command): the names that view
+    /// its strings, and the gated list, follow.
+    void replace_listed(skillmd::snapshot& next, std::size_t i, record_ptr rec) const;
+    /// What tier `tier`'s source would list at `path` now (see directory_source::candidate_at):
+    /// nothing when the source cannot say, an empty optional inside when it would list none.
+    std::optional<std::optional<candidate>> candidate_now(std::size_t tier, std::string const& path) const
+    {
+        std::optional<std::optional<candidate>> out;
+        visit_source(tier, [&](auto const& src) {
+            if constexpr (requires { { src.candidate_at(path) } -> std::same_as<std::optional<candidate>>; })
+                out = src.candidate_at(path);
+        });
+        return out;
+    }
 
     bool gating_unchanged(skillmd::snapshot const& s) const;
 

@@ -113,6 +113,8 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->disabled_.items_ = previous.disabled_.items_;
     next->published_diagnostics_ = previous.published_diagnostics_;
     next->names_ = previous.names_;
+    next->names_complete_ = previous.names_complete_;
+    next->ascii_ = previous.ascii_;
     next->gated_ = previous.gated_;
     next->cache_ = previous.cache_;
     next->said_ = previous.said_;
@@ -120,20 +122,43 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->read_at_ns_ = previous.read_at_ns_; // the others were read no later than before
     for (std::size_t tier = 0; tier < changes.size(); ++tier)
         for (auto const& path : *changes[tier])
-            if (!edit_in_place(*next, tier, path)) return nullptr;
+            if (!apply_change(*next, tier, path)) return nullptr;
     return next;
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot& next, std::size_t tier, std::string const& path) const
+bool basic_registry<Parser, Dedup, Sources...>::apply_change(skillmd::snapshot& next, std::size_t tier, std::string const& path) const
 {
-    // What the file made before: a skill that said nothing.
     auto const before = next.cached(tier, path);
-    if (!before || !before->record || !before->said.empty()) return false;
-    record_ptr const old = *before->record;
-    candidate where = old->where.owned();
+    // What a read said stays in the diagnostics, in a first load's order: only the full
+    // refresh takes it out or puts it back.
+    if (before && !before->said.empty()) return false;
+    if (before && before->record) {
+        candidate where = (*before->record)->where.owned();
+        where.stamp = {}; // a save by rename is another file at the same path: read it, as a walk would
+        read_result now = read_one(work{tier, &where, nullptr});
+        if (now.record) return edit_in_place(next, tier, *before, std::move(now));
+    }
+    // Gone, or new: what would a walk list here now?
+    auto const listed = candidate_now(tier, path);
+    if (!listed) return false; // the source cannot say
+    bool const had_skill = before && before->record;
+    if (!*listed) return !had_skill || remove_skill(next, *before, std::nullopt);
+    candidate where = std::move(**listed);
     read_result now = read_one(work{tier, &where, nullptr});
-    if (!now.record || !now.diagnostics.empty() || now.record->command != old->command) return false;
+    if (!now.diagnostics.empty()) return false;
+    if (now.record) return !had_skill && add_skill(next, std::move(now));
+    // Listed, and silently no skill (a flat tier's folder without its SKILL.md): a miss.
+    return !had_skill || remove_skill(next, *before, now.stamp);
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot& next, std::size_t tier,
+                                                             typename skillmd::snapshot::cached_read const& before,
+                                                             read_result now) const
+{
+    record_ptr const old = *before.record;
+    if (!now.diagnostics.empty() || now.record->command != old->command) return false;
     // Listed as it was read: the only skill of its command, not hidden (which says so).
     std::string_view const command = old->command;
     std::size_t const i = next.position_of(command);
@@ -159,20 +184,195 @@ bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot&
         d.children.clear();
         rec = detail::make_record(d, children);
     }
-    // The name table views the listed record's strings: it views the new one's now.
-    auto const renamed = [&](std::string_view key, std::string_view to) {
-        auto const entry = std::pair<std::string_view, std::size_t>(key, i);
-        auto const at = std::lower_bound(next.names_.begin(), next.names_.end(), entry);
-        if (at != next.names_.end() && *at == entry) next.names_.set(at.index(), {to, i});
+    replace_listed(next, i, std::move(rec));
+    next.cache_.set(before.at, std::move(now.record));
+    return true;
+}
+
+namespace detail {
+
+/// The commands of `v` (sorted by command) one segment below `command`: its sub-skills.
+template <class Records>
+std::vector<std::string_view> children_in(Records const& v, std::string_view command)
+{
+    std::vector<std::string_view> out;
+    std::string const prefix = std::string(command) + "/";
+    auto it = std::lower_bound(v.begin(), v.end(), std::string_view(prefix),
+                               [](record_ptr const& r, std::string_view c) { return r->command < c; });
+    for (; it != v.end() && std::string_view((*it)->command).starts_with(prefix); ++it)
+        if (std::string_view((*it)->command).find('/', prefix.size()) == std::string_view::npos) out.push_back((*it)->command);
+    return out;
+}
+
+/// Whether a command of `v` (sorted) other than `command` equals it but for ASCII case, as
+/// itself or as a keep-all copy (`name@tier`). The spellings are tried by their prefixes,
+/// and a prefix no command starts with ends its branch: a few lookups, not a pass.
+template <class Records>
+bool case_twin_in(Records const& v, std::string_view command, std::string& prefix)
+{
+    auto const from = [&](std::string_view p) {
+        return std::lower_bound(v.begin(), v.end(), p, [](record_ptr const& r, std::string_view c) { return r->command < c; });
     };
-    renamed(was.name, rec->meta.name);
-    if (was.label) renamed(*was.label, *rec->meta.label);
+    auto const starts = [&](std::string_view p) {
+        auto const it = from(p);
+        return it != v.end() && std::string_view((*it)->command).starts_with(p);
+    };
+    if (prefix.size() == command.size()) {
+        if (prefix == command) return false;
+        auto const it = from(prefix);
+        return (it != v.end() && (*it)->command == prefix) || starts(prefix + "@");
+    }
+    char const c = command[prefix.size()];
+    char const other = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    for (char const k : {c, other}) {
+        if (k == other && other == c) break;
+        prefix.push_back(k);
+        bool const found = starts(prefix) && case_twin_in(v, command, prefix);
+        prefix.pop_back();
+        if (found) return true;
+    }
+    return false;
+}
+
+} // namespace detail
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::stands_alone(skillmd::snapshot const& next, std::string_view command) const
+{
+    auto const& shadowed = next.shadowed_.items_;
+    if (auto const s = skillmd::snapshot::first_from(shadowed, command); s != shadowed.end() && (*s)->command == command) return false;
+    std::string const copies = std::string(command) + "@"; // keep-all's `name@tier`
+    if (auto const c = skillmd::snapshot::first_from(next.skills_.items_, copies);
+        c != next.skills_.items_.end() && std::string_view((*c)->command).starts_with(copies))
+        return false;
+    // Another skill's name that this command would hide, or leave: the names table changes for it.
+    auto const named = std::lower_bound(next.names_.begin(), next.names_.end(), command, [](auto const& e, std::string_view k) { return e.first < k; });
+    if (named != next.names_.end() && named->first == command) return false;
+    if (!next.names_complete_ || !next.ascii_) return false;
+    if (!std::all_of(command.begin(), command.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) return false;
+    std::string prefix;
+    if (detail::case_twin_in(next.skills_.items_, command, prefix)) return false;
+    prefix.clear();
+    return !detail::case_twin_in(shadowed, command, prefix);
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::add_skill(skillmd::snapshot& next, read_result now) const
+{
+    record_ptr const read = now.record;
+    std::string_view const command = read->command;
+    if (next.position_of(command) != skillmd::snapshot::npos || !stands_alone(next, command)) return false;
+    // Its names find it alone: no command has them, no other skill names itself so.
+    bool free = true;
+    auto const has_name = [&](std::string_view n) {
+        auto const e = std::lower_bound(next.names_.begin(), next.names_.end(), n, [](auto const& x, std::string_view k) { return x.first < k; });
+        return e != next.names_.end() && e->first == n;
+    };
+    for_each_name(*read, [&](std::string_view n) { free = free && next.position_of(n) == skillmd::snapshot::npos && !has_name(n); });
+    if (!free) return false;
+    skillmd::snapshot scratch;
+    requirement_checker gate;
+    record_ptr rec = read;
+    if (!gate_one(rec, gate, scratch) || !scratch.diagnostics_.empty()) return false;
+    if (auto const children = detail::children_in(next.skills_.items_, command); !children.empty()) {
+        record_draft d = rec->draft();
+        d.children.clear();
+        rec = detail::make_record(d, children);
+    }
+    auto& skills = next.skills_.items_;
+    skills.insert(skillmd::snapshot::first_from(skills, command).index(), rec);
+    for_each_name(*rec, [&](std::string_view n) {
+        std::pair<std::string_view, std::string_view> const entry(n, rec->command);
+        next.names_.insert(std::lower_bound(next.names_.begin(), next.names_.end(), entry).index(), entry);
+    });
+    if (has_requirements(*rec)) next.gated_.push_back(rec);
+    // Its parent, if listed, has one more sub-skill.
+    if (auto const slash = command.rfind('/'); slash != std::string_view::npos)
+        if (auto const p = next.position_of(command.substr(0, slash)); p != skillmd::snapshot::npos) {
+            record_ptr const parent = skills[p];
+            std::vector<std::string_view> children;
+            for (auto const& c : parent->children) children.push_back(c);
+            children.insert(std::upper_bound(children.begin(), children.end(), command), command);
+            record_draft d = parent->draft();
+            d.children.clear();
+            replace_listed(next, p, detail::make_record(d, children));
+        }
+    // The read, in the cache: where a miss of the same path was, if one was.
+    auto const key = skillmd::snapshot::key_of(read);
+    auto const less = [](auto const& e, typename skillmd::snapshot::read_key const& k) { return skillmd::snapshot::key_of(e) < k; };
+    auto const at = static_cast<std::uint32_t>(std::lower_bound(next.cache_.begin(), next.cache_.end(), key, less).index());
+    next.cache_.insert(at, read);
+    for (auto& s : next.said_)
+        if (s.first >= at) ++s.first;
+    if (auto const m = std::lower_bound(next.misses_.begin(), next.misses_.end(), key, less); m != next.misses_.end() && skillmd::snapshot::key_of(*m) == key)
+        next.misses_.erase(m);
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::remove_skill(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const& before,
+                                                            std::optional<file_stamp> miss) const
+{
+    record_ptr const old = *before.record;
+    std::string_view const command = old->command;
+    auto& skills = next.skills_.items_;
+    std::size_t const i = next.position_of(command);
+    if (i == skillmd::snapshot::npos) return false;
+    record_ptr const listed = skills[i]; // holds the strings the names table views, until the end
+    if (listed->tier_index != old->tier_index || listed->where.path != old->where.path || listed->hidden || !stands_alone(next, command))
+        return false;
+    bool found = true;
+    for_each_name(*listed, [&](std::string_view n) {
+        std::pair<std::string_view, std::string_view> const entry(n, listed->command);
+        auto const e = std::lower_bound(next.names_.begin(), next.names_.end(), entry);
+        if (e != next.names_.end() && *e == entry) next.names_.erase(e.index());
+        else found = false;
+    });
+    if (!found) return false; // a name the table did not hold as this skill's: not as a first load left it
+    skills.erase(i);
+    std::erase(next.gated_, listed);
+    if (auto const slash = command.rfind('/'); slash != std::string_view::npos)
+        if (auto const p = next.position_of(command.substr(0, slash)); p != skillmd::snapshot::npos) {
+            record_ptr const parent = skills[p];
+            std::vector<std::string_view> children;
+            for (auto const& c : parent->children)
+                if (std::string_view(c) != command) children.push_back(c);
+            record_draft d = parent->draft();
+            d.children.clear();
+            replace_listed(next, p, detail::make_record(d, children));
+        }
+    auto const at = static_cast<std::uint32_t>(before.at);
+    auto const key = skillmd::snapshot::key_of(old);
+    std::string const path(old->where.path);
+    next.cache_.erase(at);
+    for (auto& s : next.said_)
+        if (s.first > at) --s.first;
+    if (miss) {
+        auto const less = [](auto const& e, typename skillmd::snapshot::read_key const& k) { return skillmd::snapshot::key_of(e) < k; };
+        auto const m = std::lower_bound(next.misses_.begin(), next.misses_.end(), key, less);
+        next.misses_.insert(m, typename skillmd::snapshot::miss{old->tier_index, path, *miss, {}});
+    }
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+void basic_registry<Parser, Dedup, Sources...>::replace_listed(skillmd::snapshot& next, std::size_t i, record_ptr rec) const
+{
+    record_ptr const old = next.skills_.items_[i];
+    // The names table views the listed record's strings: it views the new one's now.
+    std::vector<std::string_view> names;
+    for_each_name(*rec, [&](std::string_view n) { names.push_back(n); });
+    std::size_t k = 0;
+    for_each_name(*old, [&](std::string_view n) {
+        std::pair<std::string_view, std::string_view> const entry(n, old->command);
+        auto const at = std::lower_bound(next.names_.begin(), next.names_.end(), entry);
+        if (at != next.names_.end() && *at == entry && k < names.size()) next.names_.set(at.index(), {names[k], rec->command});
+        ++k;
+    });
     auto& gated = next.gated_;
-    gated.erase(std::remove(gated.begin(), gated.end(), listed), gated.end());
+    std::erase(gated, old);
     if (has_requirements(*rec)) gated.push_back(rec);
     next.skills_.items_.set(i, std::move(rec));
-    next.cache_.set(before->at, std::move(now.record));
-    return true;
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
@@ -390,7 +590,7 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     // name first compared many strings that turn out ambiguous anyway (one folder name
     // in each of many groups); only the names kept are sorted.
     std::unordered_map<std::string_view, std::size_t> named;
-    std::vector<std::pair<std::string_view, std::size_t>> names;
+    std::vector<std::pair<std::string_view, std::string_view>> names;
     named.reserve(skills.size());
     auto const note = [&](std::string_view n, std::size_t i) {
         if (n.empty() || n == skills[i]->command) return;
@@ -403,11 +603,12 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
         if (opts_.dialect.find_by_label && skills[i]->meta.label) note(*skills[i]->meta.label, i);
     }
     for (auto const& [n, i] : named)
-        if (i != skillmd::snapshot::npos && skillmd::snapshot::position_in(skills, n) == skillmd::snapshot::npos) names.emplace_back(n, i);
+        if (i != skillmd::snapshot::npos && skillmd::snapshot::position_in(skills, n) == skillmd::snapshot::npos) names.emplace_back(n, skills[i]->command);
+    next.names_complete_ = names.size() == named.size();
     std::sort(names.begin(), names.end());
     for (auto const& r : skills)
         if (has_requirements(*r)) next.gated_.push_back(r);
-    next.names_ = detail::chunked<std::pair<std::string_view, std::size_t>>(std::move(names));
+    next.names_ = detail::chunked<std::pair<std::string_view, std::string_view>>(std::move(names));
     next.skills_.freeze();
     next.shadowed_.freeze();
     next.disabled_.freeze();
@@ -655,6 +856,7 @@ void basic_registry<Parser, Dedup, Sources...>::report_confusables(skillmd::snap
             looks.emplace_back(skillmd::snapshot::base_command(r), &r);
             for (char c : r.command) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
         }
+    next.ascii_ = ascii;
     std::vector<std::string> skeletons;
     if (!ascii) {
         skeletons.reserve(looks.size()); // the views below stay put

@@ -114,12 +114,19 @@ public:
     bool unchanged() const;
 
     /** What a complete watch saw since it was set or last asked, drained: the skill files
-        whose content or attributes changed, each once, when that is all it saw (an empty
-        list: nothing); nothing at all when the tree must be walked again: an entry made,
-        removed or renamed, a folder changed, a watch lost, the queue overflowed, or the
-        watch is not complete. A refresh reads only the files listed.
+        made, removed, replaced or written, each once, when that is all that changes what a
+        walk finds (an empty list: nothing). Other files in skill folders (an editor's swap
+        and backup files, bundled files) change nothing a walk finds and are not listed.
+        Nothing at all when the tree must be walked again: a folder made, removed or
+        renamed, a link made or removed where the walk goes, a SKILL.md in another case,
+        a watch lost, the queue overflowed, or the watch is not complete. A refresh reads
+        only the files listed (candidate_at() says what a walk would make of each).
     */
     std::optional<std::vector<std::string>> changes() const;
+
+    /// The candidate a walk would list for the skill file `path` now, the folders around it
+    /// being as the last walk saw them (as changes() vouches): nothing when it would list none.
+    std::optional<candidate> candidate_at(std::string const& path) const;
 
     /// The current stamp of a candidate's file, for refresh(); nothing when it is gone.
     std::optional<file_stamp> stamp(candidate const& c) const;
@@ -139,6 +146,15 @@ private:
     read_outcome misnamed(candidate const& c, read_outcome r) const;
 
     struct watch_state;
+
+    /// What an entry made or removed in a watched folder does to a walk's answer.
+    enum class effect : std::uint8_t {
+        none,      ///< nothing: a file the walk passes over
+        new_skill, ///< a skill file where the walk would list one
+        shape,     ///< something only a walk can tell
+    };
+    effect entry_effect(watch_state const& w, std::string const& folder, std::string const& name, std::string const& entry,
+                        bool is_folder, bool made) const;
 
     void list_bundled(std::string const& dir, std::string const& prefix, std::size_t depth,
                       std::set<std::pair<dev_t, ino_t>>& seen, std::vector<std::string>& out, std::size_t limit,

@@ -62,6 +62,13 @@ public:
     {
         return inner_.changes();
     }
+    std::optional<candidate> candidate_at(std::string const& path) const
+        requires requires(Inner const& i) { i.candidate_at(path); }
+    {
+        auto c = inner_.candidate_at(path);
+        if (c) c->command = command_prefix() + c->command;
+        return c;
+    }
     /// The inner source's stamps, so file times when it has them (see directory_source).
     static constexpr bool stamps_are_file_times = [] {
         if constexpr (requires { requires Inner::stamps_are_file_times; }) return true;

@@ -1401,25 +1401,17 @@ public:
             d.diagnostics.push_back({std::string(codes::database), st.rows.empty() ? severity::error : severity::warning,
                                      store_ ? store_->where() : label_, 0, 0, error + now});
         }
-        for (auto const& [name, r] : st.rows) {
-            candidate c;
-            c.command = name;
-            c.path = locator(name);
-            c.directory_name = name;
-            c.database = true;
-            c.stamp = {0, 0, r.description.size() + r.content.size(), r.revision};
-            d.skills.push_back(std::move(c));
-        }
+        for (auto const& [name, r] : st.rows) d.skills.push_back(listed(name, r));
         st.said = !d.diagnostics.empty();
         return d;
     }
 
     /** What changed since the last discover() (or changes()), for a registry that can
-        refresh a tier without listing it again: the locators of the rows edited in place,
-        read from the change feed; an empty list when the change counter did not move.
-        Nothing when a skill was made or removed, the feed could not be followed, the last
-        discovery said something, or the server did not answer: discover() then lists the
-        namespace again (and says why).
+        refresh a tier without listing it again: the locators of the rows made, edited or
+        removed, read from the change feed (candidate_at() says what each is now); an
+        empty list when the change counter did not move. Nothing when the feed could not
+        be followed, the last discovery said something, or the server did not answer:
+        discover() then lists the namespace again (and says why).
     */
     std::optional<std::vector<std::string>> changes() const
     {
@@ -1433,16 +1425,30 @@ public:
         std::string error;
         auto synced = store_->sync(ns_, st.counter, st.server, revision_of_in{st}, &error);
         if (!synced) return std::nullopt;
-        bool const edits_only = synced->delta && synced->removed.empty() &&
-                                std::all_of(synced->changed.begin(), synced->changed.end(),
-                                            [&](db_skill const& r) { return st.rows.contains(r.name); });
-        std::vector<std::string> edited;
-        if (edits_only)
-            for (auto const& r : synced->changed) edited.push_back(locator(r.name));
+        bool const delta = synced->delta;
+        std::vector<std::string> changed;
+        if (delta) {
+            for (auto const& name : synced->removed) changed.push_back(locator(name));
+            for (auto const& r : synced->changed) changed.push_back(locator(r.name));
+            std::sort(changed.begin(), changed.end()); // a name removed and made again: once
+            changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+        }
         take(st, std::move(*synced), st.pending); // a warning it gives is the next discovery's
-        if (!edits_only || !st.pending.empty()) return std::nullopt;
+        if (!delta || !st.pending.empty()) return std::nullopt;
         st.watched = st.counter;
-        return edited;
+        return changed;
+    }
+
+    /// The candidate discover() would list for the locator `path` now: nothing when its
+    /// row is gone.
+    std::optional<candidate> candidate_at(std::string const& path) const
+    {
+        std::string const prefix = locator("");
+        if (!path.starts_with(prefix)) return std::nullopt;
+        std::lock_guard<std::mutex> lock(state_->mutex);
+        auto const it = state_->rows.find(std::string_view(path).substr(prefix.size()));
+        if (it == state_->rows.end()) return std::nullopt;
+        return listed(it->first, it->second);
     }
 
     read_outcome read_head(candidate const& c) const { return read_all(c); }
@@ -1531,6 +1537,18 @@ public:
     std::string locator(std::string_view name) const { return "postgresql:" + ns_ + "#" + std::string(name); }
 
 private:
+    /// The candidate of the row `r`, named `name`.
+    candidate listed(std::string const& name, db_skill const& r) const
+    {
+        candidate c;
+        c.command = name;
+        c.path = locator(name);
+        c.directory_name = name;
+        c.database = true;
+        c.stamp = {0, 0, r.description.size() + r.content.size(), r.revision};
+        return c;
+    }
+
     static db_outcome unavailable() { return {db_status::error, "the database is not available", {}}; }
 
     db_outcome check(db_skill const& s, skill_validator const& validate) const

@@ -749,6 +749,7 @@ struct directory_source::watch_state
     std::mutex mutex;
     int fd = -1;
     bool broken = false, complete = false, changed = false;
+    bool every_file = false; // each skill file has a watch of its own (they fit in the kernel's limit)
     struct watched_inode
     {
         int wd = -1;
@@ -756,16 +757,68 @@ struct directory_source::watch_state
         ino_t inode = 0;
     };
     std::map<std::string, watched_inode> watched; // path -> its watch, and what the path named when it was set
-    std::set<std::string> files; // the watched paths that are skill files
     std::map<int, std::vector<std::string>> paths; // watch descriptor -> watched paths
+    std::set<int> retired; // watches taken off: what they still report is old news
+    // What the last walk saw, for telling which events change what a walk would find.
+    std::set<std::string> files;   // the skill files (candidates' paths)
+    std::set<std::string> walked;  // the folders the walk listed
+    std::set<std::string> skill_dirs; // the candidates' folders
+    std::set<std::string> noted;   // paths the walk said something about
+    static constexpr std::uint32_t mask = IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM |
+                                          IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF;
+
+    void forget(std::map<std::string, watched_inode>::iterator at)
+    {
+        int const wd = at->second.wd;
+        if (auto const p = paths.find(wd); p != paths.end()) {
+            std::erase(p->second, at->first);
+            if (p->second.empty()) {
+                paths.erase(p);
+                ::inotify_rm_watch(fd, wd);
+                retired.insert(wd);
+            }
+        }
+        watched.erase(at);
+    }
+    /// Watches `path` unless it is watched already as what it names now (`optional`: it may
+    /// not exist). False when the watch is incomplete for it: newly set (what it saw before
+    /// is unknown), or not settable.
+    bool add(std::string const& path, bool optional)
+    {
+        if (broken) return false;
+        struct stat st {};
+        bool const exists = ::stat(path.c_str(), &st) == 0;
+        auto const at = watched.find(path);
+        if (at != watched.end()) {
+            if (exists && at->second.device == st.st_dev && at->second.inode == st.st_ino) return true; // still what it named
+            forget(at);
+        }
+        int const wd = ::inotify_add_watch(fd, path.c_str(), mask);
+        if (wd >= 0) {
+            retired.erase(wd);
+            watched[path] = {wd, st.st_dev, st.st_ino};
+            paths[wd].push_back(path);
+            return false;
+        }
+        if (errno == ENOSPC || errno == ENOMEM) broken = true; // out of watches: fall back to checking every file
+        return optional && errno == ENOENT;
+    }
+    /// A skill file's own watch, where its folder cannot vouch for it: when every file is
+    /// watched, or it is a link (the watch follows it), has a second name, or lies outside
+    /// its folder.
+    bool add_file(std::string const& path, std::string const& directory, bool optional)
+    {
+        struct stat st {};
+        if (every_file || std::filesystem::path(path).parent_path() != std::filesystem::path(directory) ||
+            ::lstat(path.c_str(), &st) != 0 || S_ISLNK(st.st_mode) || st.st_nlink > 1)
+            return add(path, optional);
+        return true;
+    }
     ~watch_state()
     {
         if (fd >= 0) ::close(fd);
     }
 };
-
-
-
 
 struct directory_source::roots_state
 {
@@ -1445,37 +1498,8 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
             return false;
         }
     }
-    constexpr std::uint32_t mask = IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM |
-                                   IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF;
-    bool added = false;
-    // `optional`: a SKILL.md that may not exist; its folder's watch sees it appear.
-    // A watch follows its inode: a folder renamed away takes its watch (and its
-    // sub-folders' watches) along, and one made later at the old path is watched anew.
-    auto const forget = [&](std::map<std::string, watch_state::watched_inode>::iterator at) {
-        if (auto const p = w.paths.find(at->second.wd); p != w.paths.end()) std::erase(p->second, at->first);
-        w.watched.erase(at);
-    };
-    auto add = [&](std::string const& path, bool optional) {
-        if (w.broken) return;
-        struct stat st {};
-        bool const exists = ::stat(path.c_str(), &st) == 0;
-        auto const at = w.watched.find(path);
-        if (at != w.watched.end()) {
-            if (exists && at->second.device == st.st_dev && at->second.inode == st.st_ino) return; // still what it named
-            forget(at);
-        }
-        int const wd = ::inotify_add_watch(w.fd, path.c_str(), mask);
-        if (wd >= 0) {
-            added = true;
-            w.watched[path] = {wd, st.st_dev, st.st_ino};
-            w.paths[wd].push_back(path);
-        } else if (errno == ENOSPC || errno == ENOMEM) {
-            w.broken = true; // out of watches: fall back to checking every file
-        } else if (!(optional && errno == ENOENT)) {
-            added = true; // vanished or unreadable: not watched, so the watch stays incomplete
-        }
-    };
-    add(root_, true);
+    bool complete = true;
+    complete = w.add(root_, true) && complete;
     if (!w.watched.count(root_)) {
         // A tier whose folder does not exist yet (a project without skills): its nearest
         // existing ancestor sees it appear, so the tier can still vouch for itself.
@@ -1483,27 +1507,29 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
         while (p.has_relative_path() && p.has_parent_path() && p != p.parent_path()) {
             p = p.parent_path();
             if (::access(p.c_str(), F_OK) == 0) {
-                add(p.string(), false);
+                complete = w.add(p.string(), false) && complete;
                 break;
             }
         }
     }
-    for (auto const& dir : d.directories) add(dir, false);
+    for (auto const& dir : d.directories) complete = w.add(dir, false) && complete;
     // A folder's watch sees the files in it change, by name. Each skill file is watched
     // itself too while the watches fit in half the kernel's limit, so a change that
     // reaches the file another way (a hard link made later) is seen. Past that (100,000
-    // skills against the default limit), only the files a folder cannot vouch for are:
-    // a link (the watch follows it), a file with a second name, one outside its folder.
-    bool const every_file = w.watched.size() + d.directories.size() + 2 * d.skills.size() < detail::inotify_watch_limit() / 2;
+    // skills against the default limit), only the files a folder cannot vouch for are.
+    w.every_file = w.watched.size() + d.directories.size() + 2 * d.skills.size() < detail::inotify_watch_limit() / 2;
+    w.files.clear();
+    w.skill_dirs.clear();
+    w.walked = std::set<std::string>(d.directories.begin(), d.directories.end());
+    w.noted.clear();
+    for (auto const& g : d.diagnostics) w.noted.insert(g.file);
     for (auto const& c : d.skills) {
-        add(c.directory, false);
+        complete = w.add(c.directory, false) && complete;
         w.files.insert(c.path);
-        struct stat st {};
-        if (every_file || std::filesystem::path(c.path).parent_path() != std::filesystem::path(c.directory) ||
-            ::lstat(c.path.c_str(), &st) != 0 || S_ISLNK(st.st_mode) || st.st_nlink > 1)
-            add(c.path, !c.confirmed);
+        w.skill_dirs.insert(c.directory);
+        complete = w.add_file(c.path, c.directory, !c.confirmed) && complete;
     }
-    w.complete = !added && !w.broken;
+    w.complete = complete && !w.broken;
     w.changed = false;
     return w.complete;
 }
@@ -1522,6 +1548,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     if (w.fd < 0 || w.broken) return std::nullopt;
     std::set<std::string> edited;
     constexpr std::uint32_t content = IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB;
+    constexpr std::uint32_t made = IN_CREATE | IN_MOVED_TO;
     alignas(inotify_event) char buf[16384];
     for (;;) {
         ssize_t const n = ::read(w.fd, buf, sizeof buf);
@@ -1529,38 +1556,148 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
         for (ssize_t at = 0; at + static_cast<ssize_t>(sizeof(inotify_event)) <= n;) {
             auto const* e = reinterpret_cast<inotify_event const*>(buf + at);
             at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+            if (w.retired.count(e->wd)) continue; // a watch taken off: its inode is no path of ours now
             if (e->mask & IN_IGNORED) { // the watched inode is gone: watch its path again later
                 if (auto const it = w.paths.find(e->wd); it != w.paths.end()) {
-                    for (auto const& p : it->second)
+                    for (auto const& p : it->second) {
+                        if (w.files.count(p)) edited.insert(p); // read again, and watched again below
+                        else w.changed = true;                   // a folder's watch gone (unmounted)
                         if (auto const at_path = w.watched.find(p); at_path != w.watched.end() && at_path->second.wd == e->wd)
                             w.watched.erase(at_path);
+                    }
                     w.paths.erase(it);
                 }
+                continue;
             }
             auto const it = w.paths.find(e->wd);
-            // Only a change to what is in a file keeps the tree's shape (and a file's
-            // attributes: a skill made unreadable is read again and says so).
-            bool const shape = (e->mask & ~content) != 0 || it == w.paths.end(); // IN_ISDIR among the rest
-            if (shape) {
-                w.changed = true; // until watch() has seen the tree again
+            if (it == w.paths.end()) { // the queue overflowed, or a watch we do not know
+                w.changed = true;
                 continue;
             }
             for (auto const& watched : it->second) {
-                if (e->len == 0) { // the watched thing itself: a skill file, or a folder's attributes
-                    if (w.files.count(watched)) edited.insert(watched);
-                    else w.changed = true;
+                if (e->len == 0) { // the watched thing itself: a skill file, or a folder
+                    if (w.files.count(watched)) edited.insert(watched); // whatever happened, reading it tells
+                    else w.changed = true; // a folder's attributes, or the folder moved or gone
                     continue;
                 }
-                // An entry of a watched folder: a skill file is listed, any other file's
-                // content is nothing a walk or a skill reads.
-                std::string const entry = detail::joined(watched, e->name);
-                if (w.files.count(entry)) edited.insert(entry);
-                else if (detail::is_skill_md_variant(e->name)) w.changed = true; // a folder that ignores case may open it as SKILL.md
+                std::string const name = e->name;
+                std::string const entry = detail::joined(watched, name);
+                if (w.files.count(entry)) { // a skill file made, removed, replaced or written
+                    edited.insert(entry);
+                    continue;
+                }
+                if (detail::is_skill_md_variant(name)) { // a folder that ignores case may open it as SKILL.md
+                    w.changed = true;
+                    continue;
+                }
+                if (e->mask & content) continue; // another file's content: nothing a walk or a skill reads
+                switch (entry_effect(w, watched, name, entry, (e->mask & IN_ISDIR) != 0, (e->mask & made) != 0)) {
+                case effect::none: break;
+                case effect::new_skill:
+                    w.files.insert(entry);
+                    edited.insert(entry);
+                    break;
+                case effect::shape: w.changed = true; break;
+                }
             }
         }
     }
     if (!w.complete || w.changed) return std::nullopt;
+    // A file listed may be another inode now (saved by a rename) or a new one: its own
+    // watch follows, where it needs one.
+    for (auto const& p : edited) {
+        if (w.add_file(p, std::filesystem::path(p).parent_path().string(), true) || w.watched.count(p)) continue;
+        // Not watched though it needs to be: nothing more can be vouched for until a walk.
+        struct stat st {};
+        if (w.broken || ::stat(p.c_str(), &st) == 0) {
+            w.complete = false;
+            return std::nullopt;
+        }
+    }
     return std::vector<std::string>(edited.begin(), edited.end());
+}
+
+SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state const& w, std::string const& folder,
+                                                                    std::string const& name, std::string const& entry,
+                                                                    bool is_folder, bool made) const
+{
+    auto const link_or_gone = [&] {
+        struct stat st {};
+        return ::lstat(entry.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+    };
+    // An entry removed that the walk said something about or went through (a link to a
+    // folder, a broken link), or one made that the walk would follow (a link): the walk's
+    // answer may change.
+    auto const walk_sees = [&] {
+        if (is_folder) return true;
+        if (made) return link_or_gone();
+        return w.noted.count(entry) != 0 || w.watched.count(entry) != 0 || w.skill_dirs.count(entry) != 0;
+    };
+    bool const walked = w.walked.count(folder) != 0;
+    switch (opts_.layout) {
+    case layout::flat:
+        // Only the root is listed; a skill folder is only asked for its SKILL.md.
+        if (walked) return walk_sees() ? effect::shape : effect::none;
+        return w.skill_dirs.count(folder) ? effect::none : effect::shape;
+    case layout::nested:
+        if (!walked) return effect::shape;
+        if (name == "SKILL.md" && folder != root_) {
+            if (is_folder) return effect::shape;
+            return made ? effect::new_skill : effect::none; // (one that was listed is in w.files)
+        }
+        return walk_sees() ? effect::shape : effect::none;
+    case layout::files:
+        if (!walked || folder != root_) return effect::shape;
+        if (name.size() <= 3 || name.compare(name.size() - 3, 3, ".md") != 0) return effect::none; // no skill, no word
+        if (is_folder || !made || !detail::printable_name(name)) return effect::shape;
+        {
+            struct stat st {};
+            if (::lstat(entry.c_str(), &st) != 0) return effect::none; // gone again: its removal follows
+            return S_ISREG(st.st_mode) ? effect::new_skill : effect::shape;
+        }
+    }
+    return effect::shape;
+}
+
+SKILLMD_DECL std::optional<candidate> directory_source::candidate_at(std::string const& path) const
+{
+    if (path.size() <= root_.size() + 1 || path.compare(0, root_.size(), root_) != 0 || path[root_.size()] != '/') return std::nullopt;
+    std::string const rel = path.substr(root_.size() + 1);
+    std::filesystem::path const p(path);
+    candidate c;
+    c.path = path;
+    struct stat st {};
+    bool const exists = ::lstat(path.c_str(), &st) == 0;
+    switch (opts_.layout) {
+    case layout::flat: // a skill folder is listed whether or not its SKILL.md is there
+        c.directory = p.parent_path().string();
+        c.command = c.directory_name = p.parent_path().filename().string();
+        c.confirmed = false;
+        return c;
+    case layout::nested: {
+        c.directory = p.parent_path().string();
+        c.command = std::filesystem::path(rel).parent_path().string();
+        c.directory_name = p.parent_path().filename().string();
+        if (exists) return c;
+        // Gone: a SKILL.md in another case still makes it a candidate, whose read says why not.
+        bool variant = false;
+        if (DIR* d = ::opendir(c.directory.c_str())) {
+            while (dirent* e = ::readdir(d)) variant = variant || detail::is_skill_md_variant(e->d_name);
+            ::closedir(d);
+        }
+        if (!variant) return std::nullopt;
+        c.confirmed = false;
+        return c;
+    }
+    case layout::files: {
+        struct stat target {};
+        if (!exists || (::stat(path.c_str(), &target) == 0 && S_ISDIR(target.st_mode))) return std::nullopt;
+        c.directory = root_;
+        c.command = c.directory_name = rel.substr(0, rel.size() - 3);
+        return c;
+    }
+    }
+    return std::nullopt;
 }
 
 SKILLMD_DECL std::optional<file_stamp> directory_source::stamp(candidate const& c) const
