@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -397,24 +398,20 @@ void full_load_of(benchmark::State& state)
     state.counters["ms"] = ms / static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
 }
 
-/// refresh() after `changed` files of the nested tree of range(0) skills were edited (one
-/// line appended to each, spread over the tree), with the change watches set; only the
-/// refresh is timed. Counter `ms`: per refresh.
-void refresh_after_edits(benchmark::State& state, std::size_t changed)
+/// refresh() of the nested tree of range(0) skills, with the change watches set, after
+/// `change(tree)` (not timed) each time. Counter `ms`: per refresh.
+template <class Change>
+void timed_refreshes(benchmark::State& state, Change&& change)
 {
     auto const& t = tree_of(state.range(0));
     registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), nested()));
     reg.load();
     reg.refresh();
     reg.refresh();
-    std::size_t next = 0;
     double ms = 0;
     for (auto _ : state) {
         state.PauseTiming();
-        for (std::size_t k = 0; k < changed; ++k) {
-            next = (next + 7919) % t.files.size(); // a prime stride: spread over the groups
-            std::ofstream(t.files[next], std::ios::binary | std::ios::app) << "Edited.\n";
-        }
+        change(t);
         state.ResumeTiming();
         auto const start = std::chrono::steady_clock::now();
         reg.refresh();
@@ -423,8 +420,39 @@ void refresh_after_edits(benchmark::State& state, std::size_t changed)
     state.counters["skills"] = static_cast<double>(reg.snapshot()->skills().size());
     state.counters["ms"] = ms / static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
 }
+
+/// `changed` files edited before each refresh (one line appended to each, spread over the tree).
+void refresh_after_edits(benchmark::State& state, std::size_t changed)
+{
+    std::size_t next = 0;
+    timed_refreshes(state, [&](tree const& t) {
+        for (std::size_t k = 0; k < changed; ++k) {
+            next = (next + 7919) % t.files.size(); // a prime stride: spread over the groups
+            std::ofstream(t.files[next], std::ios::binary | std::ios::app) << "Edited.\n";
+        }
+    });
+}
 void refresh_one_changed(benchmark::State& state) { refresh_after_edits(state, 1); }
 void refresh_hundred_changed(benchmark::State& state) { refresh_after_edits(state, 100); }
+
+/// One skill removed (its SKILL.md renamed aside) or made again (renamed back) before
+/// each refresh, in turn, spread over the tree.
+void refresh_one_made_or_removed(benchmark::State& state)
+{
+    std::size_t next = 0;
+    std::optional<std::filesystem::path> aside; // the skill removed last, to be made again
+    auto const put_back = [&] {
+        std::filesystem::rename(std::filesystem::path(*aside).concat(".aside"), *aside);
+        aside.reset();
+    };
+    timed_refreshes(state, [&](tree const& t) {
+        if (aside) return put_back();
+        next = (next + 7919) % t.files.size();
+        aside = t.files[next];
+        std::filesystem::rename(*aside, std::filesystem::path(*aside).concat(".aside"));
+    });
+    if (aside) put_back();
+}
 
 /// refresh() with nothing changed, once the change watches are set (the first two
 /// refreshes after a load set them up and check the tree once more).
@@ -592,6 +620,7 @@ BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
 // 100,000 within 2 ms; two snapshots within 1.1 times one's memory).
 BENCHMARK(refresh_one_changed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_hundred_changed)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(refresh_one_made_or_removed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(full_load_of)->Name("full_load")->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(snapshot_memory_one_change)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(refresh_unchanged_without_watches)->Unit(benchmark::kMillisecond)->UseRealTime();

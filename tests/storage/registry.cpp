@@ -1137,9 +1137,12 @@ std::string whole(skillmd::snapshot const& s)
 
 /// Random changes to two tiers of one layout, refreshed after every one or two: each
 /// refreshed snapshot must equal a first load of the same files. Returns how many
-/// refreshes were derived without a walk.
+/// refreshes were derived without a walk. `quiet`: changes that keep to themselves (every
+/// folder made beforehand, each tier's commands its own, every file a valid skill, no
+/// folder removed or renamed), so most refreshes take the incremental path and it is
+/// compared the most.
 template <class Dedup>
-int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned seed, int sequences, int steps)
+int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned seed, int sequences, int steps, bool quiet = false)
 {
     std::mt19937 rng(seed);
     auto const pick = [&](unsigned n) { return static_cast<int>(rng() % n); };
@@ -1151,15 +1154,21 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
         o.layout = lay;
         // Skill k of a tier: flat `s<k>/SKILL.md`, files `s<k>.md`, nested `p<k>` for
         // k < 2 and `p<k % 2>/c<k>` under them (sub-skills) otherwise.
+        // Quiet: tier 1's skills are numbered from 6, its parents from 2.
+        auto const id = [&](int tier, int k) { return quiet ? k + 6 * tier : k; };
+        auto const parent = [&](int tier, int k) { return quiet ? k % 2 + 2 * tier : k % 2; };
         auto const file_of = [&](int tier, int k) -> fs::path {
             fs::path const& r = roots[tier];
-            if (lay == layout::files) return r / numbered("s", k).append(".md");
-            if (lay == layout::flat) return r / numbered("s", k) / "SKILL.md";
-            if (k < 2) return r / numbered("p", k) / "SKILL.md";
-            return r / numbered("p", k % 2) / numbered("c", k) / "SKILL.md";
+            if (lay == layout::files) return r / numbered("s", id(tier, k)).append(".md");
+            if (lay == layout::flat) return r / numbered("s", id(tier, k)) / "SKILL.md";
+            if (k < 2) return r / numbered("p", parent(tier, k)) / "SKILL.md";
+            return r / numbered("p", parent(tier, k)) / numbered("c", id(tier, k)) / "SKILL.md";
         };
-        auto const text = [&](int k) {
-            std::string const folder = lay == layout::nested && k < 2 ? numbered("p", k) : lay == layout::nested ? numbered("c", k) : numbered("s", k);
+        auto const text = [&](int tier, int k) {
+            std::string const folder = lay == layout::nested && k < 2 ? numbered("p", parent(tier, k))
+                                       : lay == layout::nested        ? numbered("c", id(tier, k))
+                                                                      : numbered("s", id(tier, k));
+            if (quiet) return skill(folder, numbered("version ", pick(1000)));
             switch (pick(8)) {
             case 0: return skill(numbered("n", pick(3)), "renamed"); // a `name:` other skills may share
             case 1: return std::string("---\nname: " + folder + "\ndescription: [never closed\n---\nbody\n"); // says why not
@@ -1170,8 +1179,10 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
         };
         for (int tier = 0; tier < 2; ++tier) {
             fs::create_directories(roots[tier]);
-            for (int k = 0; k < 6; ++k)
-                if (pick(3) != 0) write(file_of(tier, k), text(k));
+            for (int k = 0; k < 6; ++k) {
+                if (quiet && lay != layout::files) fs::create_directories(file_of(tier, k).parent_path());
+                if (pick(3) != 0) write(file_of(tier, k), text(tier, k));
+            }
         }
         using reg_t = basic_registry<parser, Dedup, walk_counting_dir, walk_counting_dir>;
         auto const sources = [&] {
@@ -1192,10 +1203,10 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
                 bool const there = fs::exists(f);
                 int const what = pick(100);
                 done += f.string() + (there ? " was there, " : " was not, ") + std::to_string(what) + "\n";
-                if (!there || what < 45) { // created, or edited in place
-                    write(f, text(k));
+                if (!there || what < 45 || (quiet && what >= 68 && what < 84)) { // created, or edited in place
+                    write(f, text(tier, k));
                 } else if (what < 55) { // replaced as editors save: a new file renamed over it
-                    write(fs::path(f).concat(".swap"), text(k));
+                    write(fs::path(f).concat(".swap"), text(tier, k));
                     fs::rename(fs::path(f).concat(".swap"), f);
                 } else if (what < 68) {
                     fs::remove(f);
@@ -1392,7 +1403,8 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
 {
     temp_dir t;
     for (char const* n : {"alpha", "beta"}) write(t / n / "SKILL.md", skill(n, "v1"));
-    for (char const* n : {"gamma", "Alpha", "eta"}) fs::create_directories(t / n);
+    for (char const* n : {"gamma", "Alpha", "eta", "s1"}) fs::create_directories(t / n);
+    write(t / "S1/SKILL.md", skill("S1", "by case, with a digit"));
     walk_counting_dir src{directory_source("t", t.path.string())};
     using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
     reg_t reg(parser{}, lenient(dialects::claude_code()), src);
@@ -1413,6 +1425,7 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
         reg.refresh(); // the watches again, after a walk
     };
     step([&] { write(t / "eta/SKILL.md", skill("eta", "alone")); }, false);
+    step([&] { write(t / "s1/SKILL.md", skill("s1", "looks like S1")); }, true);
     step([&] { write(t / "Alpha/SKILL.md", skill("Alpha", "alpha by another case")); }, true);
     step([&] { fs::remove(t / "Alpha/SKILL.md"); }, true); // its look-alike report goes
     step([&] { write(t / "gamma/SKILL.md", skill("beta", "named as beta's command")); }, true);
@@ -1420,6 +1433,56 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
     step([&] { fs::remove(t / "eta/SKILL.md"); }, true); // a name is left out of the table: nothing added or removed alone
     step([&] { fs::create_directory_symlink(t / "beta", t / "beta-link"); }, true);
     BOOST_TEST(reg.snapshot()->find("gamma") != nullptr);
+}
+
+// Where links are, one path's change may change what another leads to: a link
+// retargeted under a chain of links, a broken link renamed over, a tier reached through
+// a link pointed elsewhere, and (files layout) a SKILL.md, which no walk lists. Each
+// refresh equals a first load.
+BOOST_AUTO_TEST_CASE(changes_through_links_refresh_to_what_a_first_load_gives)
+{
+    temp_dir t;
+    fs::path const flat = t / "flat";
+    write(flat / "lib/v1.md", skill("s1", "one"));
+    write(flat / "lib/v2.md", skill("s1", "two"));
+    fs::create_directories(flat / "s0");
+    fs::create_directories(flat / "s1");
+    fs::create_symlink("../lib/v1.md", flat / "s1/SKILL.md");
+    fs::create_symlink("../s1/SKILL.md", flat / "s0/SKILL.md");
+    fs::create_symlink("nowhere", flat / "x");
+    for (char const* n : {"real1", "real2"}) write(t / n / "only/SKILL.md", skill("only", n));
+    fs::create_directory_symlink("real1", t / "linked");
+    write(t / "files/one.md", skill("one", "v1"));
+    auto const run = [&](fs::path const& root, layout lay, std::vector<std::function<void()>> const& steps) {
+        directory_options o;
+        o.layout = lay;
+        using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
+        reg_t reg(parser{}, lenient(dialects::claude_code()), walk_counting_dir{directory_source("t", root.string(), o)});
+        reg.load();
+        reg.refresh();
+        reg.refresh();
+        for (std::size_t k = 0; k < steps.size(); ++k) {
+            steps[k]();
+            reg.refresh();
+            reg_t first(parser{}, lenient(dialects::claude_code()), walk_counting_dir{directory_source("t", root.string(), o)});
+            first.load();
+            BOOST_TEST(whole(*reg.snapshot()) == whole(*first.snapshot()), root << " step " << k);
+        }
+    };
+    run(flat, layout::flat,
+        {[&] {
+             fs::remove(flat / "s1/SKILL.md");
+             fs::create_symlink("../lib/v2.md", flat / "s1/SKILL.md");
+         },
+         [&] {
+             write(flat / "made", "a file");
+             fs::rename(flat / "made", flat / "x");
+         }});
+    run(t / "linked", layout::flat, {[&] {
+            fs::remove(t / "linked");
+            fs::create_directory_symlink("real2", t / "linked");
+        }});
+    run(t / "files", layout::files, {[&] { write(t / "files/SKILL.md", skill("SKILL", "no skill")); }});
 }
 
 // A snapshot's lists in chunks: every edit matches the same edit of a plain vector.
@@ -1480,6 +1543,13 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
     BOOST_TEST(flat > 0);
     BOOST_TEST(nested > 0);
     BOOST_TEST(files > 0);
+    // Changes that keep to themselves: skills made, edited, saved by a rename and removed.
+    int const quiet_flat = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 3, n, 8, true);
+    int const quiet_nested = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 4, n, 8, true);
+    int const quiet_files = random_changes_match_a_first_load<keep_all>(layout::files, dialects::agent_skills(), seed + 5, n, 8, true);
+    BOOST_TEST_MESSAGE("quiet changes derived without a walk: flat " << quiet_flat << ", nested " << quiet_nested << ", files "
+                                                                       << quiet_files << " of " << 8 * n << " each");
+    for (int const derived : {quiet_flat, quiet_nested, quiet_files}) BOOST_TEST(derived > 8 * n / 2);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -225,11 +225,11 @@ bool case_twin_in(Records const& v, std::string_view command, std::string& prefi
     char const c = command[prefix.size()];
     char const other = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
     for (char const k : {c, other}) {
-        if (k == other && other == c) break;
         prefix.push_back(k);
         bool const found = starts(prefix) && case_twin_in(v, command, prefix);
         prefix.pop_back();
         if (found) return true;
+        if (other == c) break; // not a letter: one spelling
     }
     return false;
 }

@@ -750,6 +750,9 @@ struct directory_source::watch_state
     int fd = -1;
     bool broken = false, complete = false, changed = false;
     bool every_file = false; // each skill file has a watch of its own (they fit in the kernel's limit)
+    // The last walk met a link, or said something: one path's change may then change what
+    // another leads to, and any entry made or removed is left to a walk.
+    bool linked = false;
     struct watched_inode
     {
         int wd = -1;
@@ -1503,14 +1506,22 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
     if (!w.watched.count(root_)) {
         // A tier whose folder does not exist yet (a project without skills): its nearest
         // existing ancestor sees it appear, so the tier can still vouch for itself.
-        std::filesystem::path p(root_);
-        while (p.has_relative_path() && p.has_parent_path() && p != p.parent_path()) {
+        std::error_code ec;
+        std::filesystem::path p = std::filesystem::absolute(root_, ec);
+        bool found = false;
+        while (!ec && p.has_relative_path() && p != p.parent_path()) {
             p = p.parent_path();
             if (::access(p.c_str(), F_OK) == 0) {
                 complete = w.add(p.string(), false) && complete;
+                found = true;
                 break;
             }
         }
+        complete = complete && found;
+    } else if (std::error_code ec; detail::real_path(root_) != std::filesystem::absolute(root_, ec).lexically_normal().string()) {
+        // Reached through a link (a dotfiles folder): the link can be pointed elsewhere with
+        // no event in the tree. Such a tier cannot vouch for itself; it is walked each time.
+        complete = false;
     }
     for (auto const& dir : d.directories) complete = w.add(dir, false) && complete;
     // A folder's watch sees the files in it change, by name. Each skill file is watched
@@ -1523,7 +1534,14 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
     w.walked = std::set<std::string>(d.directories.begin(), d.directories.end());
     w.noted.clear();
     for (auto const& g : d.diagnostics) w.noted.insert(g.file);
+    // Links beyond the root (allowed_roots), links the walk spoke of, a SKILL.md that is a
+    // link: what one path leads to may change by another's change.
+    w.linked = !d.diagnostics.empty() || !opts_.allowed_roots.empty();
     for (auto const& c : d.skills) {
+        if (!w.linked) {
+            struct stat lst {};
+            w.linked = ::lstat(c.path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
+        }
         complete = w.add(c.directory, false) && complete;
         w.files.insert(c.path);
         w.skill_dirs.insert(c.directory);
@@ -1560,8 +1578,8 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
             if (e->mask & IN_IGNORED) { // the watched inode is gone: watch its path again later
                 if (auto const it = w.paths.find(e->wd); it != w.paths.end()) {
                     for (auto const& p : it->second) {
-                        if (w.files.count(p)) edited.insert(p); // read again, and watched again below
-                        else w.changed = true;                   // a folder's watch gone (unmounted)
+                        if (w.files.count(p) && !w.linked) edited.insert(p); // read again, and watched again below
+                        else w.changed = true; // a folder's watch gone (unmounted), or a link's file
                         if (auto const at_path = w.watched.find(p); at_path != w.watched.end() && at_path->second.wd == e->wd)
                             w.watched.erase(at_path);
                     }
@@ -1570,7 +1588,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                 continue;
             }
             auto const it = w.paths.find(e->wd);
-            if (it == w.paths.end()) { // the queue overflowed, or a watch we do not know
+            if (it == w.paths.end() || (w.linked && (e->mask & ~content) != 0)) { // the queue overflowed, a watch we do not know
                 w.changed = true;
                 continue;
             }
@@ -1621,18 +1639,18 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
                                                                     std::string const& name, std::string const& entry,
                                                                     bool is_folder, bool made) const
 {
-    auto const link_or_gone = [&] {
+    auto const a_link = [&] {
         struct stat st {};
         return ::lstat(entry.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
     };
-    // An entry removed that the walk said something about or went through (a link to a
-    // folder, a broken link), or one made that the walk would follow (a link): the walk's
-    // answer may change.
-    auto const walk_sees = [&] {
-        if (is_folder) return true;
-        if (made) return link_or_gone();
-        return w.noted.count(entry) != 0 || w.watched.count(entry) != 0 || w.skill_dirs.count(entry) != 0;
+    // An entry the walk said something about or went through (a link to a folder, a broken
+    // link), removed or renamed over, or one made that the walk would follow (a link): the
+    // walk's answer may change. (A diagnostic names its file escaped.)
+    auto const was_seen = [&] {
+        return w.noted.count(entry) != 0 || w.noted.count(detail::escaped(entry)) != 0 || w.watched.count(entry) != 0 ||
+               w.skill_dirs.count(entry) != 0;
     };
+    auto const walk_sees = [&] { return is_folder || was_seen() || (made && a_link()); };
     bool const walked = w.walked.count(folder) != 0;
     switch (opts_.layout) {
     case layout::flat:
@@ -1648,8 +1666,10 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
         return walk_sees() ? effect::shape : effect::none;
     case layout::files:
         if (!walked || folder != root_) return effect::shape;
-        if (name.size() <= 3 || name.compare(name.size() - 3, 3, ".md") != 0) return effect::none; // no skill, no word
-        if (is_folder || !made || !detail::printable_name(name)) return effect::shape;
+        if (name.size() <= 3 || name.compare(name.size() - 3, 3, ".md") != 0 || name == "SKILL.md" ||
+            std::find(opts_.skip.begin(), opts_.skip.end(), name) != opts_.skip.end())
+            return effect::none; // no skill, no word (the walk passes over SKILL.md in every layout)
+        if (is_folder || !made || was_seen() || !detail::printable_name(name)) return effect::shape;
         {
             struct stat st {};
             if (::lstat(entry.c_str(), &st) != 0) return effect::none; // gone again: its removal follows
