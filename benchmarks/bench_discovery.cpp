@@ -398,13 +398,14 @@ void full_load_of(benchmark::State& state)
     state.counters["ms"] = ms / static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
 }
 
-/// refresh() of the nested tree of range(0) skills, with the change watches set, after
-/// `change(tree)` (not timed) each time. Counter `ms`: per refresh.
+/// refresh() of the tree `t` (nested, unless `flat`), with the change watches set, after
+/// `change(t)` (not timed) each time. Counter `ms`: per refresh.
 template <class Change>
-void timed_refreshes(benchmark::State& state, Change&& change)
+void timed_refreshes(benchmark::State& state, tree const& t, Change&& change)
 {
-    auto const& t = tree_of(state.range(0));
-    registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), nested()));
+    auto o = nested();
+    o.layout = t.layout;
+    registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), o));
     reg.load();
     reg.refresh();
     reg.refresh();
@@ -425,7 +426,7 @@ void timed_refreshes(benchmark::State& state, Change&& change)
 void refresh_after_edits(benchmark::State& state, std::size_t changed)
 {
     std::size_t next = 0;
-    timed_refreshes(state, [&](tree const& t) {
+    timed_refreshes(state, tree_of(state.range(0)), [&](tree const& t) {
         for (std::size_t k = 0; k < changed; ++k) {
             next = (next + 7919) % t.files.size(); // a prime stride: spread over the groups
             std::ofstream(t.files[next], std::ios::binary | std::ios::app) << "Edited.\n";
@@ -436,19 +437,24 @@ void refresh_one_changed(benchmark::State& state) { refresh_after_edits(state, 1
 void refresh_hundred_changed(benchmark::State& state) { refresh_after_edits(state, 100); }
 
 /// One skill removed (its SKILL.md renamed aside) or made again (renamed back) before
-/// each refresh, in turn, spread over the tree.
+/// each refresh, in turn, spread over the generated flat tree of range(0) skills (each
+/// named after its folder: a skill whose `name:` other skills share takes the full
+/// refresh, as the nested tree's `skill-<k>` names in every group would).
 void refresh_one_made_or_removed(benchmark::State& state)
 {
+    static std::map<std::int64_t, std::unique_ptr<tree>> flat_trees;
+    auto& t = flat_trees[state.range(0)];
+    if (!t) t = std::make_unique<tree>(std::string(), shape::flat, static_cast<int>(state.range(0) / 100));
     std::size_t next = 0;
     std::optional<std::filesystem::path> aside; // the skill removed last, to be made again
     auto const put_back = [&] {
         std::filesystem::rename(std::filesystem::path(*aside).concat(".aside"), *aside);
         aside.reset();
     };
-    timed_refreshes(state, [&](tree const& t) {
+    timed_refreshes(state, *t, [&](tree const& in) {
         if (aside) return put_back();
-        next = (next + 7919) % t.files.size();
-        aside = t.files[next];
+        next = (next + 7919) % in.files.size();
+        aside = in.files[next];
         std::filesystem::rename(*aside, std::filesystem::path(*aside).concat(".aside"));
     });
     if (aside) put_back();
