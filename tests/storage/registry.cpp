@@ -1453,6 +1453,9 @@ BOOST_AUTO_TEST_CASE(changes_through_links_refresh_to_what_a_first_load_gives)
     for (char const* n : {"real1", "real2"}) write(t / n / "only/SKILL.md", skill("only", n));
     fs::create_directory_symlink("real1", t / "linked");
     write(t / "files/one.md", skill("one", "v1"));
+    write(t / "filelink/alpha/SKILL.md", skill("alpha", "v1")); // a link to a plain file: passed over in silence
+    write(t / "filelink/alpha/file", "a file");
+    fs::create_symlink("alpha/file", t / "filelink/link");
     auto const run = [&](fs::path const& root, layout lay, std::vector<std::function<void()>> const& steps) {
         directory_options o;
         o.layout = lay;
@@ -1483,6 +1486,7 @@ BOOST_AUTO_TEST_CASE(changes_through_links_refresh_to_what_a_first_load_gives)
             fs::create_directory_symlink("real2", t / "linked");
         }});
     run(t / "files", layout::files, {[&] { write(t / "files/SKILL.md", skill("SKILL", "no skill")); }});
+    run(t / "filelink", layout::flat, {[&] { fs::remove(t / "filelink/alpha/file"); }}); // now a broken link
 }
 
 // A snapshot's lists in chunks: every edit matches the same edit of a plain vector.

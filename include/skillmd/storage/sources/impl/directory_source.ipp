@@ -753,6 +753,9 @@ struct directory_source::watch_state
     // The last walk met a link, or said something: one path's change may then change what
     // another leads to, and any entry made or removed is left to a walk.
     bool linked = false;
+    // The last walk listed a symbolic link (other than a SKILL.md): entries made or removed
+    // may change what it leads to, so they are left to a walk.
+    bool met_link = false;
     struct watched_inode
     {
         int wd = -1;
@@ -839,6 +842,7 @@ struct directory_source::walk_shared
     alignas(64) std::atomic<std::size_t> directories{0};
     alignas(64) std::atomic<bool> stopped{false};
     std::atomic<bool> timing_dependent{false};
+    std::atomic<bool> met_link{false}; ///< a symbolic link among the entries listed (see watch())
     std::shared_ptr<std::vector<std::string> const> roots;
     early_reader const* early = nullptr; ///< who takes the files read during the walk, if anyone
     /// Where helpers open the folders whose listings they take (posix_walk::anchor_of).
@@ -1011,6 +1015,7 @@ struct directory_source::walker
             // A listing moved into `shared` keeps its entries where they were.
             auto const& e = shared ? shared->names[i] : names[i];
             if (skipped(e.name) || e.name == "SKILL.md") continue;
+            if (e.type == detail::entry_type::link && !sh->met_link.load(std::memory_order_relaxed)) sh->met_link = true;
             std::string full = detail::joined(path, e.name);
             if (src.opts_.layout == layout::files) file_entry(dir, e, full, path, depth);
             else directory_entry(dir, e, std::move(full), rel, depth);
@@ -1444,6 +1449,10 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
     // which thread got there first: the caller walks again on one.
     if (!pool.empty() && w.timing_dependent_with(helpers, root_id)) return std::nullopt;
     w.join(helpers);
+    {
+        std::lock_guard<std::mutex> lock(watch_->mutex);
+        watch_->met_link = sh.met_link.load();
+    }
     return std::move(w.out);
 }
 
@@ -1534,20 +1543,27 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
     w.walked = std::set<std::string>(d.directories.begin(), d.directories.end());
     w.noted.clear();
     for (auto const& g : d.diagnostics) w.noted.insert(g.file);
-    // Links beyond the root (allowed_roots), links the walk spoke of, a SKILL.md that is a
-    // link: what one path leads to may change by another's change.
-    w.linked = !d.diagnostics.empty() || !opts_.allowed_roots.empty();
+    // A walk that said something or met a link: any entry made or removed is left to a
+    // walk. A SKILL.md that is a link is watched through it, which sees its target's
+    // changes only when the link leads straight to the file: one through another link
+    // (or to nothing yet) can change with no event anywhere, and every refresh walks.
+    w.linked = w.met_link || !d.diagnostics.empty() || !opts_.allowed_roots.empty();
+    bool link = false;
     for (auto const& c : d.skills) {
-        if (!w.linked) {
-            struct stat lst {};
-            w.linked = ::lstat(c.path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
+        struct stat lst {};
+        if (!link && ::lstat(c.path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+            w.linked = true;
+            std::error_code ec;
+            std::filesystem::path target = std::filesystem::read_symlink(c.path, ec);
+            if (!target.is_absolute()) target = std::filesystem::path(c.path).parent_path() / target;
+            link = ec || detail::real_path(c.path) != target.lexically_normal().string();
         }
         complete = w.add(c.directory, false) && complete;
         w.files.insert(c.path);
         w.skill_dirs.insert(c.directory);
         complete = w.add_file(c.path, c.directory, !c.confirmed) && complete;
     }
-    w.complete = complete && !w.broken;
+    w.complete = complete && !link && !w.broken;
     w.changed = false;
     return w.complete;
 }
