@@ -437,21 +437,18 @@ void refresh_one_changed(benchmark::State& state) { refresh_after_edits(state, 1
 void refresh_hundred_changed(benchmark::State& state) { refresh_after_edits(state, 100); }
 
 /// One skill removed (its SKILL.md renamed aside) or made again (renamed back) before
-/// each refresh, in turn, spread over the generated flat tree of range(0) skills (each
-/// named after its folder: a skill whose `name:` other skills share takes the full
-/// refresh, as the nested tree's `skill-<k>` names in every group would).
+/// each refresh, in turn, spread over the nested tree of range(0) skills, whose groups
+/// each have a `skill-<k>`: a name many skills share, counted in and out.
 void refresh_one_made_or_removed(benchmark::State& state)
 {
-    static std::map<std::int64_t, std::unique_ptr<tree>> flat_trees;
-    auto& t = flat_trees[state.range(0)];
-    if (!t) t = std::make_unique<tree>(std::string(), shape::flat, static_cast<int>(state.range(0) / 100));
+    auto const& t = tree_of(state.range(0));
     std::size_t next = 0;
     std::optional<std::filesystem::path> aside; // the skill removed last, to be made again
     auto const put_back = [&] {
         std::filesystem::rename(std::filesystem::path(*aside).concat(".aside"), *aside);
         aside.reset();
     };
-    timed_refreshes(state, *t, [&](tree const& in) {
+    timed_refreshes(state, t, [&](tree const& in) {
         if (aside) return put_back();
         next = (next + 7919) % in.files.size();
         aside = in.files[next];

@@ -194,10 +194,11 @@ private:
     // removed moves no entry); a command is found by binary search in skills_, so it
     // needs no entry here.
     detail::chunked<std::pair<std::string_view, std::string_view>> names_;
-    // No name was left out of names_ (shared by two skills, or hidden by a command): the
-    // table then says all there is to say of every name, and a refresh may add or remove
-    // a skill's names without looking at the others.
-    bool names_complete_ = true;
+    // The names left out of names_, sorted: shared by several skills, or the same as a
+    // command. Each with how many listed skills bear it (a skill whose command it is not),
+    // so a refresh that adds or removes a skill counts its names here, without looking at
+    // the others, until a name comes down to one skill it would have to search for.
+    detail::chunked<std::pair<std::string, std::uint32_t>> crowded_;
     // Every command of skills_ and shadowed_ is ASCII, so look-alikes differ by case alone.
     bool ascii_ = true;
     // The skills of skills_ that require programs or variables: what a refresh checks
@@ -232,6 +233,12 @@ private:
     using read_key = std::pair<std::size_t, std::string_view>;
     static read_key key_of(record_ptr const& r) noexcept { return {r->tier_index, r->where.path}; }
     static read_key key_of(miss const& m) noexcept { return {m.tier, m.path}; }
+    /// cache_ and misses_ are sorted by key: for lower_bound.
+    struct before_key
+    {
+        template <class Entry>
+        bool operator()(Entry const& e, read_key const& k) const noexcept { return key_of(e) < k; }
+    };
     std::span<diagnostic const> diagnostics_in(span_of_diagnostics s) const noexcept
     {
         return std::span<diagnostic const>(diagnostics()).subspan(s.first, s.count);
@@ -248,13 +255,12 @@ private:
     std::optional<cached_read> cached(std::size_t tier, std::string_view path) const
     {
         read_key const key(tier, path);
-        auto const less = [](auto const& e, read_key const& k) { return key_of(e) < k; };
-        if (auto const r = std::lower_bound(cache_.begin(), cache_.end(), key, less); r != cache_.end() && key_of(*r) == key) {
+        if (auto const r = std::lower_bound(cache_.begin(), cache_.end(), key, before_key{}); r != cache_.end() && key_of(*r) == key) {
             auto const at = static_cast<std::uint32_t>(r.index());
             auto const s = std::lower_bound(said_.begin(), said_.end(), at, [](auto const& e, std::uint32_t i) { return e.first < i; });
             return cached_read{&*r, (*r)->where.stamp, s != said_.end() && s->first == at ? diagnostics_in(s->second) : std::span<diagnostic const>(), at};
         }
-        if (auto const m = std::lower_bound(misses_.begin(), misses_.end(), key, less); m != misses_.end() && key_of(*m) == key)
+        if (auto const m = std::lower_bound(misses_.begin(), misses_.end(), key, before_key{}); m != misses_.end() && key_of(*m) == key)
             return cached_read{nullptr, m->stamp, diagnostics_in(m->said)};
         return std::nullopt;
     }
@@ -496,7 +502,7 @@ private:
     bool remove_skill(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const& before,
                       std::optional<file_stamp> miss) const;
     /// Whether `command` may come or go alone: no other skill has it, in any tier or as a
-    /// keep-all copy, and none looks like it; its names are then its own.
+    /// keep-all copy, and none looks like it (which a first load would report).
     bool stands_alone(skillmd::snapshot const& next, std::string_view command) const;
     /// The names a skill adds to names_ (its `name:` and, where labels find skills, its label).
     template <class F>
@@ -507,6 +513,14 @@ private:
             std::string_view(*r.meta.label) != std::string_view(r.command) && std::string_view(*r.meta.label) != std::string_view(r.meta.name))
             f(std::string_view(*r.meta.label));
     }
+    /// A name `n` of the skill whose command is `command` comes (`added`) or goes: names_
+    /// and crowded_ follow as a first load would leave them. False where that needs a
+    /// search: a name come down to one skill, which names_ would then have to find.
+    static bool count_name(skillmd::snapshot& next, std::string_view n, std::string_view command, bool added);
+    /// The same for a command come or gone: a name equal to it is hidden, or freed.
+    static bool count_command(skillmd::snapshot& next, std::string_view command, bool added);
+    /// The listed parent of `command`, if any, with `command` among its sub-skills or not.
+    void relink_parent(skillmd::snapshot& next, std::string_view command, bool added) const;
     /// The listed record at `i` replaced by `rec` (the same command): the names that view
     /// its strings, and the gated list, follow.
     void replace_listed(skillmd::snapshot& next, std::size_t i, record_ptr rec) const;

@@ -113,7 +113,7 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->disabled_.items_ = previous.disabled_.items_;
     next->published_diagnostics_ = previous.published_diagnostics_;
     next->names_ = previous.names_;
-    next->names_complete_ = previous.names_complete_;
+    next->crowded_ = previous.crowded_;
     next->ascii_ = previous.ascii_;
     next->gated_ = previous.gated_;
     next->cache_ = previous.cache_;
@@ -167,16 +167,19 @@ bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot&
     if (listed->tier_index != tier || listed->where.path != old->where.path || listed->hidden) return false;
     if (auto const s = skillmd::snapshot::first_from(next.shadowed_.items_, command); s != next.shadowed_.items_.end() && (*s)->command == command)
         return false;
-    // Names are where lookups and look-alike reports find skills: they stay as they were.
-    auto const& was = listed->meta;
-    auto const& is = now.record->meta;
-    auto const same_label = [](auto const& a, auto const& b) { return bool(a) == bool(b) && (!a || std::string_view(*a) == std::string_view(*b)); };
-    if (std::string_view(was.name) != std::string_view(is.name) || !same_label(was.label, is.label)) return false;
     // Gated as a full refresh gates it, and it must say nothing there either.
     skillmd::snapshot scratch;
     requirement_checker gate;
     record_ptr rec = now.record;
     if (!gate_one(rec, gate, scratch) || !scratch.diagnostics_.empty()) return false;
+    // A `name:` or label changed: the old ones are counted out, the new ones in, once
+    // the record they view is listed.
+    std::vector<std::string_view> was, is;
+    for_each_name(*listed, [&](std::string_view n) { was.push_back(n); });
+    for_each_name(*rec, [&](std::string_view n) { is.push_back(n); });
+    auto const among = [](std::vector<std::string_view> const& v, std::string_view n) { return std::find(v.begin(), v.end(), n) != v.end(); };
+    for (auto const n : was)
+        if (!among(is, n) && !count_name(next, n, command, false)) return false;
     if (!listed->children.empty()) { // its sub-skills are the same commands
         std::vector<std::string_view> children;
         for (auto const& c : listed->children) children.push_back(c);
@@ -184,7 +187,9 @@ bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot&
         d.children.clear();
         rec = detail::make_record(d, children);
     }
-    replace_listed(next, i, std::move(rec));
+    replace_listed(next, i, rec);
+    for (auto const n : is)
+        if (!among(was, n) && !count_name(next, n, rec->command, true)) return false;
     next.cache_.set(before.at, std::move(now.record));
     return true;
 }
@@ -245,10 +250,7 @@ bool basic_registry<Parser, Dedup, Sources...>::stands_alone(skillmd::snapshot c
     if (auto const c = skillmd::snapshot::first_from(next.skills_.items_, copies);
         c != next.skills_.items_.end() && std::string_view((*c)->command).starts_with(copies))
         return false;
-    // Another skill's name that this command would hide, or leave: the names table changes for it.
-    auto const named = std::lower_bound(next.names_.begin(), next.names_.end(), command, [](auto const& e, std::string_view k) { return e.first < k; });
-    if (named != next.names_.end() && named->first == command) return false;
-    if (!next.names_complete_ || !next.ascii_) return false;
+    if (!next.ascii_) return false;
     if (!std::all_of(command.begin(), command.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) return false;
     std::string prefix;
     if (detail::case_twin_in(next.skills_.items_, command, prefix)) return false;
@@ -257,19 +259,87 @@ bool basic_registry<Parser, Dedup, Sources...>::stands_alone(skillmd::snapshot c
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::count_name(skillmd::snapshot& next, std::string_view n, std::string_view command, bool added)
+{
+    auto& names = next.names_;
+    auto& crowded = next.crowded_;
+    auto const named = std::lower_bound(names.begin(), names.end(), n, [](auto const& e, std::string_view k) { return e.first < k; });
+    auto const shared = std::lower_bound(crowded.begin(), crowded.end(), n, [](auto const& e, std::string_view k) { return e.first < k; });
+    bool const is_named = named != names.end() && named->first == n;
+    bool const is_shared = shared != crowded.end() && shared->first == n;
+    bool const a_command = next.position_of(n) != skillmd::snapshot::npos;
+    if (added) {
+        if (is_named) { // another skill's until now: it finds neither
+            names.erase(named.index());
+            crowded.insert(shared.index(), {std::string(n), 2});
+        } else if (is_shared) {
+            crowded.set(shared.index(), {shared->first, shared->second + 1});
+        } else if (a_command) {
+            crowded.insert(shared.index(), {std::string(n), 1});
+        } else {
+            std::pair<std::string_view, std::string_view> const entry(n, command);
+            names.insert(std::lower_bound(names.begin(), names.end(), entry).index(), entry);
+        }
+        return true;
+    }
+    if (is_named) {
+        if (named->second != command) return false; // not as a first load left it
+        names.erase(named.index());
+        return true;
+    }
+    if (!is_shared || shared->second == 0) return false;
+    std::uint32_t const left = shared->second - 1;
+    if (left == 0) crowded.erase(shared.index());
+    else if (left >= 2 || a_command) crowded.set(shared.index(), {shared->first, left});
+    else return false; // one skill bears it now, and names_ must find which
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::count_command(skillmd::snapshot& next, std::string_view command, bool added)
+{
+    auto& names = next.names_;
+    auto& crowded = next.crowded_;
+    auto const shared = std::lower_bound(crowded.begin(), crowded.end(), command, [](auto const& e, std::string_view k) { return e.first < k; });
+    bool const is_shared = shared != crowded.end() && shared->first == command;
+    if (added) {
+        // A name that found another skill is hidden by the command now; one shared stays so.
+        auto const named = std::lower_bound(names.begin(), names.end(), command, [](auto const& e, std::string_view k) { return e.first < k; });
+        if (named != names.end() && named->first == command) {
+            names.erase(named.index());
+            crowded.insert(shared.index(), {std::string(command), 1});
+        }
+        return true;
+    }
+    if (!is_shared) return true;
+    if (shared->second == 1) return false; // its one bearer is found by it again: names_ must find which
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+void basic_registry<Parser, Dedup, Sources...>::relink_parent(skillmd::snapshot& next, std::string_view command, bool added) const
+{
+    auto const slash = command.rfind('/');
+    if (slash == std::string_view::npos) return;
+    auto const p = next.position_of(command.substr(0, slash));
+    if (p == skillmd::snapshot::npos) return;
+    record_ptr const parent = next.skills_.items_[p];
+    std::vector<std::string_view> children;
+    for (auto const& c : parent->children)
+        if (std::string_view(c) != command) children.push_back(c);
+    if (added) children.insert(std::upper_bound(children.begin(), children.end(), command), command);
+    record_draft d = parent->draft();
+    d.children.clear();
+    replace_listed(next, p, detail::make_record(d, children));
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::add_skill(skillmd::snapshot& next, read_result now) const
 {
+    // A refresh that returns false here is thrown away whole: what was changed before does not matter.
     record_ptr const read = now.record;
     std::string_view const command = read->command;
     if (next.position_of(command) != skillmd::snapshot::npos || !stands_alone(next, command)) return false;
-    // Its names find it alone: no command has them, no other skill names itself so.
-    bool free = true;
-    auto const has_name = [&](std::string_view n) {
-        auto const e = std::lower_bound(next.names_.begin(), next.names_.end(), n, [](auto const& x, std::string_view k) { return x.first < k; });
-        return e != next.names_.end() && e->first == n;
-    };
-    for_each_name(*read, [&](std::string_view n) { free = free && next.position_of(n) == skillmd::snapshot::npos && !has_name(n); });
-    if (!free) return false;
     skillmd::snapshot scratch;
     requirement_checker gate;
     record_ptr rec = read;
@@ -281,30 +351,20 @@ bool basic_registry<Parser, Dedup, Sources...>::add_skill(skillmd::snapshot& nex
     }
     auto& skills = next.skills_.items_;
     skills.insert(skillmd::snapshot::first_from(skills, command).index(), rec);
-    for_each_name(*rec, [&](std::string_view n) {
-        std::pair<std::string_view, std::string_view> const entry(n, rec->command);
-        next.names_.insert(std::lower_bound(next.names_.begin(), next.names_.end(), entry).index(), entry);
-    });
+    if (!count_command(next, rec->command, true)) return false;
+    bool counted = true;
+    for_each_name(*rec, [&](std::string_view n) { counted = counted && count_name(next, n, rec->command, true); });
+    if (!counted) return false;
     if (has_requirements(*rec)) next.gated_.push_back(rec);
-    // Its parent, if listed, has one more sub-skill.
-    if (auto const slash = command.rfind('/'); slash != std::string_view::npos)
-        if (auto const p = next.position_of(command.substr(0, slash)); p != skillmd::snapshot::npos) {
-            record_ptr const parent = skills[p];
-            std::vector<std::string_view> children;
-            for (auto const& c : parent->children) children.push_back(c);
-            children.insert(std::upper_bound(children.begin(), children.end(), command), command);
-            record_draft d = parent->draft();
-            d.children.clear();
-            replace_listed(next, p, detail::make_record(d, children));
-        }
+    relink_parent(next, command, true);
     // The read, in the cache: where a miss of the same path was, if one was.
     auto const key = skillmd::snapshot::key_of(read);
-    auto const less = [](auto const& e, typename skillmd::snapshot::read_key const& k) { return skillmd::snapshot::key_of(e) < k; };
-    auto const at = static_cast<std::uint32_t>(std::lower_bound(next.cache_.begin(), next.cache_.end(), key, less).index());
+    using before_key = typename skillmd::snapshot::before_key;
+    auto const at = static_cast<std::uint32_t>(std::lower_bound(next.cache_.begin(), next.cache_.end(), key, before_key{}).index());
     next.cache_.insert(at, read);
     for (auto& s : next.said_)
         if (s.first >= at) ++s.first;
-    if (auto const m = std::lower_bound(next.misses_.begin(), next.misses_.end(), key, less); m != next.misses_.end() && skillmd::snapshot::key_of(*m) == key)
+    if (auto const m = std::lower_bound(next.misses_.begin(), next.misses_.end(), key, before_key{}); m != next.misses_.end() && skillmd::snapshot::key_of(*m) == key)
         next.misses_.erase(m);
     return true;
 }
@@ -321,26 +381,13 @@ bool basic_registry<Parser, Dedup, Sources...>::remove_skill(skillmd::snapshot& 
     record_ptr const listed = skills[i]; // holds the strings the names table views, until the end
     if (listed->tier_index != old->tier_index || listed->where.path != old->where.path || listed->hidden || !stands_alone(next, command))
         return false;
-    bool found = true;
-    for_each_name(*listed, [&](std::string_view n) {
-        std::pair<std::string_view, std::string_view> const entry(n, listed->command);
-        auto const e = std::lower_bound(next.names_.begin(), next.names_.end(), entry);
-        if (e != next.names_.end() && *e == entry) next.names_.erase(e.index());
-        else found = false;
-    });
-    if (!found) return false; // a name the table did not hold as this skill's: not as a first load left it
+    bool counted = true;
+    for_each_name(*listed, [&](std::string_view n) { counted = counted && count_name(next, n, listed->command, false); });
+    if (!counted) return false;
     skills.erase(i);
+    if (!count_command(next, listed->command, false)) return false;
     std::erase(next.gated_, listed);
-    if (auto const slash = command.rfind('/'); slash != std::string_view::npos)
-        if (auto const p = next.position_of(command.substr(0, slash)); p != skillmd::snapshot::npos) {
-            record_ptr const parent = skills[p];
-            std::vector<std::string_view> children;
-            for (auto const& c : parent->children)
-                if (std::string_view(c) != command) children.push_back(c);
-            record_draft d = parent->draft();
-            d.children.clear();
-            replace_listed(next, p, detail::make_record(d, children));
-        }
+    relink_parent(next, command, false);
     auto const at = static_cast<std::uint32_t>(before.at);
     auto const key = skillmd::snapshot::key_of(old);
     std::string const path(old->where.path);
@@ -348,8 +395,7 @@ bool basic_registry<Parser, Dedup, Sources...>::remove_skill(skillmd::snapshot& 
     for (auto& s : next.said_)
         if (s.first > at) --s.first;
     if (miss) {
-        auto const less = [](auto const& e, typename skillmd::snapshot::read_key const& k) { return skillmd::snapshot::key_of(e) < k; };
-        auto const m = std::lower_bound(next.misses_.begin(), next.misses_.end(), key, less);
+        auto const m = std::lower_bound(next.misses_.begin(), next.misses_.end(), key, typename skillmd::snapshot::before_key{});
         next.misses_.insert(m, typename skillmd::snapshot::miss{old->tier_index, path, *miss, {}});
     }
     return true;
@@ -359,15 +405,12 @@ template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_sour
 void basic_registry<Parser, Dedup, Sources...>::replace_listed(skillmd::snapshot& next, std::size_t i, record_ptr rec) const
 {
     record_ptr const old = next.skills_.items_[i];
-    // The names table views the listed record's strings: it views the new one's now.
-    std::vector<std::string_view> names;
-    for_each_name(*rec, [&](std::string_view n) { names.push_back(n); });
-    std::size_t k = 0;
-    for_each_name(*old, [&](std::string_view n) {
+    // The names table views the listed record's strings: it views the new one's now
+    // (a name the new record lacks was counted out before).
+    for_each_name(*rec, [&](std::string_view n) {
         std::pair<std::string_view, std::string_view> const entry(n, old->command);
         auto const at = std::lower_bound(next.names_.begin(), next.names_.end(), entry);
-        if (at != next.names_.end() && *at == entry && k < names.size()) next.names_.set(at.index(), {names[k], rec->command});
-        ++k;
+        if (at != next.names_.end() && *at == entry) next.names_.set(at.index(), {n, rec->command});
     });
     auto& gated = next.gated_;
     std::erase(gated, old);
@@ -589,23 +632,33 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     // Each name's skill (npos once a second skill has it) in a hash table: sorting every
     // name first compared many strings that turn out ambiguous anyway (one folder name
     // in each of many groups); only the names kept are sorted.
-    std::unordered_map<std::string_view, std::size_t> named;
+    // The names left out are kept with how many skills bear each (crowded_), for a later
+    // refresh to count in and out.
+    struct bearers
+    {
+        std::size_t last; // the last skill that bears it
+        std::uint32_t count;
+    };
+    std::unordered_map<std::string_view, bearers> named;
     std::vector<std::pair<std::string_view, std::string_view>> names;
+    std::vector<std::pair<std::string, std::uint32_t>> crowded;
     named.reserve(skills.size());
     auto const note = [&](std::string_view n, std::size_t i) {
         if (n.empty() || n == skills[i]->command) return;
-        auto const [at, fresh] = named.try_emplace(n, i);
-        if (!fresh && at->second != i) at->second = skillmd::snapshot::npos;
+        auto const [at, fresh] = named.try_emplace(n, bearers{i, 1});
+        if (!fresh && at->second.last != i) at->second = {i, at->second.count + 1};
     };
     for (std::size_t i = 0; i < skills.size(); ++i) {
         detail::prefetch_ahead(skills, i);
         note(skills[i]->meta.name, i);
         if (opts_.dialect.find_by_label && skills[i]->meta.label) note(*skills[i]->meta.label, i);
     }
-    for (auto const& [n, i] : named)
-        if (i != skillmd::snapshot::npos && skillmd::snapshot::position_in(skills, n) == skillmd::snapshot::npos) names.emplace_back(n, skills[i]->command);
-    next.names_complete_ = names.size() == named.size();
+    for (auto const& [n, b] : named)
+        if (b.count == 1 && skillmd::snapshot::position_in(skills, n) == skillmd::snapshot::npos) names.emplace_back(n, skills[b.last]->command);
+        else crowded.emplace_back(std::string(n), b.count);
     std::sort(names.begin(), names.end());
+    std::sort(crowded.begin(), crowded.end());
+    next.crowded_ = detail::chunked<std::pair<std::string, std::uint32_t>>(std::move(crowded));
     for (auto const& r : skills)
         if (has_requirements(*r)) next.gated_.push_back(r);
     next.names_ = detail::chunked<std::pair<std::string_view, std::string_view>>(std::move(names));
