@@ -1138,7 +1138,7 @@ std::string whole(skillmd::snapshot const& s)
 /// Random changes to two tiers of one layout, refreshed after every one or two: each
 /// refreshed snapshot must equal a first load of the same files. Returns how many
 /// refreshes were derived without a walk. `quiet`: changes that keep to themselves (every
-/// folder made beforehand, each tier's commands its own, every file a valid skill (some
+/// folder made beforehand or, flat, with its skill, each tier's commands its own, every file a valid skill (some
 /// bearing a shared `name:`), no folder removed or renamed), so most refreshes take the incremental path and it is
 /// compared the most.
 template <class Dedup>
@@ -1183,7 +1183,9 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
         for (int tier = 0; tier < 2; ++tier) {
             fs::create_directories(roots[tier]);
             for (int k = 0; k < 6; ++k) {
-                if (quiet && lay != layout::files) fs::create_directories(file_of(tier, k).parent_path());
+                // (flat: folders are made as skills are, at times)
+                if (quiet && (lay == layout::nested || (lay == layout::flat && pick(2) == 0)))
+                    fs::create_directories(file_of(tier, k).parent_path());
                 if (pick(3) != 0) write(file_of(tier, k), text(tier, k));
             }
         }
@@ -1361,12 +1363,18 @@ BOOST_AUTO_TEST_CASE(skills_made_and_removed_in_known_folders_are_derived_withou
          },
          [](fs::path const& t) { fs::remove(t / "gamma/SKILL.md"); },
          [](fs::path const& t) { write(t / "gamma/SKILL.md", skill("gamma", "back again")); },
-         [](fs::path const& t) { write(t / "notes.txt", "a file beside the skill folders"); }},
+         [](fs::path const& t) { write(t / "notes.txt", "a file beside the skill folders"); },
+         // A skill folder made: watched, then its SKILL.md read; one made empty, then filled.
+         [](fs::path const& t) { write(t / "epsilon/SKILL.md", skill("epsilon", "a new folder")); },
+         [](fs::path const& t) { fs::create_directory(t / "zeta"); },
+         [](fs::path const& t) { write(t / "zeta/SKILL.md", skill("zeta", "filled later")); }},
         [](skillmd::snapshot const& s) {
+            BOOST_TEST(s.find("epsilon")->meta.description == "a new folder");
+            BOOST_TEST(s.find("zeta")->meta.description == "filled later");
             BOOST_TEST(s.find("delta")->meta.description == "made");
             BOOST_TEST(s.find("beta")->meta.description == "saved by a rename");
             BOOST_TEST(s.find("gamma")->meta.description == "back again");
-            BOOST_TEST(s.skills().size() == 4u);
+            BOOST_TEST(s.skills().size() == 6u);
         });
     // Nested: a sub-skill made and removed under a listed parent, whose children follow.
     check(
@@ -1402,6 +1410,42 @@ BOOST_AUTO_TEST_CASE(skills_made_and_removed_in_known_folders_are_derived_withou
 
 // What only a walk gets right walks: a skill made whose name another skill has, one that
 // looks like another by case, a link made at the root.
+// A parent skill an override matches, renamed in place: its record is made three times
+// over (read, overridden, given its sub-skills) and the names table views the last.
+BOOST_AUTO_TEST_CASE(an_overridden_parent_renamed_in_place_is_derived)
+{
+    temp_dir t;
+    write(t / "p/SKILL.md", skill("first", "the parent"));
+    write(t / "p/c/SKILL.md", skill("c", "a sub-skill"));
+    write(t / "q/SKILL.md", skill("shared", "another"));
+    write(t / "r/SKILL.md", skill("shared", "and another"));
+    directory_options o;
+    o.layout = layout::nested;
+    auto opts = lenient(dialects::claude_code());
+    opts.overrides.add({"user settings", "", {{"p", false, override_mode::name_only}}});
+    walk_counting_dir src{directory_source("t", t.path.string(), o)};
+    using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
+    reg_t reg(parser{}, opts, src);
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    int const walks = *src.walks;
+    for (char const* n : {"second", "shared", "third", "first"}) {
+        write(t / "p/SKILL.md", skill(n, std::string("named ") + n));
+        reg.refresh();
+        reg_t first(parser{}, opts, walk_counting_dir{directory_source("t", t.path.string(), o)});
+        first.load();
+        BOOST_TEST(whole(*reg.snapshot()) == whole(*first.snapshot()), n);
+        BOOST_TEST_REQUIRE(reg.snapshot()->find("p") != nullptr);
+        BOOST_TEST(reg.snapshot()->find("p")->overridden != nullptr);
+        BOOST_TEST(reg.snapshot()->find("p")->children.size() == 1u);
+    }
+    BOOST_TEST(*src.walks == walks); // each a rename in place, counted out and in
+    BOOST_TEST_REQUIRE(reg.snapshot()->find("first") != nullptr);
+    BOOST_TEST(reg.snapshot()->find("first")->command == "p");
+    BOOST_TEST(reg.snapshot()->find("shared") == nullptr);
+}
+
 BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
 {
     temp_dir t;
@@ -1452,6 +1496,16 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
     step([&] { fs::remove(t / "delta/SKILL.md"); }, true); // `beta` comes down to zeta
     BOOST_TEST(reg.snapshot()->find("beta")->command == "zeta");
     step([&] { write(t / "beta/SKILL.md", skill("beta", "back")); }, false); // hides zeta's name
+    // Folders made that only a walk can judge: a misnamed skill file, a link made in a new
+    // folder, a name that is not printable, a folder removed.
+    step([&] {
+        fs::create_directory(t / "linked");
+        fs::create_symlink("../zeta/SKILL.md", t / "linked/SKILL.md");
+    }, true);
+    step([&] { fs::remove_all(t / "linked"); }, true);
+    step([&] { write(t / "misnamed/skill.md", skill("misnamed", "says why not")); }, true);
+    step([&] { fs::remove_all(t / "eta"); }, true);
+    step([&] { fs::create_directory(t / "bad\x01name"); }, true);
     step([&] { fs::create_directory_symlink(t / "beta", t / "beta-link"); }, true);
     BOOST_TEST(reg.snapshot()->find("gamma") != nullptr);
 }

@@ -485,9 +485,10 @@ private:
 
     /** The next snapshot made from `previous` without a walk, when every change is one
         that leaves the rest of the snapshot as it was: a skill file edited (read without
-        a word, the same command, names and label, listed, not hidden), or a skill added
-        or removed that is alone in its command, looks like no other, says nothing and
-        brings or takes only its own names (and a parent's sub-skill). Only its record, in
+        a word, the same command, listed, not hidden), or a skill added or removed that
+        is alone in its command, looks like no other and says nothing (and a parent's
+        sub-skill); its names are counted in and out (see crowded_) unless one comes down
+        to a single skill. Only its record, in
         the lists and the cache, and the chunks that hold it are new; the rest is shared.
         Null when a change is of any other kind: the full refresh then gives what a first
         load would.

@@ -172,14 +172,6 @@ bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot&
     requirement_checker gate;
     record_ptr rec = now.record;
     if (!gate_one(rec, gate, scratch) || !scratch.diagnostics_.empty()) return false;
-    // A `name:` or label changed: the old ones are counted out, the new ones in, once
-    // the record they view is listed.
-    std::vector<std::string_view> was, is;
-    for_each_name(*listed, [&](std::string_view n) { was.push_back(n); });
-    for_each_name(*rec, [&](std::string_view n) { is.push_back(n); });
-    auto const among = [](std::vector<std::string_view> const& v, std::string_view n) { return std::find(v.begin(), v.end(), n) != v.end(); };
-    for (auto const n : was)
-        if (!among(is, n) && !count_name(next, n, command, false)) return false;
     if (!listed->children.empty()) { // its sub-skills are the same commands
         std::vector<std::string_view> children;
         for (auto const& c : listed->children) children.push_back(c);
@@ -187,6 +179,14 @@ bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot&
         d.children.clear();
         rec = detail::make_record(d, children);
     }
+    // A `name:` or label changed: the old ones are counted out, the new ones in, viewing
+    // the record listed from now on (`rec`, not the read: the names table views skills_).
+    std::vector<std::string_view> was, is;
+    for_each_name(*listed, [&](std::string_view n) { was.push_back(n); });
+    for_each_name(*rec, [&](std::string_view n) { is.push_back(n); });
+    auto const among = [](std::vector<std::string_view> const& v, std::string_view n) { return std::find(v.begin(), v.end(), n) != v.end(); };
+    for (auto const n : was)
+        if (!among(is, n) && !count_name(next, n, command, false)) return false;
     replace_listed(next, i, rec);
     for (auto const n : is)
         if (!among(was, n) && !count_name(next, n, rec->command, true)) return false;

@@ -151,6 +151,7 @@ private:
     enum class effect : std::uint8_t {
         none,      ///< nothing: a file the walk passes over
         new_skill, ///< a skill file where the walk would list one
+        new_folder, ///< a skill folder where the walk would list one (flat layout)
         shape,     ///< something only a walk can tell
     };
     effect entry_effect(watch_state const& w, std::string const& folder, std::string const& name, std::string const& entry,

@@ -1631,6 +1631,30 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                     w.files.insert(entry);
                     edited.insert(entry);
                     break;
+                case effect::new_folder: {
+                    // Watched before its SKILL.md is read (by the registry, after this), so
+                    // nothing made in it from now on is missed.
+                    // A watch the kernel already had (the same folder by a second name: a bind
+                    // mount), or one that followed a link swapped in meanwhile, is taken off:
+                    // the walk judges those.
+                    w.add(entry, false);
+                    struct stat st {};
+                    auto const set = w.watched.find(entry);
+                    if (set == w.watched.end()) {
+                        w.changed = true;
+                        break;
+                    }
+                    if (::lstat(entry.c_str(), &st) != 0 || set->second.inode != st.st_ino || w.paths[set->second.wd].size() != 1) {
+                        w.forget(set);
+                        w.changed = true;
+                        break;
+                    }
+                    w.skill_dirs.insert(entry);
+                    std::string const file = detail::joined(entry, "SKILL.md");
+                    w.files.insert(file);
+                    edited.insert(file);
+                    break;
+                }
                 case effect::shape: w.changed = true; break;
                 }
             }
@@ -1640,6 +1664,12 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     // A file listed may be another inode now (saved by a rename) or a new one: its own
     // watch follows, where it needs one.
     for (auto const& p : edited) {
+        // A SKILL.md that is a link where the last walk met none: what it leads to is the
+        // walk's to judge (see watch()).
+        if (struct stat lst {}; !w.linked && ::lstat(p.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+            w.complete = false;
+            return std::nullopt;
+        }
         if (w.add_file(p, std::filesystem::path(p).parent_path().string(), true) || w.watched.count(p)) continue;
         // Not watched though it needs to be: nothing more can be vouched for until a walk.
         struct stat st {};
@@ -1670,7 +1700,16 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
     bool const walked = w.walked.count(folder) != 0;
     switch (opts_.layout) {
     case layout::flat:
-        // Only the root is listed; a skill folder is only asked for its SKILL.md.
+        // Only the root is listed; a skill folder is only asked for its SKILL.md. A plain
+        // folder made there, on the root's file system, is one more the walk would admit
+        // when its name is printable and the count stays well within the bound.
+        if (walked && made && is_folder && folder == root_ && !was_seen() && name != "SKILL.md" && detail::printable_name(name) &&
+            std::find(opts_.skip.begin(), opts_.skip.end(), name) == opts_.skip.end() && opts_.max_depth >= 1 &&
+            w.skill_dirs.size() + 2 < opts_.max_directories) {
+            struct stat st {}, root {};
+            if (::lstat(entry.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::stat(root_.c_str(), &root) == 0 && st.st_dev == root.st_dev)
+                return effect::new_folder;
+        }
         if (walked) return walk_sees() ? effect::shape : effect::none;
         return w.skill_dirs.count(folder) ? effect::none : effect::shape;
     case layout::nested:
