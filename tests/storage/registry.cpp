@@ -1408,8 +1408,6 @@ BOOST_AUTO_TEST_CASE(skills_made_and_removed_in_known_folders_are_derived_withou
         });
 }
 
-// What only a walk gets right walks: a skill made whose name another skill has, one that
-// looks like another by case, a link made at the root.
 // A parent skill an override matches, renamed in place: its record is made three times
 // over (read, overridden, given its sub-skills) and the names table views the last.
 BOOST_AUTO_TEST_CASE(an_overridden_parent_renamed_in_place_is_derived)
@@ -1446,6 +1444,8 @@ BOOST_AUTO_TEST_CASE(an_overridden_parent_renamed_in_place_is_derived)
     BOOST_TEST(reg.snapshot()->find("shared") == nullptr);
 }
 
+// What only a walk gets right walks: a skill that looks like another by case, a name
+// left to a single skill, folders a walk must judge, a link made at the root.
 BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
 {
     temp_dir t;
