@@ -629,11 +629,10 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     // (Claude Code) the label the user sees; a real command always wins over a name, and
     // a name that several skills share finds none of them (Codex lists every copy and
     // resolves a plain name only when it is unique): an ambiguous lookup is no answer.
-    // Each name's skill (npos once a second skill has it) in a hash table: sorting every
+    // Each name's last skill and how many skills bear it, in a hash table: sorting every
     // name first compared many strings that turn out ambiguous anyway (one folder name
-    // in each of many groups); only the names kept are sorted.
-    // The names left out are kept with how many skills bear each (crowded_), for a later
-    // refresh to count in and out.
+    // in each of many groups); only the names kept are sorted. The names left out go to
+    // crowded_ with their counts, for a later refresh to count in and out.
     struct bearers
     {
         std::size_t last; // the last skill that bears it
