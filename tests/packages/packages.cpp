@@ -719,7 +719,8 @@ BOOST_AUTO_TEST_CASE(git_repositories_at_a_branch_tag_or_commit)
     BOOST_TEST(test::slurp(t / "filtered/gamma/run.sh") == "echo 2\n");
 
     // What does not exist is said.
-    BOOST_TEST(install(parser, repo + "#nope", (t / "x").string()).error.find("no branch, tag or commit \"nope\"") != std::string::npos);
+    auto const nope = install(parser, repo + "#nope", (t / "x").string()).error;
+    BOOST_TEST(nope.find("no branch, tag or commit \"nope\"") != std::string::npos, nope);
     BOOST_TEST(install(parser, repo + "#main:missing", (t / "x").string()).error.find("no folder \"missing\"") != std::string::npos);
     BOOST_TEST(!install(parser, "git+file://" + (t / "none.git").string(), (t / "x").string()).ok());
     // Plain git:// to another machine is refused before git runs, and so is git's

@@ -251,8 +251,14 @@ public:
             std::uint64_t used = 0;
             std::error_code ec;
             for (auto it = std::filesystem::recursive_directory_iterator(into, ec); !ec && it != std::filesystem::recursive_directory_iterator();
-                 it.increment(ec))
-                if (it->is_regular_file(ec)) used += it->file_size(ec);
+                 it.increment(ec)) {
+                // A file git removed after the listing has no size (file_size gives -1 then),
+                // and is no reason to stop counting the others.
+                std::error_code gone;
+                if (!it->is_regular_file(gone)) continue;
+                auto const size = it->file_size(gone);
+                if (!gone) used += size;
+            }
             return used > cap ? "the repository is larger than " + std::to_string(cap) + " bytes" : std::string();
         };
         auto r = run(args, 1 << 20, watch);
