@@ -28,6 +28,7 @@
 #include <thread>
 
 #include <sched.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -1444,8 +1445,8 @@ BOOST_AUTO_TEST_CASE(an_overridden_parent_renamed_in_place_is_derived)
     BOOST_TEST(reg.snapshot()->find("shared") == nullptr);
 }
 
-// What only a walk gets right walks: a skill that looks like another by case, a name
-// left to a single skill, folders a walk must judge, a link made at the root.
+// What only a walk gets right walks: a skill that looks like another by case, folders a
+// walk must judge, a link made at the root. Names shared or hidden are counted instead.
 BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
 {
     temp_dir t;
@@ -1475,25 +1476,25 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
     step([&] { write(t / "s1/SKILL.md", skill("s1", "looks like S1")); }, true);
     step([&] { write(t / "Alpha/SKILL.md", skill("Alpha", "alpha by another case")); }, true);
     step([&] { fs::remove(t / "Alpha/SKILL.md"); }, true); // its look-alike report goes
-    // Names shared, or hidden by a command, are counted: they come and go alone until a
-    // name comes down to one skill, which only a walk finds.
+    // Names shared, or hidden by a command, are counted: they come and go alone, and a name
+    // come down to one skill (a command gone, a bearer renamed or removed) finds it.
     step([&] { write(t / "gamma/SKILL.md", skill("beta", "named as beta's command")); }, false);
     step([&] { write(t / "eta/SKILL.md", skill("eta", "edited")); }, false);
     step([&] { fs::remove(t / "eta/SKILL.md"); }, false);
     step([&] { fs::remove(t / "gamma/SKILL.md"); }, false);
     step([&] { write(t / "gamma/SKILL.md", skill("beta", "named as beta's command, again")); }, false);
     BOOST_TEST(reg.snapshot()->find("beta")->command == "beta");
-    step([&] { fs::remove(t / "beta/SKILL.md"); }, true); // `beta` finds gamma now
+    step([&] { fs::remove(t / "beta/SKILL.md"); }, false); // `beta` finds gamma now
     BOOST_TEST(reg.snapshot()->find("beta")->command == "gamma");
     step([&] { write(t / "delta/SKILL.md", skill("beta", "a second beta")); }, false);
     BOOST_TEST(reg.snapshot()->find("beta") == nullptr); // shared: finds none
     step([&] { write(t / "zeta/SKILL.md", skill("beta", "a third beta")); }, false);
     step([&] { fs::remove(t / "zeta/SKILL.md"); }, false);
-    step([&] { write(t / "gamma/SKILL.md", skill("other", "renamed")); }, true); // `beta` comes down to delta
+    step([&] { write(t / "gamma/SKILL.md", skill("other", "renamed")); }, false); // `beta` comes down to delta
     BOOST_TEST(reg.snapshot()->find("beta")->command == "delta");
     BOOST_TEST(reg.snapshot()->find("other")->command == "gamma");
     step([&] { write(t / "zeta/SKILL.md", skill("beta", "a third beta, again")); }, false);
-    step([&] { fs::remove(t / "delta/SKILL.md"); }, true); // `beta` comes down to zeta
+    step([&] { fs::remove(t / "delta/SKILL.md"); }, false); // `beta` comes down to zeta
     BOOST_TEST(reg.snapshot()->find("beta")->command == "zeta");
     step([&] { write(t / "beta/SKILL.md", skill("beta", "back")); }, false); // hides zeta's name
     // Folders made that only a walk can judge: a misnamed skill file, a link made in a new
@@ -1508,6 +1509,94 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
     step([&] { fs::create_directory(t / "bad\x01name"); }, true);
     step([&] { fs::create_directory_symlink(t / "beta", t / "beta-link"); }, true);
     BOOST_TEST(reg.snapshot()->find("gamma") != nullptr);
+}
+
+// An edit that kept the size, with its modification time put back (`cp -p`, `touch -r`),
+// is read again by a refresh that walks: the status change time moved, and no program
+// sets it back. With both walkers, and with the walk forced by a folder removed.
+BOOST_AUTO_TEST_CASE(an_edit_with_its_time_put_back_is_read_again)
+{
+    for (auto const walker : {directory_walker::posix, directory_walker::boost_filesystem}) {
+        temp_dir t;
+        for (char const* n : {"a", "c"}) write(t / n / "SKILL.md", skill(n, "first"));
+        auto const old = fs::last_write_time(t / "a/SKILL.md") - std::chrono::seconds(100);
+        fs::last_write_time(t / "a/SKILL.md", old);
+        directory_options o;
+        o.walker = walker;
+        using reg_t = basic_registry<parser, first_tier_wins, directory_source>;
+        reg_t reg(parser{}, lenient(dialects::claude_code()), directory_source("t", t.path.string(), o));
+        reg.load();
+        reg.refresh();
+        reg.refresh();
+        {
+            std::fstream f(t / "a/SKILL.md", std::ios::in | std::ios::out | std::ios::binary); // in place: the same inode
+            f << skill("a", "other");
+        }
+        fs::last_write_time(t / "a/SKILL.md", old);
+        fs::remove_all(t / "c");
+        reg.refresh();
+        BOOST_TEST_REQUIRE(reg.snapshot()->find("a") != nullptr);
+        BOOST_TEST(reg.snapshot()->find("a")->meta.description == "other", static_cast<int>(walker));
+        BOOST_TEST(reg.snapshot()->find("c") == nullptr);
+    }
+}
+
+// A mount over a skill folder, or over the tier's root, changes what its paths hold with
+// no inotify event: the mount table says so, and the refresh walks. (As root only: the
+// test is passed over where mount(2) is refused.)
+BOOST_AUTO_TEST_CASE(a_mount_over_a_watched_folder_is_seen)
+{
+    temp_dir t;
+    for (char const* n : {"a", "b"}) write(t / "tier" / n / "SKILL.md", skill(n, "under"));
+    write(t / "other/a/SKILL.md", skill("a", "mounted"));
+    write(t / "root/q/SKILL.md", skill("q", "a whole tier mounted"));
+    using reg_t = basic_registry<parser, first_tier_wins, directory_source>;
+    reg_t reg(parser{}, lenient(dialects::claude_code()), directory_source("t", (t / "tier").string()));
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    auto const first_load = [&] {
+        reg_t first(parser{}, lenient(dialects::claude_code()), directory_source("t", (t / "tier").string()));
+        first.load();
+        return whole(*first.snapshot());
+    };
+    struct bind_mount // taken off at the end whatever happens, before the folders go
+    {
+        fs::path at;
+        bool on;
+        bind_mount(fs::path const& from, fs::path to) : at(std::move(to)), on(::mount(from.c_str(), at.c_str(), nullptr, MS_BIND, nullptr) == 0) {}
+        bool off() { return on && !(on = ::umount2(at.c_str(), MNT_DETACH) != 0); }
+        ~bind_mount() { off(); }
+    };
+    {
+        bind_mount over_a(t / "other/a", t / "tier/a");
+        if (!over_a.on) {
+            BOOST_TEST_MESSAGE("mount(2) refused (" << std::strerror(errno) << "): not tested here");
+            return;
+        }
+        reg.refresh();
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        BOOST_TEST(reg.snapshot()->find("a")->meta.description == "mounted");
+        reg.refresh();
+        BOOST_TEST(over_a.off());
+        reg.refresh();
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        BOOST_TEST(reg.snapshot()->find("a")->meta.description == "under");
+        reg.refresh();
+    }
+    bind_mount over_root(t / "root", t / "tier");
+    BOOST_TEST_REQUIRE(over_root.on);
+    reg.refresh();
+    BOOST_TEST(whole(*reg.snapshot()) == first_load());
+    BOOST_TEST(reg.snapshot()->find("q") != nullptr);
+    BOOST_TEST(reg.snapshot()->find("b") == nullptr);
+    write(t / "root/r/SKILL.md", skill("r", "made in the mounted tier"));
+    reg.refresh();
+    BOOST_TEST(reg.snapshot()->find("r") != nullptr); // watched there too
+    BOOST_TEST(over_root.off());
+    reg.refresh();
+    BOOST_TEST(whole(*reg.snapshot()) == first_load());
+    BOOST_TEST(reg.snapshot()->find("b") != nullptr);
 }
 
 // Where links are, one path's change may change what another leads to: a link

@@ -140,6 +140,13 @@ public:
 
     iterator begin() const { return iterator(this, 0); }
     iterator end() const { return iterator(this, size_); }
+    /// `f` on every element in order, a chunk at a time: no element looked up by its index.
+    template <class F>
+    void for_each(F&& f) const
+    {
+        for (auto const& c : chunks_)
+            for (auto const& e : *c) f(e);
+    }
 
 private:
     /// The chunk holding element `i`, and its place there.

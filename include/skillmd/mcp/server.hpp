@@ -461,6 +461,8 @@ private:
             f += s.path;
             f += '\0';
             f += std::to_string(s.record->where.stamp.mtime_ns);
+            f += ' ';
+            f += std::to_string(s.record->where.stamp.ctime_ns);
             f += '\n';
         }
         return f;

@@ -40,6 +40,16 @@ namespace skillmd {
 
 class requirement_checker; // storage/requirements.hpp, for gate_one
 
+namespace detail {
+/// Where `key` is, or would go, in `list` (sorted by each entry's `first`), and whether it is there.
+template <class List>
+auto entry_for(List& list, std::string_view key)
+{
+    auto const at = std::lower_bound(list.begin(), list.end(), key, [](auto const& e, std::string_view k) { return e.first < k; });
+    return std::pair{at, at != list.end() && at->first == key};
+}
+} // namespace detail
+
 /// The longest path, with its terminating NUL, that the kernel opens (Linux's PATH_MAX).
 inline constexpr std::size_t max_path_bytes = 4096;
 
@@ -80,9 +90,7 @@ public:
             return nullptr;
         }
         if (auto const i = position_of(key); i != npos) return &skills_[i];
-        auto const named = std::lower_bound(names_.begin(), names_.end(), key,
-                                            [](auto const& e, std::string_view k) { return e.first < k; });
-        if (named != names_.end() && named->first == key)
+        if (auto const [named, found] = detail::entry_for(names_, key); found)
             if (auto const i = position_of(named->second); i != npos) return &skills_[i];
         return nullptr;
     }
@@ -515,11 +523,14 @@ private:
             f(std::string_view(*r.meta.label));
     }
     /// A name `n` of the skill whose command is `command` comes (`added`) or goes: names_
-    /// and crowded_ follow as a first load would leave them. False where that needs a
-    /// search: a name come down to one skill, which names_ would then have to find.
-    static bool count_name(skillmd::snapshot& next, std::string_view n, std::string_view command, bool added);
+    /// and crowded_ follow as a first load would leave them.
+    bool count_name(skillmd::snapshot& next, std::string_view n, std::string_view command, bool added) const;
     /// The same for a command come or gone: a name equal to it is hidden, or freed.
-    static bool count_command(skillmd::snapshot& next, std::string_view command, bool added);
+    bool count_command(skillmd::snapshot& next, std::string_view command, bool added) const;
+    /// The crowded name at `shared` has come down to one listed skill (besides `leaving`,
+    /// still listed while its names are counted out): names_ finds that skill from now
+    /// on. One pass over the listed skills' names, no read; false unless exactly one bears it.
+    bool name_the_bearer(skillmd::snapshot& next, std::size_t shared, std::string_view leaving) const;
     /// The listed parent of `command`, if any, with `command` among its sub-skills or not.
     void relink_parent(skillmd::snapshot& next, std::string_view command, bool added) const;
     /// The listed record at `i` replaced by `rec` (the same command): the names that view

@@ -19,13 +19,16 @@
 namespace skillmd {
 
 /// What identifies a file's version: device and inode (same file through any link),
-/// size and modification time (changed content). Memory skills use a content hash.
+/// size and modification time (changed content), and the status change time, which no
+/// program can set back (`cp -p` and `touch -r` restore the modification time of an edit
+/// that kept the size). Memory skills use a content hash; databases a revision.
 struct file_stamp
 {
     std::uint64_t device = 0;
     std::uint64_t inode = 0;
     std::uint64_t size = 0;
     std::int64_t mtime_ns = 0;
+    std::int64_t ctime_ns = 0; ///< 0 where a source has no such time
     friend bool operator==(file_stamp const&, file_stamp const&) = default;
     bool same_file(file_stamp const& o) const noexcept { return device == o.device && inode == o.inode && inode != 0; }
 };

@@ -259,14 +259,12 @@ bool basic_registry<Parser, Dedup, Sources...>::stands_alone(skillmd::snapshot c
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-bool basic_registry<Parser, Dedup, Sources...>::count_name(skillmd::snapshot& next, std::string_view n, std::string_view command, bool added)
+bool basic_registry<Parser, Dedup, Sources...>::count_name(skillmd::snapshot& next, std::string_view n, std::string_view command, bool added) const
 {
     auto& names = next.names_;
     auto& crowded = next.crowded_;
-    auto const named = std::lower_bound(names.begin(), names.end(), n, [](auto const& e, std::string_view k) { return e.first < k; });
-    auto const shared = std::lower_bound(crowded.begin(), crowded.end(), n, [](auto const& e, std::string_view k) { return e.first < k; });
-    bool const is_named = named != names.end() && named->first == n;
-    bool const is_shared = shared != crowded.end() && shared->first == n;
+    auto const [named, is_named] = detail::entry_for(names, n);
+    auto const [shared, is_shared] = detail::entry_for(crowded, n);
     bool const a_command = next.position_of(n) != skillmd::snapshot::npos;
     if (added) {
         if (is_named) { // another skill's until now: it finds neither
@@ -291,28 +289,47 @@ bool basic_registry<Parser, Dedup, Sources...>::count_name(skillmd::snapshot& ne
     std::uint32_t const left = shared->second - 1;
     if (left == 0) crowded.erase(shared.index());
     else if (left >= 2 || a_command) crowded.set(shared.index(), {shared->first, left});
-    else return false; // one skill bears it now, and names_ must find which
+    else return name_the_bearer(next, shared.index(), command);
     return true;
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-bool basic_registry<Parser, Dedup, Sources...>::count_command(skillmd::snapshot& next, std::string_view command, bool added)
+bool basic_registry<Parser, Dedup, Sources...>::count_command(skillmd::snapshot& next, std::string_view command, bool added) const
 {
     auto& names = next.names_;
     auto& crowded = next.crowded_;
-    auto const shared = std::lower_bound(crowded.begin(), crowded.end(), command, [](auto const& e, std::string_view k) { return e.first < k; });
-    bool const is_shared = shared != crowded.end() && shared->first == command;
+    auto const [shared, is_shared] = detail::entry_for(crowded, command);
     if (added) {
         // A name that found another skill is hidden by the command now; one shared stays so.
-        auto const named = std::lower_bound(names.begin(), names.end(), command, [](auto const& e, std::string_view k) { return e.first < k; });
-        if (named != names.end() && named->first == command) {
+        if (auto const [named, is_named] = detail::entry_for(names, command); is_named) {
             names.erase(named.index());
             crowded.insert(shared.index(), {std::string(command), 1});
         }
         return true;
     }
-    if (!is_shared) return true;
-    if (shared->second == 1) return false; // its one bearer is found by it again: names_ must find which
+    // Its one bearer is found by the name again; a name shared stays crowded.
+    if (is_shared && shared->second == 1) return name_the_bearer(next, shared.index(), command);
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::name_the_bearer(skillmd::snapshot& next, std::size_t shared, std::string_view leaving) const
+{
+    // The name's string, copied: erasing it from crowded_ frees the one there.
+    std::string const n = next.crowded_[shared].first;
+    std::pair<std::string_view, std::string_view> entry;
+    std::size_t bearers = 0;
+    next.skills_.items_.for_each([&](record_ptr const& r) {
+        if (std::string_view(r->command) == leaving) return;
+        for_each_name(*r, [&](std::string_view carried) {
+            if (carried != n) return;
+            entry = {carried, r->command}; // viewing the listed record, as assemble's entries do
+            ++bearers;
+        });
+    });
+    if (bearers != 1) return false; // not as the count says: a first load decides
+    next.crowded_.erase(shared);
+    next.names_.insert(std::lower_bound(next.names_.begin(), next.names_.end(), entry).index(), entry);
     return true;
 }
 

@@ -6,6 +6,7 @@
 #include <skillmd/config.hpp>
 #include <skillmd/storage/source.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -144,6 +145,12 @@ private:
     /// meant to write: say so rather than find nothing (systems that match the name exactly
     /// skip it on Linux).
     read_outcome misnamed(candidate const& c, read_outcome r) const;
+
+    /// Whether the options' skip list names `name` (a folder or file the walk passes over).
+    bool skipped(std::string_view name) const
+    {
+        return std::find(opts_.skip.begin(), opts_.skip.end(), name) != opts_.skip.end();
+    }
 
     struct watch_state;
 

@@ -38,6 +38,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
@@ -127,7 +128,8 @@ SKILLMD_DECL file_stamp stamp_of(struct stat const& st)
 {
     return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
             static_cast<std::uint64_t>(st.st_size),
-            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+            static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
 }
 
 /// A name that may become a command or reach a prompt: UTF-8, no control characters.
@@ -748,6 +750,9 @@ struct directory_source::watch_state
 {
     std::mutex mutex;
     int fd = -1;
+    // The mount table (/proc/self/mountinfo): a mount over a watched folder, or taken off
+    // one, changes what a path holds with no inotify event; poll() says the table changed.
+    int mounts = -1;
     bool broken = false, complete = false, changed = false;
     bool every_file = false; // each skill file has a watch of its own (they fit in the kernel's limit)
     // The last walk met a link, or said something: one path's change may then change what
@@ -823,6 +828,14 @@ struct directory_source::watch_state
     ~watch_state()
     {
         if (fd >= 0) ::close(fd);
+        if (mounts >= 0) ::close(mounts);
+    }
+    /// Whether a mount was made or taken off since the last call (false where /proc is not
+    /// there to say: a mount is then seen at the next walk).
+    bool mounts_changed() const
+    {
+        pollfd p{mounts, POLLPRI, 0};
+        return mounts >= 0 && ::poll(&p, 1, 0) > 0 && (p.revents & (POLLPRI | POLLERR)) != 0;
     }
 };
 
@@ -953,10 +966,7 @@ struct directory_source::walker
     }
     void warn(std::string const& path, std::string msg) { report(path, severity::warning, codes::discovery, std::move(msg)); }
 
-    bool skipped(std::string_view name) const
-    {
-        return std::find(src.opts_.skip.begin(), src.opts_.skip.end(), name) != src.opts_.skip.end();
-    }
+    bool skipped(std::string_view name) const { return src.skipped(name); }
 
     /// Walks the open directory `dir` (and releases it). `path` is its path (kept in the
     /// discovery's list of folders), `rel` its path below the root.
@@ -1509,6 +1519,7 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
             w.broken = true;
             return false;
         }
+        w.mounts = ::open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
     }
     bool complete = true;
     complete = w.add(root_, true) && complete;
@@ -1640,12 +1651,9 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                     w.add(entry, false);
                     struct stat st {};
                     auto const set = w.watched.find(entry);
-                    if (set == w.watched.end()) {
-                        w.changed = true;
-                        break;
-                    }
-                    if (::lstat(entry.c_str(), &st) != 0 || set->second.inode != st.st_ino || w.paths[set->second.wd].size() != 1) {
-                        w.forget(set);
+                    if (set == w.watched.end() || ::lstat(entry.c_str(), &st) != 0 || set->second.inode != st.st_ino ||
+                        w.paths[set->second.wd].size() != 1) {
+                        if (set != w.watched.end()) w.forget(set);
                         w.changed = true;
                         break;
                     }
@@ -1660,6 +1668,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
             }
         }
     }
+    if (w.mounts_changed()) w.changed = true; // any mount: which folders it covers is the walk's to find
     if (!w.complete || w.changed) return std::nullopt;
     // A file listed may be another inode now (saved by a rename) or a new one: its own
     // watch follows, where it needs one.
@@ -1704,7 +1713,7 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
         // folder made there, on the root's file system, is one more the walk would admit
         // when its name is printable and the count stays well within the bound.
         if (walked && made && is_folder && folder == root_ && !was_seen() && name != "SKILL.md" && detail::printable_name(name) &&
-            std::find(opts_.skip.begin(), opts_.skip.end(), name) == opts_.skip.end() && opts_.max_depth >= 1 &&
+            !skipped(name) && opts_.max_depth >= 1 &&
             w.skill_dirs.size() + 2 < opts_.max_directories) {
             struct stat st {}, root {};
             if (::lstat(entry.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::stat(root_.c_str(), &root) == 0 && st.st_dev == root.st_dev)
@@ -1721,8 +1730,7 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
         return walk_sees() ? effect::shape : effect::none;
     case layout::files:
         if (!walked || folder != root_) return effect::shape;
-        if (name.size() <= 3 || name.compare(name.size() - 3, 3, ".md") != 0 || name == "SKILL.md" ||
-            std::find(opts_.skip.begin(), opts_.skip.end(), name) != opts_.skip.end())
+        if (name.size() <= 3 || name.compare(name.size() - 3, 3, ".md") != 0 || name == "SKILL.md" || skipped(name))
             return effect::none; // no skill, no word (the walk passes over SKILL.md in every layout)
         if (is_folder || !made || was_seen() || !detail::printable_name(name)) return effect::shape;
         {
@@ -1854,8 +1862,7 @@ SKILLMD_DECL void directory_source::list_bundled(std::string const& dir, std::st
     std::sort(names.begin(), names.end());
     for (auto const& n : names) {
         if (out.size() >= limit) return;
-        if ((depth == 0 && n == "SKILL.md") || !detail::printable_name(n) ||
-            std::find(opts_.skip.begin(), opts_.skip.end(), n) != opts_.skip.end())
+        if ((depth == 0 && n == "SKILL.md") || !detail::printable_name(n) || skipped(n))
             continue;
         std::string const full = detail::joined(dir, n);
         struct stat st {};
