@@ -205,7 +205,7 @@ private:
     // The names left out of names_, sorted: shared by several skills, or the same as a
     // command. Each with how many listed skills bear it (a skill whose command it is not),
     // so a refresh that adds or removes a skill counts its names here, without looking at
-    // the others, until a name comes down to one skill it would have to search for.
+    // the others; a name come down to one skill is then searched for (name_the_bearer).
     detail::chunked<std::pair<std::string, std::uint32_t>> crowded_;
     // Every command of skills_ and shadowed_ is ASCII, so look-alikes differ by case alone.
     bool ascii_ = true;
@@ -495,8 +495,7 @@ private:
         that leaves the rest of the snapshot as it was: a skill file edited (read without
         a word, the same command, listed, not hidden), or a skill added or removed that
         is alone in its command, looks like no other and says nothing (and a parent's
-        sub-skill); its names are counted in and out (see crowded_) unless one comes down
-        to a single skill. Only its record, in
+        sub-skill); its names are counted in and out (see crowded_). Only its record, in
         the lists and the cache, and the chunks that hold it are new; the rest is shared.
         Null when a change is of any other kind: the full refresh then gives what a first
         load would.

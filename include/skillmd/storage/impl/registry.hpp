@@ -508,11 +508,12 @@ void basic_registry<Parser, Dedup, Sources...>::read_changed(std::vector<work>& 
                 // A file's time has the kernel's coarse tick: one written again within the
                 // tick of the read, at the same size, looks unchanged. It is read again
                 // unless it is older than the last reads by a good margin (git's "racily
-                // clean" entries).
+                // clean" entries). The status change time counts as well: an edit whose
+                // mtime was put back is told by its ctime alone, of the same coarse tick.
                 using source_type = std::remove_cvref_t<decltype(src)>;
                 if constexpr (requires { requires source_type::stamps_are_file_times; }) {
                     constexpr std::int64_t margin_ns = 2'000'000'000; // FAT keeps 2 s, ext3 1 s
-                    racy = now && now->mtime_ns > previous.read_at_ns_ - margin_ns;
+                    racy = now && std::max(now->mtime_ns, now->ctime_ns) > previous.read_at_ns_ - margin_ns;
                 }
             });
             if (now && *now == before->stamp && now->mtime_ns != 0 && !racy) {

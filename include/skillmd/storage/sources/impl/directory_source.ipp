@@ -830,8 +830,7 @@ struct directory_source::watch_state
         if (fd >= 0) ::close(fd);
         if (mounts >= 0) ::close(mounts);
     }
-    /// Whether a mount was made or taken off since the last call (false where /proc is not
-    /// there to say: a mount is then seen at the next walk).
+    /// Whether a mount was made or taken off since the last call (`mounts` is open: see watch()).
     bool mounts_changed() const
     {
         pollfd p{mounts, POLLPRI, 0};
@@ -1519,8 +1518,11 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
             w.broken = true;
             return false;
         }
-        w.mounts = ::open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
     }
+    // Tried at every walk until it opens (out of descriptors for a while, say); a mount
+    // between the walk and the open is found by one more walk.
+    bool const mounts_opened = w.mounts < 0;
+    if (mounts_opened) w.mounts = ::open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
     bool complete = true;
     complete = w.add(root_, true) && complete;
     if (!w.watched.count(root_)) {
@@ -1574,7 +1576,8 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
         w.skill_dirs.insert(c.directory);
         complete = w.add_file(c.path, c.directory, !c.confirmed) && complete;
     }
-    w.complete = complete && !link && !w.broken;
+    // Without the mount table, a mount would go unseen: the tier walks at every refresh.
+    w.complete = complete && !link && !w.broken && w.mounts >= 0 && !mounts_opened;
     w.changed = false;
     return w.complete;
 }
