@@ -1087,10 +1087,15 @@ struct walk_counting_dir
 {
     directory_source inner;
     std::shared_ptr<std::atomic<int>> walks = std::make_shared<std::atomic<int>>(0);
+    std::shared_ptr<std::function<void()>> before_read = std::make_shared<std::function<void()>>(); // a change made mid-refresh
     static constexpr bool stamps_are_file_times = true;
     std::string_view label() const { return inner.label(); }
     discovery discover() const { ++*walks; return inner.discover(); }
-    read_outcome read_head(candidate const& c) const { return inner.read_head(c); }
+    read_outcome read_head(candidate const& c) const
+    {
+        if (*before_read) (*before_read)();
+        return inner.read_head(c);
+    }
     read_outcome read_all(candidate const& c) const { return inner.read_all(c); }
     std::optional<file_stamp> stamp(candidate const& c) const { return inner.stamp(c); }
     bool watch(discovery const& d) const { return inner.watch(d); }
@@ -1349,7 +1354,10 @@ BOOST_AUTO_TEST_CASE(skills_made_and_removed_in_known_folders_are_derived_withou
         layout::flat, dialects::claude_code(),
         [](fs::path const& t) {
             for (char const* n : {"alpha", "beta", "gamma"}) write(t / n / "SKILL.md", skill(n, "v1"));
+            write(t / "alpha/scripts/run.sh", "echo bundled");
+            write(t / "iota/SKILL.md", "---\ndescription: named by its folder\n---\nbody\n");
             fs::create_directories(t / "delta");
+            fs::create_directories(t / "theta");
         },
         {[](fs::path const& t) { write(t / "delta/SKILL.md", skill("delta", "made")); },
          [](fs::path const& t) {
@@ -1368,14 +1376,22 @@ BOOST_AUTO_TEST_CASE(skills_made_and_removed_in_known_folders_are_derived_withou
          // A skill folder made: watched, then its SKILL.md read; one made empty, then filled.
          [](fs::path const& t) { write(t / "epsilon/SKILL.md", skill("epsilon", "a new folder")); },
          [](fs::path const& t) { fs::create_directory(t / "zeta"); },
-         [](fs::path const& t) { write(t / "zeta/SKILL.md", skill("zeta", "filled later")); }},
+         [](fs::path const& t) { write(t / "zeta/SKILL.md", skill("zeta", "filled later")); },
+         // Skill folders removed with what they bundle, renamed, made again; an empty one removed.
+         [](fs::path const& t) { fs::remove_all(t / "alpha"); },
+         [](fs::path const& t) { fs::rename(t / "iota", t / "kappa"); },
+         [](fs::path const& t) { fs::remove(t / "theta"); },
+         [](fs::path const& t) { write(t / "alpha/SKILL.md", skill("alpha", "made again")); }},
         [](skillmd::snapshot const& s) {
             BOOST_TEST(s.find("epsilon")->meta.description == "a new folder");
             BOOST_TEST(s.find("zeta")->meta.description == "filled later");
             BOOST_TEST(s.find("delta")->meta.description == "made");
             BOOST_TEST(s.find("beta")->meta.description == "saved by a rename");
             BOOST_TEST(s.find("gamma")->meta.description == "back again");
-            BOOST_TEST(s.skills().size() == 6u);
+            BOOST_TEST(s.find("alpha")->meta.description == "made again");
+            BOOST_TEST(s.find("kappa") != nullptr);
+            BOOST_TEST(s.find("iota") == nullptr);
+            BOOST_TEST(s.skills().size() == 7u);
         });
     // Nested: a sub-skill made and removed under a listed parent, whose children follow.
     check(
@@ -1497,15 +1513,15 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
     step([&] { fs::remove(t / "delta/SKILL.md"); }, false); // `beta` comes down to zeta
     BOOST_TEST(reg.snapshot()->find("beta")->command == "zeta");
     step([&] { write(t / "beta/SKILL.md", skill("beta", "back")); }, false); // hides zeta's name
+    step([&] { fs::remove_all(t / "eta"); }, false); // a folder removed: only its skill goes
     // Folders made that only a walk can judge: a misnamed skill file, a link made in a new
-    // folder, a name that is not printable, a folder removed.
+    // folder, a name that is not printable.
     step([&] {
         fs::create_directory(t / "linked");
         fs::create_symlink("../zeta/SKILL.md", t / "linked/SKILL.md");
     }, true);
     step([&] { fs::remove_all(t / "linked"); }, true);
     step([&] { write(t / "misnamed/skill.md", skill("misnamed", "says why not")); }, true);
-    step([&] { fs::remove_all(t / "eta"); }, true);
     step([&] { fs::create_directory(t / "bad\x01name"); }, true);
     step([&] { fs::create_directory_symlink(t / "beta", t / "beta-link"); }, true);
     BOOST_TEST(reg.snapshot()->find("gamma") != nullptr);
@@ -1513,7 +1529,7 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
 
 // An edit that kept the size, with its modification time put back (`cp -p`, `touch -r`),
 // is read again by a refresh that walks: the status change time moved, and no program
-// sets it back. With both walkers, and with the walk forced by a folder removed.
+// sets it back. With both walkers, and with the walk forced by a link made at the root.
 BOOST_AUTO_TEST_CASE(an_edit_with_its_time_put_back_is_read_again)
 {
     for (auto const walker : {directory_walker::posix, directory_walker::boost_filesystem}) {
@@ -1534,6 +1550,7 @@ BOOST_AUTO_TEST_CASE(an_edit_with_its_time_put_back_is_read_again)
         }
         fs::last_write_time(t / "a/SKILL.md", old);
         fs::remove_all(t / "c");
+        fs::create_symlink(t / "nowhere", t / "stray");
         reg.refresh();
         BOOST_TEST_REQUIRE(reg.snapshot()->find("a") != nullptr);
         BOOST_TEST(reg.snapshot()->find("a")->meta.description == "other", static_cast<int>(walker));
@@ -1541,22 +1558,27 @@ BOOST_AUTO_TEST_CASE(an_edit_with_its_time_put_back_is_read_again)
     }
 }
 
-// A mount over a skill folder, or over the tier's root, changes what its paths hold with
-// no inotify event: the mount table says so, and the refresh walks. (As root only: the
-// test is passed over where mount(2) is refused.)
+// A mount over a skill folder, over the tier's root or over a folder above it changes
+// what its paths hold with no inotify event: the mount table says so, and the refresh
+// walks. A mount elsewhere changes nothing the tier reads: an edit is still derived
+// without a walk. (As root only: the test is passed over where mount(2) is refused.)
 BOOST_AUTO_TEST_CASE(a_mount_over_a_watched_folder_is_seen)
 {
     temp_dir t;
-    for (char const* n : {"a", "b"}) write(t / "tier" / n / "SKILL.md", skill(n, "under"));
+    fs::path const tier = t / "up/tier";
+    for (char const* n : {"a", "b"}) write(tier / n / "SKILL.md", skill(n, "under"));
     write(t / "other/a/SKILL.md", skill("a", "mounted"));
     write(t / "root/q/SKILL.md", skill("q", "a whole tier mounted"));
-    using reg_t = basic_registry<parser, first_tier_wins, directory_source>;
-    reg_t reg(parser{}, lenient(dialects::claude_code()), directory_source("t", (t / "tier").string()));
+    write(t / "up2/tier/u/SKILL.md", skill("u", "a folder above the tier mounted"));
+    fs::create_directories(t / "elsewhere");
+    walk_counting_dir src{directory_source("t", tier.string())};
+    using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
+    reg_t reg(parser{}, lenient(dialects::claude_code()), src);
     reg.load();
     reg.refresh();
     reg.refresh();
     auto const first_load = [&] {
-        reg_t first(parser{}, lenient(dialects::claude_code()), directory_source("t", (t / "tier").string()));
+        reg_t first(parser{}, lenient(dialects::claude_code()), walk_counting_dir{directory_source("t", tier.string())});
         first.load();
         return whole(*first.snapshot());
     };
@@ -1568,12 +1590,47 @@ BOOST_AUTO_TEST_CASE(a_mount_over_a_watched_folder_is_seen)
         bool off() { return on && !(on = ::umount2(at.c_str(), MNT_DETACH) != 0); }
         ~bind_mount() { off(); }
     };
+    reg.refresh(); // reads nothing: a mount from now on is judged by where it is
     {
-        bind_mount over_a(t / "other/a", t / "tier/a");
-        if (!over_a.on) {
+        bind_mount elsewhere(t / "other", t / "elsewhere");
+        if (!elsewhere.on) {
             BOOST_TEST_MESSAGE("mount(2) refused (" << std::strerror(errno) << "): not tested here");
             return;
         }
+        int const walks = *src.walks;
+        write(tier / "b/SKILL.md", skill("b", "edited"));
+        reg.refresh();
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        reg.refresh(); // nothing read since: a mount is judged by where it is
+        BOOST_TEST(elsewhere.off());
+        write(tier / "b/SKILL.md", skill("b", "under"));
+        reg.refresh();
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        BOOST_TEST(*src.walks == walks); // read without a walk, both times
+    }
+    {
+        // Mounted over a skill folder while the refresh reads its file, and taken off
+        // before the next: the table is as it was, but what was read is not there now.
+        write(tier / "a/SKILL.md", skill("a", "v2"));
+        std::optional<bind_mount> during;
+        *src.before_read = [&] {
+            if (!during) during.emplace(t / "other/a", tier / "a");
+        };
+        reg.refresh();
+        *src.before_read = nullptr;
+        BOOST_TEST_REQUIRE(during->on);
+        BOOST_TEST(reg.snapshot()->find("a")->meta.description == "mounted"); // read through it
+        BOOST_TEST(during->off());
+        reg.refresh();
+        BOOST_TEST(reg.snapshot()->find("a")->meta.description == "v2");
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        write(tier / "a/SKILL.md", skill("a", "under"));
+        reg.refresh();
+        reg.refresh();
+    }
+    {
+        bind_mount over_a(t / "other/a", tier / "a");
+        BOOST_TEST_REQUIRE(over_a.on);
         reg.refresh();
         BOOST_TEST(whole(*reg.snapshot()) == first_load());
         BOOST_TEST(reg.snapshot()->find("a")->meta.description == "mounted");
@@ -1584,7 +1641,21 @@ BOOST_AUTO_TEST_CASE(a_mount_over_a_watched_folder_is_seen)
         BOOST_TEST(reg.snapshot()->find("a")->meta.description == "under");
         reg.refresh();
     }
-    bind_mount over_root(t / "root", t / "tier");
+    {
+        bind_mount above(t / "up2", t / "up");
+        BOOST_TEST_REQUIRE(above.on);
+        reg.refresh();
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        BOOST_TEST(reg.snapshot()->find("u") != nullptr);
+        BOOST_TEST(reg.snapshot()->find("a") == nullptr);
+        reg.refresh();
+        BOOST_TEST(above.off());
+        reg.refresh();
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        BOOST_TEST(reg.snapshot()->find("a") != nullptr);
+        reg.refresh();
+    }
+    bind_mount over_root(t / "root", tier);
     BOOST_TEST_REQUIRE(over_root.on);
     reg.refresh();
     BOOST_TEST(whole(*reg.snapshot()) == first_load());

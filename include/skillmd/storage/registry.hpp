@@ -247,6 +247,12 @@ private:
         template <class Entry>
         bool operator()(Entry const& e, read_key const& k) const noexcept { return key_of(e) < k; }
     };
+    /// Takes the miss read at `key` out, if there is one.
+    void drop_miss(read_key const& key)
+    {
+        if (auto const m = std::lower_bound(misses_.begin(), misses_.end(), key, before_key{}); m != misses_.end() && key_of(*m) == key)
+            misses_.erase(m);
+    }
     std::span<diagnostic const> diagnostics_in(span_of_diagnostics s) const noexcept
     {
         return std::span<diagnostic const>(diagnostics()).subspan(s.first, s.count);

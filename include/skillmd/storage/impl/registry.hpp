@@ -143,7 +143,11 @@ bool basic_registry<Parser, Dedup, Sources...>::apply_change(skillmd::snapshot& 
     auto const listed = candidate_now(tier, path);
     if (!listed) return false; // the source cannot say
     bool const had_skill = before && before->record;
-    if (!*listed) return !had_skill || remove_skill(next, *before, std::nullopt);
+    if (!*listed) {
+        if (had_skill) return remove_skill(next, *before, std::nullopt);
+        next.drop_miss({tier, path}); // a read that made nothing, of a candidate no longer listed (its folder gone)
+        return true;
+    }
     candidate where = std::move(**listed);
     read_result now = read_one(work{tier, &where, nullptr});
     if (!now.diagnostics.empty()) return false;
@@ -381,8 +385,7 @@ bool basic_registry<Parser, Dedup, Sources...>::add_skill(skillmd::snapshot& nex
     next.cache_.insert(at, read);
     for (auto& s : next.said_)
         if (s.first >= at) ++s.first;
-    if (auto const m = std::lower_bound(next.misses_.begin(), next.misses_.end(), key, before_key{}); m != next.misses_.end() && skillmd::snapshot::key_of(*m) == key)
-        next.misses_.erase(m);
+    next.drop_miss(key);
     return true;
 }
 

@@ -159,6 +159,7 @@ private:
         none,      ///< nothing: a file the walk passes over
         new_skill, ///< a skill file where the walk would list one
         new_folder, ///< a skill folder where the walk would list one (flat layout)
+        folder_gone, ///< a skill folder the walk listed, removed or renamed (flat layout)
         shape,     ///< something only a walk can tell
     };
     effect entry_effect(watch_state const& w, std::string const& folder, std::string const& name, std::string const& entry,

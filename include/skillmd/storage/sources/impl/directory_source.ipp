@@ -744,6 +744,69 @@ private:
     std::optional<typename Fs::dir> d_;
 };
 
+/// The lines of /proc/self/mountinfo, or nothing when it cannot be read whole (no
+/// descriptor left, or larger than a table of some hundred thousand mounts).
+SKILLMD_DECL std::optional<std::vector<std::string>> mount_table()
+{
+    int const fd = ::open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    constexpr std::size_t cap = std::size_t{32} << 20, step = 65536;
+    std::string text;
+    ssize_t n = 0;
+    do {
+        std::size_t const had = text.size();
+        text.resize(had + step);
+        n = ::read(fd, text.data() + had, step);
+        text.resize(had + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+    } while (n > 0 && text.size() <= cap);
+    ::close(fd);
+    if (n < 0 || text.size() > cap || text.empty()) return std::nullopt;
+    std::vector<std::string> lines;
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t const end = std::min(text.find('\n', at), text.size());
+        lines.emplace_back(text, at, end - at);
+        at = end + 1;
+    }
+    return lines;
+}
+
+/// The mounts of `table` at, above or below `root` (an absolute, normal path): the only
+/// ones that change what a tier with no links reads. A mount point is the fifth field,
+/// with space, tab, newline and backslash written as octal escapes.
+SKILLMD_DECL std::vector<std::string> mounts_near(std::vector<std::string> const& table, std::string const& root)
+{
+    std::vector<std::string> out;
+    for (auto const& line : table) {
+        std::size_t at = 0;
+        for (int field = 0; field < 4 && at != std::string::npos; ++field) {
+            at = line.find(' ', at);
+            if (at != std::string::npos) ++at;
+        }
+        if (at == std::string::npos) { // not a line of the format known: it counts
+            out.push_back(line);
+            continue;
+        }
+        std::string point;
+        for (; at < line.size() && line[at] != ' '; ++at) {
+            if (line[at] == '\\' && at + 3 < line.size() && std::all_of(line.begin() + static_cast<std::ptrdiff_t>(at) + 1,
+                                                                         line.begin() + static_cast<std::ptrdiff_t>(at) + 4,
+                                                                         [](char c) { return c >= '0' && c <= '7'; })) {
+                point += static_cast<char>(((line[at + 1] - '0') << 6) | ((line[at + 2] - '0') << 3) | (line[at + 3] - '0'));
+                at += 3;
+            } else {
+                point += line[at];
+            }
+        }
+        auto const within = [](std::string const& inner, std::string const& outer) { // inner is outer or below it
+            return inner.compare(0, outer.size(), outer) == 0 &&
+                   (inner.size() == outer.size() || outer.back() == '/' || inner[outer.size()] == '/');
+        };
+        if (!point.empty() && (within(root, point) || within(point, root))) out.push_back(line);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 } // namespace detail
 
 struct directory_source::watch_state
@@ -753,6 +816,17 @@ struct directory_source::watch_state
     // The mount table (/proc/self/mountinfo): a mount over a watched folder, or taken off
     // one, changes what a path holds with no inotify event; poll() says the table changed.
     int mounts = -1;
+    // The table as last read (unknown: read it again at the next watch), and its lines
+    // that bear on the tier: mounts at, above or below `scope`, the root's real path.
+    // Where the tier has links (or no root yet), `scope` is empty and every mount counts.
+    std::vector<std::string> mount_table;
+    bool table_known = false;
+    std::string scope;
+    std::vector<std::string> near_mounts;
+    // Skill files were read since the last look at the table (a walk, or paths changes()
+    // gave): a mount made and taken off meanwhile may have been read through, and leaves
+    // the table as it was, so any change of the table walks.
+    bool read_since = true;
     bool broken = false, complete = false, changed = false;
     bool every_file = false; // each skill file has a watch of its own (they fit in the kernel's limit)
     // The last walk met a link, or said something: one path's change may then change what
@@ -830,11 +904,22 @@ struct directory_source::watch_state
         if (fd >= 0) ::close(fd);
         if (mounts >= 0) ::close(mounts);
     }
-    /// Whether a mount was made or taken off since the last call (`mounts` is open: see watch()).
-    bool mounts_changed() const
+    /// Whether a mount that bears on the tier was made, changed or taken off since the last
+    /// call (`mounts` is open: see watch()). The table read here is the one the next
+    /// watch() judges by: it was read before the walk that follows, so a mount during that
+    /// walk shows as a change at the next call.
+    bool mounts_changed()
     {
         pollfd p{mounts, POLLPRI, 0};
-        return mounts >= 0 && ::poll(&p, 1, 0) > 0 && (p.revents & (POLLPRI | POLLERR)) != 0;
+        if (mounts < 0 || ::poll(&p, 1, 0) <= 0 || (p.revents & (POLLPRI | POLLERR)) == 0) return false;
+        auto table = detail::mount_table();
+        if (!table) {
+            table_known = false;
+            return true;
+        }
+        bool const near = scope.empty() || read_since || detail::mounts_near(*table, scope) != near_mounts;
+        mount_table = std::move(*table);
+        return near;
     }
 };
 
@@ -1519,10 +1604,15 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
             return false;
         }
     }
-    // Tried at every walk until it opens (out of descriptors for a while, say); a mount
-    // between the walk and the open is found by one more walk.
-    bool const mounts_opened = w.mounts < 0;
-    if (mounts_opened) w.mounts = ::open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+    // Tried at every walk until it opens and reads (out of descriptors for a while, say);
+    // a mount between the walk and the read is found by one more walk.
+    bool const mounts_opened = w.mounts < 0 || !w.table_known;
+    if (w.mounts < 0) w.mounts = ::open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+    if (w.mounts >= 0 && !w.table_known) {
+        auto table = detail::mount_table();
+        w.table_known = table.has_value();
+        if (table) w.mount_table = std::move(*table);
+    }
     bool complete = true;
     complete = w.add(root_, true) && complete;
     if (!w.watched.count(root_)) {
@@ -1561,11 +1651,11 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
     // changes only when the link leads straight to the file: one through another link
     // (or to nothing yet) can change with no event anywhere, and every refresh walks.
     w.linked = w.met_link || !d.diagnostics.empty() || !opts_.allowed_roots.empty();
-    bool link = false;
+    bool link = false, skill_link = false;
     for (auto const& c : d.skills) {
         struct stat lst {};
         if (!link && ::lstat(c.path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
-            w.linked = true;
+            w.linked = skill_link = true;
             std::error_code ec;
             std::filesystem::path target = std::filesystem::read_symlink(c.path, ec);
             if (!target.is_absolute()) target = std::filesystem::path(c.path).parent_path() / target;
@@ -1576,9 +1666,15 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
         w.skill_dirs.insert(c.directory);
         complete = w.add_file(c.path, c.directory, !c.confirmed) && complete;
     }
+    // Only mounts at, above or below the root change what a tier with no links reads:
+    // where it has some, what they lead to may lie under any mount.
+    w.scope.clear();
+    if (w.watched.count(root_) && !w.met_link && !skill_link && opts_.allowed_roots.empty()) w.scope = detail::real_path(root_);
+    w.near_mounts = w.scope.empty() ? std::vector<std::string>{} : detail::mounts_near(w.mount_table, w.scope);
     // Without the mount table, a mount would go unseen: the tier walks at every refresh.
-    w.complete = complete && !link && !w.broken && w.mounts >= 0 && !mounts_opened;
+    w.complete = complete && !link && !w.broken && w.mounts >= 0 && w.table_known && !mounts_opened;
     w.changed = false;
+    w.read_since = true; // the refresh reads after this
     return w.complete;
 }
 
@@ -1595,6 +1691,12 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     std::lock_guard<std::mutex> lock(w.mutex);
     if (w.fd < 0 || w.broken) return std::nullopt;
     std::set<std::string> edited;
+    // A flat tier's skill folders whose own watch saw them removed or renamed: the root's
+    // event for each says where it went (one that never says is left to a walk).
+    std::set<std::string> leaving;
+    auto const may_leave = [&](std::string const& p) {
+        return opts_.layout == layout::flat && !w.linked && p != root_ && w.skill_dirs.count(p) != 0;
+    };
     constexpr std::uint32_t content = IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB;
     constexpr std::uint32_t made = IN_CREATE | IN_MOVED_TO;
     alignas(inotify_event) char buf[16384];
@@ -1604,11 +1706,15 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
         for (ssize_t at = 0; at + static_cast<ssize_t>(sizeof(inotify_event)) <= n;) {
             auto const* e = reinterpret_cast<inotify_event const*>(buf + at);
             at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
-            if (w.retired.count(e->wd)) continue; // a watch taken off: its inode is no path of ours now
+            if (w.retired.count(e->wd)) { // a watch taken off: its inode is no path of ours now
+                if (e->mask & IN_IGNORED) w.retired.erase(e->wd); // its last word
+                continue;
+            }
             if (e->mask & IN_IGNORED) { // the watched inode is gone: watch its path again later
                 if (auto const it = w.paths.find(e->wd); it != w.paths.end()) {
                     for (auto const& p : it->second) {
                         if (w.files.count(p) && !w.linked) edited.insert(p); // read again, and watched again below
+                        else if (may_leave(p)) leaving.insert(p);
                         else w.changed = true; // a folder's watch gone (unmounted), or a link's file
                         if (auto const at_path = w.watched.find(p); at_path != w.watched.end() && at_path->second.wd == e->wd)
                             w.watched.erase(at_path);
@@ -1625,6 +1731,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
             for (auto const& watched : it->second) {
                 if (e->len == 0) { // the watched thing itself: a skill file, or a folder
                     if (w.files.count(watched)) edited.insert(watched); // whatever happened, reading it tells
+                    else if ((e->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) != 0 && may_leave(watched)) leaving.insert(watched);
                     else w.changed = true; // a folder's attributes, or the folder moved or gone
                     continue;
                 }
@@ -1666,12 +1773,26 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                     edited.insert(file);
                     break;
                 }
+                case effect::folder_gone: {
+                    // Its skill goes (the registry finds the file gone, and the folder not
+                    // listed); the same folder made again, or renamed to here, is new.
+                    std::string const file = detail::joined(entry, "SKILL.md");
+                    for (auto const& p : {entry, file})
+                        if (auto const at_path = w.watched.find(p); at_path != w.watched.end()) w.forget(at_path);
+                    w.skill_dirs.erase(entry);
+                    w.files.erase(file);
+                    leaving.erase(entry);
+                    edited.insert(file);
+                    break;
+                }
                 case effect::shape: w.changed = true; break;
                 }
             }
         }
     }
-    if (w.mounts_changed()) w.changed = true; // any mount: which folders it covers is the walk's to find
+    if (!leaving.empty()) w.changed = true;
+    if (w.mounts_changed()) w.changed = true; // which folders it covers is the walk's to find
+    w.read_since = true; // until this returns nothing: the registry reads what it gives, or walks
     if (!w.complete || w.changed) return std::nullopt;
     // A file listed may be another inode now (saved by a rename) or a new one: its own
     // watch follows, where it needs one.
@@ -1690,6 +1811,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
             return std::nullopt;
         }
     }
+    w.read_since = !edited.empty();
     return std::vector<std::string>(edited.begin(), edited.end());
 }
 
@@ -1722,6 +1844,10 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
             if (::lstat(entry.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::stat(root_.c_str(), &root) == 0 && st.st_dev == root.st_dev)
                 return effect::new_folder;
         }
+        // One the walk listed, removed or renamed away: only its skill goes.
+        if (walked && !made && is_folder && folder == root_ && w.skill_dirs.count(entry) && !w.noted.count(entry) &&
+            !w.noted.count(detail::escaped(entry)))
+            return effect::folder_gone;
         if (walked) return walk_sees() ? effect::shape : effect::none;
         return w.skill_dirs.count(folder) ? effect::none : effect::shape;
     case layout::nested:
@@ -1755,11 +1881,14 @@ SKILLMD_DECL std::optional<candidate> directory_source::candidate_at(std::string
     struct stat st {};
     bool const exists = ::lstat(path.c_str(), &st) == 0;
     switch (opts_.layout) {
-    case layout::flat: // a skill folder is listed whether or not its SKILL.md is there
+    case layout::flat: { // a skill folder is listed whether or not its SKILL.md is there
+        struct stat folder {};
+        if (::stat(p.parent_path().c_str(), &folder) != 0 || !S_ISDIR(folder.st_mode)) return std::nullopt;
         c.directory = p.parent_path().string();
         c.command = c.directory_name = p.parent_path().filename().string();
         c.confirmed = false;
         return c;
+    }
     case layout::nested: {
         c.directory = p.parent_path().string();
         c.command = std::filesystem::path(rel).parent_path().string();
