@@ -1670,6 +1670,77 @@ BOOST_AUTO_TEST_CASE(a_mount_over_a_watched_folder_is_seen)
     BOOST_TEST(reg.snapshot()->find("b") != nullptr);
 }
 
+// A folder above the tier's root renamed away takes the tier with it and leaves the
+// root's path to whatever is made there next, with no event in the tier: each folder
+// above is watched for that, and the refresh walks. One that no longer leads to the root
+// is no longer watched: renamed, it costs no walk.
+BOOST_AUTO_TEST_CASE(a_folder_above_the_root_renamed_or_removed_is_seen)
+{
+    for (auto const shape : {layout::flat, layout::nested, layout::files}) {
+        temp_dir t;
+        fs::path const tier = t / "up/mid/tier";
+        auto const put = [&](char const* n, char const* text) {
+            write(shape == layout::files ? tier / (std::string(n) + ".md") : tier / n / "SKILL.md", skill(n, text));
+        };
+        put("a", "first");
+        directory_options o;
+        o.layout = shape;
+        walk_counting_dir src{directory_source("t", tier.string(), o)};
+        using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
+        reg_t reg(parser{}, lenient(dialects::claude_code()), src);
+        auto const first_load = [&] {
+            reg_t first(parser{}, lenient(dialects::claude_code()), walk_counting_dir{directory_source("t", tier.string(), o)});
+            first.load();
+            return whole(*first.snapshot());
+        };
+        auto const settle = [&] { // a walk sets watches anew: the refresh after it walks once more
+            reg.refresh();
+            reg.refresh();
+            int const walks = *src.walks;
+            reg.refresh();
+            BOOST_TEST_REQUIRE(*src.walks == walks, "layout " << static_cast<int>(shape));
+        };
+        reg.load();
+        settle();
+        put("a", "second");
+        int walks = *src.walks;
+        reg.refresh();
+        BOOST_TEST(*src.walks == walks); // the watch vouches for the tier: an edit is derived
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+
+        fs::rename(t / "up/mid", t / "up/mid.old"); // the parent renamed, the root made again
+        put("b", "in a new root");
+        reg.refresh();
+        BOOST_TEST(*src.walks == walks + 1, "layout " << static_cast<int>(shape));
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        BOOST_TEST(reg.snapshot()->find("a") == nullptr);
+        settle();
+
+        fs::rename(t / "up", t / "up.old"); // two levels above
+        put("c", "in another");
+        walks = *src.walks;
+        reg.refresh();
+        BOOST_TEST(*src.walks == walks + 1, "layout " << static_cast<int>(shape));
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        BOOST_TEST(reg.snapshot()->find("b") == nullptr);
+        settle();
+
+        walks = *src.walks;
+        fs::rename(t / "up.old", t / "up.older"); // above the old root only
+        fs::rename(t / "up.older/mid.old", t / "up.older/gone");
+        reg.refresh();
+        BOOST_TEST(*src.walks == walks, "layout " << static_cast<int>(shape));
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+
+        fs::remove_all(t / "up"); // removed with the tier, then made again
+        put("d", "after a removal");
+        reg.refresh();
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        BOOST_TEST(reg.snapshot()->find("d") != nullptr);
+        BOOST_TEST(reg.snapshot()->find("c") == nullptr);
+    }
+}
+
 // Where links are, one path's change may change what another leads to: a link
 // retargeted under a chain of links, a broken link renamed over, a tier reached through
 // a link pointed elsewhere, and (files layout) a SKILL.md, which no walk lists. Each
