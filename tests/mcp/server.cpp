@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -324,6 +325,53 @@ BOOST_AUTO_TEST_CASE(malformed_messages_get_errors)
     write(t / "skills/b/SKILL.md", "---\nname: b\ndescription: B\n---\n");
     BOOST_TEST(srv.changes().has_value());
     BOOST_TEST(!srv.changes().has_value());
+}
+
+// A bundled file made, removed or resized, in the skill's folder or one below it, changes
+// no SKILL.md: resources/list gives the files as they are, and changes() announces it.
+BOOST_AUTO_TEST_CASE(bundled_files_made_or_removed_change_the_resources_listed)
+{
+    temp_dir t;
+    write(t / "skills/a/SKILL.md", "---\nname: a\ndescription: A\n---\nbody\n");
+    write(t / "skills/a/scripts/run.sh", "echo\n");
+    presets::locations at;
+    at.home = t / "none";
+    at.project = t / "none";
+    at.overrides["user"] = (t / "skills").string();
+    auto agent = presets::make_agent_skills(at);
+    agent.load();
+    mcp::server_options o;
+    o.files_recheck_ms = 0;
+    mcp::server<decltype(agent)> srv(agent, o);
+    srv.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    auto const uris = [&] {
+        std::set<std::string> out;
+        auto const r = reply(srv.handle(R"({"jsonrpc":"2.0","id":1,"method":"resources/list"})"));
+        for (auto const& res : r.at("result").at("resources").as_array())
+            out.insert(std::string(res.at("uri").as_string()) + " " + std::to_string(res.at("size").to_number<std::uint64_t>()));
+        return out;
+    };
+    BOOST_TEST(uris() == (std::set<std::string>{"skill://a/SKILL.md 36", "skill://a/scripts/run.sh 5"}));
+    BOOST_TEST(!srv.changes().has_value());
+    write(t / "skills/a/scripts/deep/more.py", "print(1)\n");
+    BOOST_TEST(srv.changes().has_value());
+    BOOST_TEST(!srv.changes().has_value());
+    BOOST_TEST(uris() == (std::set<std::string>{"skill://a/SKILL.md 36", "skill://a/scripts/deep/more.py 9", "skill://a/scripts/run.sh 5"}));
+    fs::remove(t / "skills/a/scripts/run.sh");
+    write(t / "skills/a/scripts/deep/more.py", "print(12)\n");
+    BOOST_TEST(srv.changes().has_value());
+    BOOST_TEST(uris() == (std::set<std::string>{"skill://a/SKILL.md 36", "skill://a/scripts/deep/more.py 10"}));
+    fs::remove_all(t / "skills/a/scripts");
+    BOOST_TEST(srv.changes().has_value());
+    BOOST_TEST(uris() == (std::set<std::string>{"skill://a/SKILL.md 36"}));
+    // Not listed again before its time.
+    o.files_recheck_ms = 3600 * 1000;
+    mcp::server<decltype(agent)> slow(agent, o);
+    slow.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    slow.handle(R"({"jsonrpc":"2.0","id":1,"method":"resources/list"})");
+    write(t / "skills/a/notes.md", "notes\n");
+    BOOST_TEST(!slow.changes().has_value());
+    BOOST_TEST(srv.changes().has_value());
 }
 
 // A skill over the extension's limits is left out of the listing, and skills/get says why.

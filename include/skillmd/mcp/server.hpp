@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -64,6 +65,11 @@ struct server_options
     std::size_t page_size = 100;                   ///< entries per page of every list
     std::size_t max_message_bytes = 4 * 1024 * 1024; ///< a longer message is refused unread
     std::int64_t ttl_ms = 60000;                   ///< the freshness hint of listings
+    /// The least time between two listings of the served skills' files by changes(), which
+    /// sees a bundled file made, removed or resized (no SKILL.md changes): at least twenty
+    /// times what the last listing took, so listing costs at most a twentieth of a core
+    /// (0: at every call, whatever it costs).
+    std::int64_t files_recheck_ms = 1000;
 };
 
 /// A file's MIME type, from its name alone, so that a file has one type wherever it is
@@ -234,7 +240,7 @@ inline entry_result entry_of(served_skill const& s)
 /** An MCP server over any registry or system (anything with `snapshot()` and
     `refresh()`). `handle` takes one message and returns the replies (none for a
     notification); `changes` refreshes and returns the notification to send when the
-    skills served changed.
+    skills served, or their files, changed.
 */
 template <class Source>
 class server
@@ -279,7 +285,7 @@ public:
         if constexpr (std::is_convertible_v<decltype(source_.refresh()), bool>) refreshed_ = source_.refresh();
         else source_.refresh();
         std::string now = fingerprint(*serving(source_.snapshot()));
-        if (now == last_) return std::nullopt;
+        if (now == last_ && !files_changed()) return std::nullopt;
         last_ = std::move(now);
         return boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"method", "notifications/resources/list_changed"}});
     }
@@ -649,12 +655,50 @@ private:
     struct resource_listing
     {
         boost::json::array resources;
-        std::string listing; ///< `listing_of` the skills served
+        std::string listing; ///< `listing_of` the skills served, and a hash of their files listed
     };
+    /// The resources of a snapshot, listed once for it and kept (see files_changed()).
     std::shared_ptr<resource_listing const> all_resources(std::shared_ptr<snapshot const> const& snap) const
     {
         std::lock_guard<std::mutex> lock(resources_mutex_);
         if (resources_ && resources_of_.lock() == snap) return resources_;
+        auto const started = std::chrono::steady_clock::now();
+        resources_ = list_resources_now(snap);
+        resources_of_ = snap;
+        resources_listed_ = std::chrono::steady_clock::now();
+        resources_cost_ = resources_listed_ - started;
+        return resources_;
+    }
+    /// Whether the files of the skills served differ from what resources/list last gave
+    /// (a bundled file made, removed or resized changes no SKILL.md), looked at again when
+    /// files_recheck_ms has passed. Nothing listed yet: the first list is read fresh, so
+    /// there is nothing to announce.
+    bool files_changed()
+    {
+        auto const snap = source_.snapshot();
+        std::shared_ptr<resource_listing const> had;
+        {
+            std::lock_guard<std::mutex> lock(resources_mutex_);
+            if (!resources_) return false;
+            auto const wait = std::max<std::chrono::steady_clock::duration>(std::chrono::milliseconds(opts_.files_recheck_ms),
+                                                                            20 * resources_cost_);
+            if (opts_.files_recheck_ms > 0 && std::chrono::steady_clock::now() - resources_listed_ < wait) return false;
+            had = resources_;
+        }
+        auto const started = std::chrono::steady_clock::now();
+        auto fresh = list_resources_now(snap);
+        auto const done = std::chrono::steady_clock::now();
+        std::lock_guard<std::mutex> lock(resources_mutex_);
+        resources_listed_ = done;
+        resources_cost_ = done - started;
+        if (resources_ != had) return false; // listed anew meanwhile, for a request
+        bool const changed = fresh->resources != had->resources;
+        resources_ = std::move(fresh);
+        resources_of_ = snap;
+        return changed;
+    }
+    std::shared_ptr<resource_listing const> list_resources_now(std::shared_ptr<snapshot const> const& snap) const
+    {
         auto listed = std::make_shared<resource_listing>();
         auto const held = serving(snap); // keeps the list alive
         auto const& skills = *held;
@@ -676,9 +720,10 @@ private:
                 all->push_back(std::move(res));
             }
         }
-        resources_ = std::move(listed);
-        resources_of_ = snap;
-        return resources_;
+        // A cursor into one list is not taken for another: the files are part of its name.
+        skillmd::detail::append_hex(listed->listing,
+                                    static_cast<std::uint32_t>(std::hash<std::string>{}(boost::json::serialize(*all))), 8);
+        return listed;
     }
 
     std::variant<boost::json::object, failure> list_resources(boost::json::object const& params) const
@@ -826,6 +871,8 @@ private:
     mutable std::mutex resources_mutex_;
     mutable std::shared_ptr<resource_listing const> resources_;
     mutable std::weak_ptr<snapshot const> resources_of_;
+    mutable std::chrono::steady_clock::time_point resources_listed_{};
+    mutable std::chrono::steady_clock::duration resources_cost_{};
 };
 
 } // namespace skillmd::mcp
