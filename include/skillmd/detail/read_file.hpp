@@ -28,15 +28,19 @@ inline std::string real_path(std::string const& p)
     return out;
 }
 
+/// True when the path `inner` is `outer` or below it, by name (both absolute and normal;
+/// "/" holds every path). An empty `outer` (a root that could not be resolved) holds nothing.
+inline bool within(std::string_view inner, std::string_view outer) noexcept
+{
+    if (outer.empty() || !inner.starts_with(outer)) return false;
+    return inner.size() == outer.size() || outer.back() == '/' || inner[outer.size()] == '/';
+}
+
 /// True when the canonical path `real` is one of `roots` or below one.
 inline bool within(std::string_view real, std::vector<std::string> const& roots) noexcept
 {
-    if (real.empty()) return false;
-    for (auto const& r : roots) {
-        if (r.empty()) continue; // a root that could not be resolved holds nothing
-        if (real == r) return true;
-        if (real.size() > r.size() && real.starts_with(r) && (r == "/" || real[r.size()] == '/')) return true;
-    }
+    for (auto const& r : roots)
+        if (within(real, r)) return true;
     return false;
 }
 

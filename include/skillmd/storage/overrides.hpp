@@ -12,6 +12,7 @@
 
 #include <skillmd/config.hpp>
 #include <skillmd/model/diagnostic.hpp>
+#include <skillmd/detail/read_file.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
@@ -103,7 +104,7 @@ public:
         for (auto const& layer : layers_) {
             override_rule const* best = nullptr;
             for (auto const& r : layer.rules) {
-                bool const hit = r.by_path ? (!file.empty() && under(file, r.pattern))
+                bool const hit = r.by_path ? (!file.empty() && detail::within(file, r.pattern))
                                            : (r.pattern == command || (!name.empty() && r.pattern == name));
                 if (!hit) continue;
                 // Path over name, deeper path over shallower, else the later rule.
@@ -128,12 +129,6 @@ public:
     }
 
 private:
-    static bool under(std::string const& file, std::string const& dir)
-    {
-        if (!file.starts_with(dir)) return false;
-        return file.size() == dir.size() || file[dir.size()] == '/' || dir == "/";
-    }
-
     std::vector<override_layer> layers_;
 };
 

@@ -247,11 +247,15 @@ private:
         template <class Entry>
         bool operator()(Entry const& e, read_key const& k) const noexcept { return key_of(e) < k; }
     };
+    /// Where the miss read at `key` is, or would go.
+    std::vector<miss>::const_iterator miss_at(read_key const& key) const
+    {
+        return std::lower_bound(misses_.begin(), misses_.end(), key, before_key{});
+    }
     /// Takes the miss read at `key` out, if there is one.
     void drop_miss(read_key const& key)
     {
-        if (auto const m = std::lower_bound(misses_.begin(), misses_.end(), key, before_key{}); m != misses_.end() && key_of(*m) == key)
-            misses_.erase(m);
+        if (auto const m = miss_at(key); m != misses_.end() && key_of(*m) == key) misses_.erase(m);
     }
     std::span<diagnostic const> diagnostics_in(span_of_diagnostics s) const noexcept
     {
@@ -274,8 +278,7 @@ private:
             auto const s = std::lower_bound(said_.begin(), said_.end(), at, [](auto const& e, std::uint32_t i) { return e.first < i; });
             return cached_read{&*r, (*r)->where.stamp, s != said_.end() && s->first == at ? diagnostics_in(s->second) : std::span<diagnostic const>(), at};
         }
-        if (auto const m = std::lower_bound(misses_.begin(), misses_.end(), key, before_key{}); m != misses_.end() && key_of(*m) == key)
-            return cached_read{nullptr, m->stamp, diagnostics_in(m->said)};
+        if (auto const m = miss_at(key); m != misses_.end() && key_of(*m) == key) return cached_read{nullptr, m->stamp, diagnostics_in(m->said)};
         return std::nullopt;
     }
 };

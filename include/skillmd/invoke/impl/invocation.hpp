@@ -57,7 +57,7 @@ inline std::string knowledge_title(std::string const& working_directory, std::st
     std::string const dir = working_directory + "/.sven/knowledge";
     std::string const real = real_path(dir + "/" + name);
     std::error_code ec;
-    if (!within(real, {real_path(dir)}) || !std::filesystem::is_regular_file(real, ec)) return {};
+    if (!within(real, real_path(dir)) || !std::filesystem::is_regular_file(real, ec)) return {};
     std::ifstream in(real, std::ios::binary);
     std::string head(4096, '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));

@@ -415,8 +415,7 @@ bool basic_registry<Parser, Dedup, Sources...>::remove_skill(skillmd::snapshot& 
     for (auto& s : next.said_)
         if (s.first > at) --s.first;
     if (miss) {
-        auto const m = std::lower_bound(next.misses_.begin(), next.misses_.end(), key, typename skillmd::snapshot::before_key{});
-        next.misses_.insert(m, typename skillmd::snapshot::miss{old->tier_index, path, *miss, {}});
+        next.misses_.insert(next.miss_at(key), typename skillmd::snapshot::miss{old->tier_index, path, *miss, {}});
     }
     return true;
 }

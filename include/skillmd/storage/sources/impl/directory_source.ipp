@@ -797,10 +797,6 @@ SKILLMD_DECL std::vector<std::string> mounts_near(std::vector<std::string> const
                 point += line[at];
             }
         }
-        auto const within = [](std::string const& inner, std::string const& outer) { // inner is outer or below it
-            return inner.compare(0, outer.size(), outer) == 0 &&
-                   (inner.size() == outer.size() || outer.back() == '/' || inner[outer.size()] == '/');
-        };
         if (!point.empty() && (within(root, point) || within(point, root))) out.push_back(line);
     }
     std::sort(out.begin(), out.end());
@@ -1372,7 +1368,7 @@ struct directory_source::walker
             // link (`a-deploy -> deploy`) never takes the folder's name, nor slips past the
             // rules and overrides written for it. (sh->roots: the tier's own root first.)
             struct stat lst;
-            if (!sh->roots->empty() && detail::within(real, {sh->roots->front()}) && ::lstat(full.c_str(), &lst) == 0 &&
+            if (!sh->roots->empty() && detail::within(real, sh->roots->front()) && ::lstat(full.c_str(), &lst) == 0 &&
                 S_ISLNK(lst.st_mode)) {
                 report(full, severity::info, codes::discovery_loop,
                        "symbolic link to " + detail::escaped(real) + ", a folder of this tier; skipped: the folder is "
