@@ -357,13 +357,20 @@ BOOST_AUTO_TEST_CASE(bundled_files_made_or_removed_change_the_resources_listed)
     BOOST_TEST(srv.changes().has_value());
     BOOST_TEST(!srv.changes().has_value());
     BOOST_TEST(uris() == (std::set<std::string>{"skill://a/SKILL.md 36", "skill://a/scripts/deep/more.py 9", "skill://a/scripts/run.sh 5"}));
+    write(t / "skills/a/scripts/deep/more.py", "print(12)\n"); // a size changed: listed, not news
+    BOOST_TEST(!srv.changes().has_value());
+    BOOST_TEST(uris() == (std::set<std::string>{"skill://a/SKILL.md 36", "skill://a/scripts/deep/more.py 10", "skill://a/scripts/run.sh 5"}));
     fs::remove(t / "skills/a/scripts/run.sh");
-    write(t / "skills/a/scripts/deep/more.py", "print(12)\n");
     BOOST_TEST(srv.changes().has_value());
     BOOST_TEST(uris() == (std::set<std::string>{"skill://a/SKILL.md 36", "skill://a/scripts/deep/more.py 10"}));
+    // A skill edited is announced once, not again for the files it lists.
+    write(t / "skills/a/SKILL.md", "---\nname: a\ndescription: A2\n---\nbody\n");
+    BOOST_TEST(srv.changes().has_value());
+    BOOST_TEST(!srv.changes().has_value());
+    BOOST_TEST(uris() == (std::set<std::string>{"skill://a/SKILL.md 37", "skill://a/scripts/deep/more.py 10"}));
     fs::remove_all(t / "skills/a/scripts");
     BOOST_TEST(srv.changes().has_value());
-    BOOST_TEST(uris() == (std::set<std::string>{"skill://a/SKILL.md 36"}));
+    BOOST_TEST(uris() == (std::set<std::string>{"skill://a/SKILL.md 37"}));
     // Not listed again before its time.
     o.files_recheck_ms = 3600 * 1000;
     mcp::server<decltype(agent)> slow(agent, o);

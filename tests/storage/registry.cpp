@@ -1671,9 +1671,9 @@ BOOST_AUTO_TEST_CASE(a_mount_over_a_watched_folder_is_seen)
 }
 
 // A folder above the tier's root renamed away takes the tier with it and leaves the
-// root's path to whatever is made there next, with no event in the tier: each folder
-// above is watched for that, and the refresh walks. One that no longer leads to the root
-// is no longer watched: renamed, it costs no walk.
+// root's path to whatever is made there next, with no event in the tier: each refresh
+// asks what the root's path names, and walks when it is another folder. What was renamed
+// away is no longer watched: a change there costs no walk.
 BOOST_AUTO_TEST_CASE(a_folder_above_the_root_renamed_or_removed_is_seen)
 {
     for (auto const shape : {layout::flat, layout::nested, layout::files}) {
@@ -1716,6 +1716,14 @@ BOOST_AUTO_TEST_CASE(a_folder_above_the_root_renamed_or_removed_is_seen)
         BOOST_TEST(reg.snapshot()->find("a") == nullptr);
         settle();
 
+        walks = *src.walks;
+        fs::path const away = t / "up/mid.old/tier";
+        write(shape == layout::files ? away / "a.md" : away / "a/SKILL.md", skill("a", "edited where it went"));
+        write(away / "e/SKILL.md", skill("e", "made where it went"));
+        reg.refresh();
+        BOOST_TEST(*src.walks == walks, "layout " << static_cast<int>(shape));
+        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+
         fs::rename(t / "up", t / "up.old"); // two levels above
         put("c", "in another");
         walks = *src.walks;
@@ -1739,6 +1747,31 @@ BOOST_AUTO_TEST_CASE(a_folder_above_the_root_renamed_or_removed_is_seen)
         BOOST_TEST(reg.snapshot()->find("d") != nullptr);
         BOOST_TEST(reg.snapshot()->find("c") == nullptr);
     }
+}
+
+// A tier whose folder does not exist yet hangs from its nearest existing ancestor; one
+// reached through a link pointed elsewhere names another folder, where the tier may be.
+BOOST_AUTO_TEST_CASE(a_missing_root_under_a_link_pointed_elsewhere_is_seen)
+{
+    temp_dir t;
+    fs::create_directories(t / "first");
+    write(t / "second/skills/x/SKILL.md", skill("x", "there all along"));
+    fs::create_directory_symlink(t / "first", t / "dotfiles");
+    fs::path const tier = t / "dotfiles/skills";
+    walk_counting_dir src{directory_source("t", tier.string())};
+    using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
+    reg_t reg(parser{}, lenient(dialects::claude_code()), src);
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    int const walks = *src.walks;
+    reg.refresh();
+    BOOST_TEST_REQUIRE(*src.walks == walks); // the missing root vouched for by its ancestor
+    BOOST_TEST(reg.snapshot()->skills().empty());
+    fs::remove(t / "dotfiles");
+    fs::create_directory_symlink(t / "second", t / "dotfiles");
+    reg.refresh();
+    BOOST_TEST(reg.snapshot()->find("x") != nullptr);
 }
 
 // Where links are, one path's change may change what another leads to: a link

@@ -66,7 +66,7 @@ struct server_options
     std::size_t max_message_bytes = 4 * 1024 * 1024; ///< a longer message is refused unread
     std::int64_t ttl_ms = 60000;                   ///< the freshness hint of listings
     /// The least time between two listings of the served skills' files by changes(), which
-    /// sees a bundled file made, removed or resized (no SKILL.md changes): at least twenty
+    /// sees a bundled file made or removed (no SKILL.md changes): at least twenty
     /// times what the last listing took, so listing costs at most a twentieth of a core
     /// (0: at every call, whatever it costs).
     std::int64_t files_recheck_ms = 1000;
@@ -287,6 +287,11 @@ public:
         std::string now = fingerprint(*serving(source_.snapshot()));
         if (now == last_ && !files_changed()) return std::nullopt;
         last_ = std::move(now);
+        {
+            // Announced: the next list is read fresh, and only a change after it is news.
+            std::lock_guard<std::mutex> lock(resources_mutex_);
+            resources_.reset();
+        }
         return boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"method", "notifications/resources/list_changed"}});
     }
 
@@ -655,7 +660,8 @@ private:
     struct resource_listing
     {
         boost::json::array resources;
-        std::string listing; ///< `listing_of` the skills served, and a hash of their files listed
+        std::string listing; ///< `listing_of` the skills served, and a hash of `uris`
+        std::string uris;    ///< the files' URIs in order, one per line
     };
     /// The resources of a snapshot, listed once for it and kept (see files_changed()).
     std::shared_ptr<resource_listing const> all_resources(std::shared_ptr<snapshot const> const& snap) const
@@ -669,20 +675,23 @@ private:
         resources_cost_ = resources_listed_ - started;
         return resources_;
     }
-    /// Whether the files of the skills served differ from what resources/list last gave
-    /// (a bundled file made, removed or resized changes no SKILL.md), looked at again when
-    /// files_recheck_ms has passed. Nothing listed yet: the first list is read fresh, so
-    /// there is nothing to announce.
+    /// Whether files of the skills served were made or removed since resources/list last
+    /// listed them (a bundled file changes no SKILL.md), looked at again when
+    /// files_recheck_ms has passed. A size changed is kept for the next list, unannounced:
+    /// a log a skill's script writes would otherwise be news every second. Nothing listed
+    /// yet: the first list is read fresh, so there is nothing to announce.
     bool files_changed()
     {
+        using std::chrono::duration_cast;
+        using std::chrono::milliseconds;
         auto const snap = source_.snapshot();
         std::shared_ptr<resource_listing const> had;
         {
             std::lock_guard<std::mutex> lock(resources_mutex_);
             if (!resources_) return false;
-            auto const wait = std::max<std::chrono::steady_clock::duration>(std::chrono::milliseconds(opts_.files_recheck_ms),
-                                                                            20 * resources_cost_);
-            if (opts_.files_recheck_ms > 0 && std::chrono::steady_clock::now() - resources_listed_ < wait) return false;
+            auto const waited = duration_cast<milliseconds>(std::chrono::steady_clock::now() - resources_listed_).count();
+            auto const wait = std::max<std::int64_t>(opts_.files_recheck_ms, 20 * duration_cast<milliseconds>(resources_cost_).count());
+            if (opts_.files_recheck_ms > 0 && waited < wait) return false;
             had = resources_;
         }
         auto const started = std::chrono::steady_clock::now();
@@ -691,11 +700,11 @@ private:
         std::lock_guard<std::mutex> lock(resources_mutex_);
         resources_listed_ = done;
         resources_cost_ = done - started;
-        if (resources_ != had) return false; // listed anew meanwhile, for a request
-        bool const changed = fresh->resources != had->resources;
+        if (resources_ != had || fresh->resources == had->resources) return false; // (listed anew meanwhile, for a request)
+        bool const made_or_removed = fresh->uris != had->uris;
         resources_ = std::move(fresh);
         resources_of_ = snap;
-        return changed;
+        return made_or_removed;
     }
     std::shared_ptr<resource_listing const> list_resources_now(std::shared_ptr<snapshot const> const& snap) const
     {
@@ -720,9 +729,13 @@ private:
                 all->push_back(std::move(res));
             }
         }
-        // A cursor into one list is not taken for another: the files are part of its name.
-        skillmd::detail::append_hex(listed->listing,
-                                    static_cast<std::uint32_t>(std::hash<std::string>{}(boost::json::serialize(*all))), 8);
+        // A cursor into one list is not taken for another: the files listed, in order, are
+        // part of its name (their sizes are not: a size changed moves no entry).
+        for (auto const& res : *all) {
+            listed->uris += res.at("uri").as_string();
+            listed->uris += '\n';
+        }
+        skillmd::detail::append_hex(listed->listing, static_cast<std::uint32_t>(std::hash<std::string>{}(listed->uris)), 8);
         return listed;
     }
 

@@ -840,13 +840,10 @@ struct directory_source::watch_state
     std::map<std::string, watched_inode> watched; // path -> its watch, and what the path named when it was set
     std::map<int, std::vector<std::string>> paths; // watch descriptor -> watched paths
     std::set<int> retired; // watches taken off: what they still report is old news
-    // The folders above the root (above its nearest existing ancestor, while it has none),
-    // each watched for its own rename or removal only: one renamed away takes the tier's
-    // folders with it, with no event below, and leaves the root's path to another folder.
-    // Their descriptors are in no `paths` entry but where a folder is watched both ways,
-    // so any event they bring is a change the walk judges.
-    std::map<std::string, watched_inode> above;
-    static constexpr std::uint32_t above_mask = IN_MOVE_SELF | IN_DELETE_SELF | IN_ONLYDIR | IN_MASK_ADD;
+    // The path the tier's watches hang from: the root, or while it does not exist its
+    // nearest existing ancestor. A folder above it renamed or replaced leaves the path to
+    // another folder (or to none) with no event below, so each look asks what it names.
+    std::string anchor;
     // What the last walk saw, for telling which events change what a walk would find.
     std::set<std::string> files;   // the skill files (candidates' paths)
     std::set<std::string> walked;  // the folders the walk listed
@@ -862,10 +859,8 @@ struct directory_source::watch_state
             std::erase(p->second, at->first);
             if (p->second.empty()) {
                 paths.erase(p);
-                if (!is_above(wd)) {
-                    ::inotify_rm_watch(fd, wd);
-                    retired.insert(wd);
-                }
+                ::inotify_rm_watch(fd, wd);
+                retired.insert(wd);
             }
         }
         watched.erase(at);
@@ -893,36 +888,24 @@ struct directory_source::watch_state
         if (errno == ENOSPC || errno == ENOMEM) broken = true; // out of watches: fall back to checking every file
         return optional && errno == ENOENT;
     }
-    bool is_above(int wd) const
+    /// Whether the anchor's path still names the folder watched there.
+    bool anchor_in_place() const
     {
-        return std::any_of(above.begin(), above.end(), [&](auto const& a) { return a.second.wd == wd; });
-    }
-    /// Watches a folder above the root for its rename or removal, unless it is watched as
-    /// what it names now. False when newly set (what it saw before is unknown) or not
-    /// settable; a watch on what the path named before is taken off.
-    bool add_above(std::string const& path)
-    {
-        if (broken) return false;
         struct stat st {};
-        if (::stat(path.c_str(), &st) != 0) return false;
-        auto const at = above.find(path);
-        if (at != above.end()) {
-            if (at->second.device == st.st_dev && at->second.inode == st.st_ino) return true;
-            int const old = at->second.wd;
-            above.erase(at);
-            if (!paths.count(old) && !is_above(old)) {
-                ::inotify_rm_watch(fd, old);
-                retired.insert(old);
-            }
+        auto const at = watched.find(anchor);
+        return !anchor.empty() && at != watched.end() && ::stat(anchor.c_str(), &st) == 0 && at->second.device == st.st_dev &&
+               at->second.inode == st.st_ino;
+    }
+    /// Takes off the watches of paths not in `keep` (what the last walk listed): a folder
+    /// renamed away out of the tree keeps its watch, and what happens there is no change
+    /// of the tier's.
+    void keep_only(std::set<std::string> const& keep)
+    {
+        for (auto at = watched.begin(); at != watched.end();) {
+            auto const next = std::next(at);
+            if (!keep.count(at->first)) forget(at);
+            at = next;
         }
-        int const wd = ::inotify_add_watch(fd, path.c_str(), above_mask);
-        if (wd < 0) {
-            if (errno == ENOSPC || errno == ENOMEM) broken = true;
-            return false;
-        }
-        retired.erase(wd);
-        above[path] = {wd, st.st_dev, st.st_ino};
-        return false;
     }
     /// A skill file's own watch, where its folder cannot vouch for it: when every file is
     /// watched, or it is a link (the watch follows it), has a second name, or lies outside
@@ -1651,6 +1634,8 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
     }
     bool complete = true;
     complete = w.add(root_, true) && complete;
+    w.anchor = w.watched.count(root_) ? root_ : std::string();
+    std::set<std::string> keep{root_};
     if (!w.watched.count(root_)) {
         // A tier whose folder does not exist yet (a project without skills): its nearest
         // existing ancestor sees it appear, so the tier can still vouch for itself.
@@ -1661,6 +1646,8 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
             p = p.parent_path();
             if (::access(p.c_str(), F_OK) == 0) {
                 complete = w.add(p.string(), false) && complete;
+                w.anchor = p.string();
+                keep.insert(w.anchor);
                 found = true;
                 break;
             }
@@ -1671,20 +1658,8 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
         // no event in the tree. Such a tier cannot vouch for itself; it is walked each time.
         complete = false;
     }
-    {
-        // The folders above, up to (not including) the file system's root, which cannot be
-        // renamed; those not there yet are seen made by the nearest one that is.
-        std::error_code ec;
-        std::filesystem::path p = std::filesystem::absolute(root_, ec).lexically_normal();
-        if (!p.has_filename()) p = p.parent_path(); // "/a/b/" is "/a/b"
-        if (ec) complete = false;
-        while (!ec && p.has_relative_path() && p != p.parent_path()) {
-            p = p.parent_path();
-            if (!p.has_relative_path()) break;
-            if (::access(p.c_str(), F_OK) == 0) complete = w.add_above(p.string()) && complete;
-        }
-    }
     for (auto const& dir : d.directories) complete = w.add(dir, false) && complete;
+    keep.insert(d.directories.begin(), d.directories.end());
     // A folder's watch sees the files in it change, by name. Each skill file is watched
     // itself too while the watches fit in half the kernel's limit, so a change that
     // reaches the file another way (a hard link made later) is seen. Past that (100,000
@@ -1714,7 +1689,10 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
         w.files.insert(c.path);
         w.skill_dirs.insert(c.directory);
         complete = w.add_file(c.path, c.directory, !c.confirmed) && complete;
+        keep.insert(c.directory);
+        keep.insert(c.path);
     }
+    w.keep_only(keep);
     // Only mounts at, above or below the root change what a tier with no links reads:
     // where it has some, what they lead to may lie under any mount.
     w.scope.clear();
@@ -1760,8 +1738,6 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                 continue;
             }
             if (e->mask & IN_IGNORED) { // the watched inode is gone: watch its path again later
-                if (std::erase_if(w.above, [&](auto const& a) { return a.second.wd == e->wd; }) != 0)
-                    w.changed = true; // a folder above gone, or its file system unmounted
                 if (auto const it = w.paths.find(e->wd); it != w.paths.end()) {
                     for (auto const& p : it->second) {
                         if (w.files.count(p) && !w.linked) edited.insert(p); // read again, and watched again below
@@ -1842,6 +1818,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
         }
     }
     if (!leaving.empty()) w.changed = true;
+    if (!w.anchor_in_place()) w.changed = true; // a folder above renamed, or replaced
     if (w.mounts_changed()) w.changed = true; // which folders it covers is the walk's to find
     w.read_since = true; // until this returns nothing: the registry reads what it gives, or walks
     if (!w.complete || w.changed) return std::nullopt;
