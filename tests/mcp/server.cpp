@@ -285,11 +285,7 @@ BOOST_AUTO_TEST_CASE(malformed_messages_get_errors)
 {
     temp_dir t;
     write(t / "skills/a/SKILL.md", "---\nname: a\ndescription: A\n---\nbody\n");
-    presets::locations at;
-    at.home = t / "none";
-    at.project = t / "none";
-    at.overrides["user"] = (t / "skills").string();
-    auto agent = presets::make_agent_skills(at);
+    auto agent = user_skills(t);
     agent.load();
     mcp::server_options o;
     o.max_message_bytes = 1000;
@@ -328,17 +324,14 @@ BOOST_AUTO_TEST_CASE(malformed_messages_get_errors)
 }
 
 // A bundled file made, removed or resized, in the skill's folder or one below it, changes
-// no SKILL.md: resources/list gives the files as they are, and changes() announces it.
+// no SKILL.md: resources/list gives the files as they are, and changes() announces the
+// files made or removed (a size alone is listed, not news).
 BOOST_AUTO_TEST_CASE(bundled_files_made_or_removed_change_the_resources_listed)
 {
     temp_dir t;
     write(t / "skills/a/SKILL.md", "---\nname: a\ndescription: A\n---\nbody\n");
     write(t / "skills/a/scripts/run.sh", "echo\n");
-    presets::locations at;
-    at.home = t / "none";
-    at.project = t / "none";
-    at.overrides["user"] = (t / "skills").string();
-    auto agent = presets::make_agent_skills(at);
+    auto agent = user_skills(t);
     agent.load();
     mcp::server_options o;
     o.files_recheck_ms = 0;

@@ -1679,10 +1679,10 @@ BOOST_AUTO_TEST_CASE(a_folder_above_the_root_renamed_or_removed_is_seen)
     for (auto const shape : {layout::flat, layout::nested, layout::files}) {
         temp_dir t;
         fs::path const tier = t / "up/mid/tier";
-        auto const put = [&](char const* n, char const* text) {
-            write(shape == layout::files ? tier / (std::string(n) + ".md") : tier / n / "SKILL.md", skill(n, text));
+        auto const put = [&](fs::path const& root, char const* n, char const* text) {
+            write(shape == layout::files ? root / (std::string(n) + ".md") : root / n / "SKILL.md", skill(n, text));
         };
-        put("a", "first");
+        put(tier, "a", "first");
         directory_options o;
         o.layout = shape;
         walk_counting_dir src{directory_source("t", tier.string(), o)};
@@ -1693,6 +1693,13 @@ BOOST_AUTO_TEST_CASE(a_folder_above_the_root_renamed_or_removed_is_seen)
             first.load();
             return whole(*first.snapshot());
         };
+        // One refresh: `walks` walks, and what a first load gives.
+        auto const refresh = [&](int walks) {
+            int const before = *src.walks;
+            reg.refresh();
+            BOOST_TEST(*src.walks == before + walks, "layout " << static_cast<int>(shape));
+            BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        };
         auto const settle = [&] { // a walk sets watches anew: the refresh after it walks once more
             reg.refresh();
             reg.refresh();
@@ -1702,46 +1709,31 @@ BOOST_AUTO_TEST_CASE(a_folder_above_the_root_renamed_or_removed_is_seen)
         };
         reg.load();
         settle();
-        put("a", "second");
-        int walks = *src.walks;
-        reg.refresh();
-        BOOST_TEST(*src.walks == walks); // the watch vouches for the tier: an edit is derived
-        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        put(tier, "a", "second");
+        refresh(0); // the watch vouches for the tier: an edit is derived
 
         fs::rename(t / "up/mid", t / "up/mid.old"); // the parent renamed, the root made again
-        put("b", "in a new root");
-        reg.refresh();
-        BOOST_TEST(*src.walks == walks + 1, "layout " << static_cast<int>(shape));
-        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        put(tier, "b", "in a new root");
+        refresh(1);
         BOOST_TEST(reg.snapshot()->find("a") == nullptr);
         settle();
 
-        walks = *src.walks;
-        fs::path const away = t / "up/mid.old/tier";
-        write(shape == layout::files ? away / "a.md" : away / "a/SKILL.md", skill("a", "edited where it went"));
-        write(away / "e/SKILL.md", skill("e", "made where it went"));
-        reg.refresh();
-        BOOST_TEST(*src.walks == walks, "layout " << static_cast<int>(shape));
-        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        put(t / "up/mid.old/tier", "a", "edited where it went"); // no longer the tier
+        put(t / "up/mid.old/tier", "e", "made where it went");
+        refresh(0);
 
         fs::rename(t / "up", t / "up.old"); // two levels above
-        put("c", "in another");
-        walks = *src.walks;
-        reg.refresh();
-        BOOST_TEST(*src.walks == walks + 1, "layout " << static_cast<int>(shape));
-        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        put(tier, "c", "in another");
+        refresh(1);
         BOOST_TEST(reg.snapshot()->find("b") == nullptr);
         settle();
 
-        walks = *src.walks;
         fs::rename(t / "up.old", t / "up.older"); // above the old root only
         fs::rename(t / "up.older/mid.old", t / "up.older/gone");
-        reg.refresh();
-        BOOST_TEST(*src.walks == walks, "layout " << static_cast<int>(shape));
-        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        refresh(0);
 
         fs::remove_all(t / "up"); // removed with the tier, then made again
-        put("d", "after a removal");
+        put(tier, "d", "after a removal");
         reg.refresh();
         BOOST_TEST(whole(*reg.snapshot()) == first_load());
         BOOST_TEST(reg.snapshot()->find("d") != nullptr);
@@ -1757,13 +1749,10 @@ BOOST_AUTO_TEST_CASE(a_missing_root_under_a_link_pointed_elsewhere_is_seen)
     fs::create_directories(t / "first");
     write(t / "second/skills/x/SKILL.md", skill("x", "there all along"));
     fs::create_directory_symlink(t / "first", t / "dotfiles");
-    fs::path const tier = t / "dotfiles/skills";
-    walk_counting_dir src{directory_source("t", tier.string())};
-    using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
-    reg_t reg(parser{}, lenient(dialects::claude_code()), src);
+    walk_counting_dir src{directory_source("t", (t / "dotfiles/skills").string())};
+    basic_registry<parser, first_tier_wins, walk_counting_dir> reg(parser{}, lenient(dialects::claude_code()), src);
     reg.load();
-    reg.refresh();
-    reg.refresh();
+    for (int i = 0; i < 2; ++i) reg.refresh(); // the second walk's watches can vouch for the tier
     int const walks = *src.walks;
     reg.refresh();
     BOOST_TEST_REQUIRE(*src.walks == walks); // the missing root vouched for by its ancestor
