@@ -349,6 +349,11 @@ BOOST_AUTO_TEST_CASE(bundled_files_made_or_removed_change_the_resources_listed)
     write(t / "skills/a/scripts/deep/more.py", "print(1)\n");
     BOOST_TEST(srv.changes().has_value());
     BOOST_TEST(!srv.changes().has_value());
+    // The listing announced is kept: a file made after it is news, listed or not.
+    write(t / "skills/a/scripts/deep/other.py", "print(2)\n");
+    BOOST_TEST(srv.changes().has_value());
+    fs::remove(t / "skills/a/scripts/deep/other.py");
+    BOOST_TEST(srv.changes().has_value());
     BOOST_TEST(uris() == (std::set<std::string>{"skill://a/SKILL.md 36", "skill://a/scripts/deep/more.py 9", "skill://a/scripts/run.sh 5"}));
     write(t / "skills/a/scripts/deep/more.py", "print(12)\n"); // a size changed: listed, not news
     BOOST_TEST(!srv.changes().has_value());

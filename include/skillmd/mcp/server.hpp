@@ -285,13 +285,14 @@ public:
         if constexpr (std::is_convertible_v<decltype(source_.refresh()), bool>) refreshed_ = source_.refresh();
         else source_.refresh();
         std::string now = fingerprint(*serving(source_.snapshot()));
-        if (now == last_ && !files_changed()) return std::nullopt;
-        last_ = std::move(now);
-        {
-            // Announced: the next list is read fresh, and only a change after it is news.
+        if (now != last_) {
+            last_ = std::move(now);
+            // Other skills: the next list is read fresh, and only a change after it is news.
             std::lock_guard<std::mutex> lock(resources_mutex_);
             resources_.reset();
-        }
+        } else if (!files_changed()) {
+            return std::nullopt;
+        } // (files made or removed: files_changed() kept the listing it announces)
         return boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"method", "notifications/resources/list_changed"}});
     }
 
