@@ -1146,9 +1146,11 @@ std::string whole(skillmd::snapshot const& s)
 /// refreshes were derived without a walk. `quiet`: changes that keep to themselves (every
 /// folder made beforehand or, flat, with its skill, each tier's commands its own, every file a valid skill (some
 /// bearing a shared `name:`), no folder removed or renamed), so most refreshes take the incremental path and it is
-/// compared the most.
+/// compared the most. `trees` (with `quiet`): folders are made with their skills, and
+/// removed or renamed with all below them.
 template <class Dedup>
-int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned seed, int sequences, int steps, bool quiet = false)
+int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned seed, int sequences, int steps, bool quiet = false,
+                                      bool trees = false)
 {
     std::mt19937 rng(seed);
     auto const pick = [&](unsigned n) { return static_cast<int>(rng() % n); };
@@ -1190,7 +1192,7 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
             fs::create_directories(roots[tier]);
             for (int k = 0; k < 6; ++k) {
                 // (flat: folders are made as skills are, at times)
-                if (quiet && (lay == layout::nested || (lay == layout::flat && pick(2) == 0)))
+                if (quiet && ((lay == layout::nested && !trees) || (lay == layout::flat && pick(2) == 0)))
                     fs::create_directories(file_of(tier, k).parent_path());
                 if (pick(3) != 0) write(file_of(tier, k), text(tier, k));
             }
@@ -1214,7 +1216,7 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
                 bool const there = fs::exists(f);
                 int const what = pick(100);
                 done += f.string() + (there ? " was there, " : " was not, ") + std::to_string(what) + "\n";
-                if (!there || what < 45 || (quiet && what >= 68 && what < 84)) { // created, or edited in place
+                if (!there || what < 45 || (quiet && !trees && what >= 68 && what < 84)) { // created, or edited in place
                     write(f, text(tier, k));
                 } else if (what < 55) { // replaced as editors save: a new file renamed over it
                     write(fs::path(f).concat(".swap"), text(tier, k));
@@ -1741,6 +1743,98 @@ BOOST_AUTO_TEST_CASE(a_folder_above_the_root_renamed_or_removed_is_seen)
     }
 }
 
+// Nested: a folder made, renamed or removed is walked alone, with what is below it; what
+// only a whole walk can judge (a link, a bound, a name in another case) still walks.
+BOOST_AUTO_TEST_CASE(nested_folders_made_renamed_or_removed_are_walked_alone)
+{
+    temp_dir t;
+    fs::path const tier = t / "tier";
+    write(tier / "base/SKILL.md", skill("base", "there from the start"));
+    directory_options o;
+    o.layout = layout::nested;
+    o.max_directories = 8; // reached exactly when a tree moves in; passed at the end
+    walk_counting_dir src{directory_source("t", tier.string(), o)};
+    using reg_t = basic_registry<parser, highest_tier_wins, walk_counting_dir>;
+    reg_t reg(parser{}, lenient(dialects::sven()), src);
+    auto const first_load = [&] {
+        reg_t first(parser{}, lenient(dialects::sven()), walk_counting_dir{directory_source("t", tier.string(), o)});
+        first.load();
+        return whole(*first.snapshot());
+    };
+    auto const refresh = [&](int walks, char const* what) {
+        int const before = *src.walks;
+        reg.refresh();
+        BOOST_TEST(*src.walks == before + walks, what);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+    };
+    auto const settle = [&] {
+        reg.refresh();
+        reg.refresh();
+        int const walks = *src.walks;
+        reg.refresh();
+        BOOST_TEST_REQUIRE(*src.walks == walks);
+    };
+    reg.load();
+    settle();
+
+    write(tier / "kit/SKILL.md", skill("kit", "a parent"));
+    write(tier / "kit/lint/SKILL.md", skill("lint", "a child"));
+    write(tier / "kit/lint/deep/fmt/SKILL.md", skill("fmt", "two levels below"));
+    write(tier / "kit/notes/readme.txt", "no skill here");
+    refresh(0, "a tree made");
+    BOOST_TEST(reg.snapshot()->skills().size() == 4u);
+    BOOST_TEST(reg.snapshot()->find("kit")->children.size() == 1u);
+
+    write(tier / "kit/lint/deep/fmt/SKILL.md", skill("fmt", "edited below a folder walked alone"));
+    refresh(0, "an edit in it: its watches were set");
+    write(tier / "kit/lint/deep/more/SKILL.md", skill("more", "made below a folder walked alone"));
+    refresh(0, "a skill made in it");
+
+    fs::rename(tier / "kit", tier / "tools");
+    refresh(0, "the tree renamed");
+    BOOST_TEST(reg.snapshot()->find("kit") == nullptr);
+    write(tier / "tools/lint/SKILL.md", skill("lint", "edited where it went"));
+    refresh(0, "an edit where it went");
+
+    fs::create_directories(tier / "empty");
+    refresh(0, "an empty folder made");
+    fs::rename(tier / "tools/lint", tier / "empty"); // a rename over an empty folder
+    refresh(0, "renamed over an empty folder");
+    BOOST_TEST(reg.snapshot()->find("tools")->children.empty());
+
+    write(t / "outside/away/SKILL.md", skill("away", "made outside the tier"));
+    fs::rename(t / "outside/away", tier / "base/away");
+    refresh(0, "a tree moved in");
+    fs::rename(tier / "empty", t / "outside/empty");
+    refresh(0, "a tree moved out");
+    write(t / "outside/empty/SKILL.md", skill("empty", "edited after it left"));
+    refresh(0, "an edit in a tree moved out");
+
+    fs::create_directories(tier / ".git/objects/SKILL.md.d");
+    write(tier / ".git/SKILL.md", skill("git", "passed over"));
+    refresh(0, "a folder the walk passes over");
+
+    fs::remove_all(tier / "tools");
+    refresh(0, "a tree removed");
+
+    // What a whole walk judges.
+    fs::create_directories(tier / "links");
+    fs::create_directory_symlink(tier / "base", tier / "links/to-base");
+    refresh(1, "a folder holding a link");
+    fs::remove_all(tier / "links");
+    reg.refresh(); // the last walk met a link: this one walks, and sets the watches anew
+    settle();
+    write(tier / "cased/skill.md", skill("cased", "a name in another case"));
+    refresh(1, "a folder holding skill.md");
+    fs::remove_all(tier / "cased");
+    reg.refresh();
+    settle();
+    for (char const* d : {"many/a", "many/b", "many/c", "many/d", "many/e", "many/f", "many/g", "many/h"})
+        fs::create_directories(tier / d);
+    refresh(1, "more folders than the bound");
+    BOOST_TEST(!reg.snapshot()->diagnostics().empty());
+}
+
 // A tier whose folder does not exist yet hangs from its nearest existing ancestor; one
 // reached through a link pointed elsewhere names another folder, where the tier may be.
 BOOST_AUTO_TEST_CASE(a_missing_root_under_a_link_pointed_elsewhere_is_seen)
@@ -1882,6 +1976,10 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
     BOOST_TEST_MESSAGE("quiet changes derived without a walk: flat " << quiet_flat << ", nested " << quiet_nested << ", files "
                                                                        << quiet_files << " of " << 8 * n << " each");
     for (int const derived : {quiet_flat, quiet_nested, quiet_files}) BOOST_TEST(derived > 8 * n / 2);
+    // Nested trees made, renamed and removed whole, each walked alone.
+    int const trees = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 6, n, 8, true, true);
+    BOOST_TEST_MESSAGE("nested trees derived without a walk: " << trees << " of " << 8 * n);
+    BOOST_TEST(trees > 8 * n / 2);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -160,10 +160,24 @@ private:
         new_skill, ///< a skill file where the walk would list one
         new_folder, ///< a skill folder where the walk would list one (flat layout)
         folder_gone, ///< a skill folder the walk listed, removed or renamed (flat layout)
+        subtree_made, ///< a folder made or renamed to where the walk would list it (nested layout)
+        subtree_gone, ///< a folder the walk listed, removed or renamed, with all below it (nested layout)
         shape,     ///< something only a walk can tell
     };
     effect entry_effect(watch_state const& w, std::string const& folder, std::string const& name, std::string const& entry,
                         bool is_folder, bool made) const;
+
+    /// Nested: what a walk would list below the folder `name` made in the walked folder
+    /// `folder` (known as `id`), the tier's other folders numbering `counted`: an empty
+    /// discovery when it is gone again; nothing when only a whole walk can judge it (a
+    /// link, a bound reached, a SKILL.md in another case or not a file, anything said).
+    std::optional<discovery> walk_below(std::string const& folder, std::pair<dev_t, ino_t> id, std::string const& name,
+                                        std::size_t counted) const;
+    /// Nested, for changes(): the folders and skills a walk would now find below `entry`,
+    /// made in `folder`, watched and added to what the last walk saw, their skill files to
+    /// `edited`; false when only a whole walk can tell.
+    bool add_subtree(watch_state& w, std::string const& folder, std::string const& name,
+                     std::set<std::string>& edited) const;
 
     void list_bundled(std::string const& dir, std::string const& prefix, std::size_t depth,
                       std::set<std::pair<dev_t, ino_t>>& seen, std::vector<std::string>& out, std::size_t limit,

@@ -907,6 +907,35 @@ struct directory_source::watch_state
             at = next;
         }
     }
+    /// A walked folder removed or renamed, in the nested layout: it and every folder and
+    /// skill file below it leave what the last walk saw, their watches taken off (the
+    /// inodes may live on elsewhere). Each skill file goes to `edited`, where the registry
+    /// finds it gone; the folders' own word of leaving is answered.
+    void drop_below(std::string const& entry, std::set<std::string>& edited, std::set<std::string>& leaving)
+    {
+        auto const below = [&](std::set<std::string>& in, auto&& each) {
+            if (auto const it = in.find(entry); it != in.end()) {
+                each(*it);
+                in.erase(it);
+            }
+            std::string const prefix = entry + "/";
+            auto it = in.lower_bound(prefix);
+            while (it != in.end() && it->starts_with(prefix)) {
+                each(*it);
+                it = in.erase(it);
+            }
+        };
+        auto const unwatch = [&](std::string const& p) {
+            if (auto const at = watched.find(p); at != watched.end()) forget(at);
+        };
+        below(walked, unwatch);
+        below(files, [&](std::string const& f) {
+            unwatch(f);
+            edited.insert(f);
+        });
+        below(skill_dirs, [](std::string const&) {});
+        below(leaving, [](std::string const&) {});
+    }
     /// A skill file's own watch, where its folder cannot vouch for it: when every file is
     /// watched, or it is a link (the watch follows it), has a second name, or lies outside
     /// its folder.
@@ -1722,7 +1751,9 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     // event for each says where it went (one that never says is left to a walk).
     std::set<std::string> leaving;
     auto const may_leave = [&](std::string const& p) {
-        return opts_.layout == layout::flat && !w.linked && p != root_ && w.skill_dirs.count(p) != 0;
+        if (w.linked || p == root_) return false;
+        if (opts_.layout == layout::flat) return w.skill_dirs.count(p) != 0;
+        return opts_.layout == layout::nested && w.walked.count(p) != 0;
     };
     constexpr std::uint32_t content = IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB;
     constexpr std::uint32_t made = IN_CREATE | IN_MOVED_TO;
@@ -1812,6 +1843,13 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                     edited.insert(file);
                     break;
                 }
+                case effect::subtree_gone: w.drop_below(entry, edited, leaving); break;
+                case effect::subtree_made:
+                    // Renamed over a folder the walk listed, or walked already (made just
+                    // before its parent was): what was there goes, and what is there now is walked.
+                    w.drop_below(entry, edited, leaving);
+                    if (!add_subtree(w, watched, name, edited)) w.changed = true;
+                    break;
                 case effect::shape: w.changed = true; break;
                 }
             }
@@ -1884,6 +1922,15 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
             if (is_folder) return effect::shape;
             return made ? effect::new_skill : effect::none; // (one that was listed is in w.files)
         }
+        // A folder made (or renamed to here) is walked alone, and one removed (or renamed
+        // away) takes what was below it along; a folder the walk passes over is nothing.
+        // (The last walk met no link and said nothing: see watch().)
+        if (is_folder && !w.noted.count(entry) && !w.noted.count(detail::escaped(entry))) {
+            if (skipped(name)) return effect::none;
+            if (made) return effect::subtree_made;
+            if (w.walked.count(entry)) return effect::subtree_gone;
+            if (!w.watched.count(entry)) return effect::none; // never listed: made and removed since
+        }
         return walk_sees() ? effect::shape : effect::none;
     case layout::files:
         if (!walked || folder != root_) return effect::shape;
@@ -1897,6 +1944,70 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
         }
     }
     return effect::shape;
+}
+
+SKILLMD_DECL std::optional<discovery> directory_source::walk_below(std::string const& folder, std::pair<dev_t, ino_t> id,
+                                                                  std::string const& name, std::size_t counted) const
+{
+    using fs_t = detail::posix_walk;
+    int error = 0;
+    std::string message;
+    detail::dir_guard<fs_t> parent(fs_t::open_root(folder, error, message));
+    if (!parent) return std::nullopt;
+    if (fs_t::id_of(*parent) != fs_t::id{static_cast<std::uint64_t>(id.first), static_cast<std::uint64_t>(id.second)})
+        return std::nullopt; // the folder was replaced since it was watched
+    struct stat st {};
+    if (::fstatat((*parent).fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT) return discovery{}; // gone again: its removal follows
+        return std::nullopt;
+    }
+    if (!S_ISDIR(st.st_mode)) return std::nullopt; // a link (or a file) renamed over it since
+    walk_shared<fs_t> sh;
+    sh.roots = roots();
+    sh.directories = counted; // numbered after the tier's other folders, as a whole walk would
+    walker<fs_t> w{*this, &sh, {}, {}};
+    std::string const rel = folder == root_ ? std::string() : folder.substr(root_.size() + 1);
+    std::size_t const depth = rel.empty() ? 0 : static_cast<std::size_t>(std::count(rel.begin(), rel.end(), '/')) + 1;
+    w.directory_entry(*parent, detail::listed{name, detail::entry_type::directory, static_cast<std::uint64_t>(st.st_ino)},
+                      detail::joined(folder, name), rel, depth);
+    std::vector<walker<fs_t>> none;
+    w.join(none);
+    if (sh.met_link || sh.stopped || !w.out.diagnostics.empty()) return std::nullopt;
+    for (auto const& c : w.out.skills) {
+        struct stat f {};
+        if (!c.confirmed || ::lstat(c.path.c_str(), &f) != 0 || !S_ISREG(f.st_mode)) return std::nullopt;
+    }
+    return std::move(w.out);
+}
+
+SKILLMD_DECL bool directory_source::add_subtree(watch_state& w, std::string const& folder, std::string const& name,
+                                                std::set<std::string>& edited) const
+{
+    auto const at = w.watched.find(folder);
+    if (at == w.watched.end() || !detail::printable_name(name)) return false;
+    std::pair<dev_t, ino_t> const id{at->second.device, at->second.inode};
+    std::size_t const counted = w.walked.size() - 1; // the root is listed, not counted
+    auto const first = walk_below(folder, id, name, counted);
+    if (!first) return false;
+    // Watched, then walked again: what changed before a folder's watch was set is in the
+    // second walk, and what changes after it is an event. A folder the second walk meets
+    // that the first did not has no watch: only a whole walk can vouch for it.
+    for (auto const& dir : first->directories) {
+        w.add(dir, false);
+        auto const set = w.watched.find(dir);
+        if (w.broken || set == w.watched.end() || w.paths[set->second.wd].size() != 1) return false; // (a second name)
+    }
+    auto const second = walk_below(folder, id, name, counted);
+    if (!second) return false;
+    std::set<std::string> const dirs(first->directories.begin(), first->directories.end());
+    if (std::set<std::string>(second->directories.begin(), second->directories.end()) != dirs) return false;
+    w.walked.insert(dirs.begin(), dirs.end());
+    for (auto const& c : second->skills) {
+        w.files.insert(c.path);
+        w.skill_dirs.insert(c.directory);
+        edited.insert(c.path);
+    }
+    return true;
 }
 
 SKILLMD_DECL std::optional<candidate> directory_source::candidate_at(std::string const& path) const
