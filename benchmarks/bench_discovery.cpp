@@ -457,6 +457,28 @@ void refresh_one_made_or_removed(benchmark::State& state)
     if (aside) put_back();
 }
 
+/// One skill's folder moved out of the nested tree of range(0) skills (renamed beside its
+/// root) or back, before each refresh, in turn: a folder removed, then one made and walked
+/// alone.
+void refresh_one_folder_moved(benchmark::State& state)
+{
+    auto const& t = tree_of(state.range(0));
+    std::size_t next = 0;
+    std::optional<std::filesystem::path> moved; // the folder moved out last, to be moved back
+    std::filesystem::path const outside(t.root.string() + "-aside");
+    auto const put_back = [&] {
+        std::filesystem::rename(outside, *moved);
+        moved.reset();
+    };
+    timed_refreshes(state, t, [&](tree const& in) {
+        if (moved) return put_back();
+        next = (next + 7919) % in.files.size();
+        moved = std::filesystem::path(in.files[next]).parent_path();
+        std::filesystem::rename(*moved, outside);
+    });
+    if (moved) put_back();
+}
+
 /// refresh() with nothing changed, once the change watches are set (the first two
 /// refreshes after a load set them up and check the tree once more).
 void refresh_unchanged(benchmark::State& state)
@@ -624,6 +646,7 @@ BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_one_changed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_hundred_changed)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_one_made_or_removed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(refresh_one_folder_moved)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(full_load_of)->Name("full_load")->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(snapshot_memory_one_change)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(refresh_unchanged_without_watches)->Unit(benchmark::kMillisecond)->UseRealTime();

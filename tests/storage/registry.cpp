@@ -27,6 +27,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include <fcntl.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
@@ -1816,6 +1817,25 @@ BOOST_AUTO_TEST_CASE(nested_folders_made_renamed_or_removed_are_walked_alone)
 
     fs::remove_all(tier / "tools");
     refresh(0, "a tree removed");
+
+    // Found by review: a folder named SKILL.md at the root is passed over, as a walk does;
+    // two folders exchanged in one step each hold the other's tree, both watched.
+    write(tier / "SKILL.md/x/SKILL.md", skill("x", "below a folder the walk passes over"));
+    refresh(0, "a folder named SKILL.md at the root");
+    fs::remove_all(tier / "SKILL.md");
+    refresh(0, "and removed");
+    write(tier / "x/SKILL.md", skill("x", "first"));
+    write(tier / "y/SKILL.md", skill("y", "second"));
+    refresh(0, "two folders made");
+    BOOST_TEST_REQUIRE(::renameat2(AT_FDCWD, (tier / "x").c_str(), AT_FDCWD, (tier / "y").c_str(), RENAME_EXCHANGE) == 0);
+    refresh(0, "two folders exchanged");
+    write(tier / "y/e/SKILL.md", skill("e", "made in an exchanged folder"));
+    write(tier / "x/f/SKILL.md", skill("f", "made in the other"));
+    refresh(0, "skills made in both");
+    BOOST_TEST(reg.snapshot()->find("y/e") != nullptr);
+    fs::remove_all(tier / "x");
+    fs::remove_all(tier / "y");
+    refresh(0, "both removed");
 
     // What a whole walk judges.
     fs::create_directories(tier / "links");

@@ -1750,6 +1750,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     // A flat tier's skill folders whose own watch saw them removed or renamed: the root's
     // event for each says where it went (one that never says is left to a walk).
     std::set<std::string> leaving;
+    std::set<std::string> replaced; // nested folders gone: is another there now?
     auto const may_leave = [&](std::string const& p) {
         if (w.linked || p == root_) return false;
         if (opts_.layout == layout::flat) return w.skill_dirs.count(p) != 0;
@@ -1843,7 +1844,10 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                     edited.insert(file);
                     break;
                 }
-                case effect::subtree_gone: w.drop_below(entry, edited, leaving); break;
+                case effect::subtree_gone:
+                    w.drop_below(entry, edited, leaving);
+                    replaced.insert(entry);
+                    break;
                 case effect::subtree_made:
                     // Renamed over a folder the walk listed, or walked already (made just
                     // before its parent was): what was there goes, and what is there now is walked.
@@ -1854,6 +1858,17 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                 }
             }
         }
+    }
+    // A folder gone whose path holds another now, with no event left to say so: two
+    // folders exchanged (RENAME_EXCHANGE says each arrived, then each left). Walked once
+    // every event is in, so neither's watch is still set on the other's path.
+    for (auto const& entry : replaced) {
+        auto const slash = entry.rfind('/');
+        std::string const folder = entry.substr(0, slash);
+        struct stat st {};
+        if (w.changed || w.walked.count(entry) || !w.walked.count(folder) || ::lstat(entry.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+            continue; // walked again meanwhile, or below a folder gone, or gone
+        if (!add_subtree(w, folder, entry.substr(slash + 1), edited)) w.changed = true;
     }
     if (!leaving.empty()) w.changed = true;
     if (!w.anchor_in_place()) w.changed = true; // a folder above renamed, or replaced
@@ -1918,7 +1933,8 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
         return w.skill_dirs.count(folder) ? effect::none : effect::shape;
     case layout::nested:
         if (!walked) return effect::shape;
-        if (name == "SKILL.md" && folder != root_) {
+        if (name == "SKILL.md") {
+            if (folder == root_) return effect::none; // passed over there, file or folder
             if (is_folder) return effect::shape;
             return made ? effect::new_skill : effect::none; // (one that was listed is in w.files)
         }
@@ -1962,6 +1978,7 @@ SKILLMD_DECL std::optional<discovery> directory_source::walk_below(std::string c
         return std::nullopt;
     }
     if (!S_ISDIR(st.st_mode)) return std::nullopt; // a link (or a file) renamed over it since
+    if (skipped(name) || name == "SKILL.md") return discovery{}; // what entries() passes over
     walk_shared<fs_t> sh;
     sh.roots = roots();
     sh.directories = counted; // numbered after the tier's other folders, as a whole walk would
