@@ -2008,15 +2008,18 @@ SKILLMD_DECL bool directory_source::add_subtree(watch_state& w, std::string cons
     if (!first) return false;
     // Watched, then walked again: what changed before a folder's watch was set is in the
     // second walk, and what changes after it is an event. A folder the second walk meets
-    // that the first did not has no watch: only a whole walk can vouch for it.
-    for (auto const& dir : first->directories) {
+    // that the first did not has no watch: only a whole walk can vouch for it. Parents are
+    // watched before their folders (the set's order; a walk lists a folder after those
+    // below it): a folder replaced once its parent is watched is an event there, and one
+    // replaced before has its own watch set on the new folder.
+    std::set<std::string> const dirs(first->directories.begin(), first->directories.end());
+    for (auto const& dir : dirs) {
         w.add(dir, false);
         auto const set = w.watched.find(dir);
         if (w.broken || set == w.watched.end() || w.paths[set->second.wd].size() != 1) return false; // (a second name)
     }
     auto const second = walk_below(folder, id, name, counted);
     if (!second) return false;
-    std::set<std::string> const dirs(first->directories.begin(), first->directories.end());
     if (std::set<std::string>(second->directories.begin(), second->directories.end()) != dirs) return false;
     w.walked.insert(dirs.begin(), dirs.end());
     for (auto const& c : second->skills) {
