@@ -118,7 +118,9 @@ public:
         made, removed, replaced or written, each once, when that is all that changes what a
         walk finds (an empty list: nothing). Other files in skill folders (an editor's swap
         and backup files, bundled files) change nothing a walk finds and are not listed.
-        Nothing at all when the tree must be walked again: a folder made, removed or
+        A folder made, removed or renamed at a flat tier's root, or anywhere in a nested
+        tier, lists the skill files it brings or takes (a nested one made is walked alone).
+        Nothing at all when the tree must be walked again: another folder made, removed or
         renamed, a link made or removed where the walk goes, a SKILL.md in another case,
         a watch lost, the queue overflowed, or the watch is not complete. A refresh reads
         only the files listed (candidate_at() says what a walk would make of each).

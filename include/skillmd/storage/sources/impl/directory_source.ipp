@@ -1747,8 +1747,9 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     std::lock_guard<std::mutex> lock(w.mutex);
     if (w.fd < 0 || w.broken) return std::nullopt;
     std::set<std::string> edited;
-    // A flat tier's skill folders whose own watch saw them removed or renamed: the root's
-    // event for each says where it went (one that never says is left to a walk).
+    // Skill folders (flat) or walked folders (nested) whose own watch saw them removed or
+    // renamed: their parent's event for each says where it went (one that never says is
+    // left to a walk).
     std::set<std::string> leaving;
     std::set<std::string> replaced; // nested folders gone: is another there now?
     auto const may_leave = [&](std::string const& p) {
