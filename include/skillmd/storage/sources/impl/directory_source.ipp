@@ -907,6 +907,20 @@ struct directory_source::watch_state
             at = next;
         }
     }
+    /// Watches the folder `path` as that folder alone, before it is read: false, with no
+    /// watch left, when it cannot be watched, or the watch follows a link swapped in
+    /// meanwhile, or the kernel had it already under another path (a bind mount). A walk
+    /// judges those.
+    bool add_alone(std::string const& path)
+    {
+        add(path, false);
+        struct stat st {};
+        auto const set = watched.find(path);
+        if (set == watched.end()) return false;
+        if (::lstat(path.c_str(), &st) == 0 && set->second.inode == st.st_ino && paths[set->second.wd].size() == 1) return true;
+        forget(set);
+        return false;
+    }
     /// A walked folder removed or renamed, in the nested layout: it and every folder and
     /// skill file below it leave what the last walk saw, their watches taken off (the
     /// inodes may live on elsewhere). Each skill file goes to `edited`, where the registry
@@ -1815,15 +1829,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                 case effect::new_folder: {
                     // Watched before its SKILL.md is read (by the registry, after this), so
                     // nothing made in it from now on is missed.
-                    // A watch the kernel already had (the same folder by a second name: a bind
-                    // mount), or one that followed a link swapped in meanwhile, is taken off:
-                    // the walk judges those.
-                    w.add(entry, false);
-                    struct stat st {};
-                    auto const set = w.watched.find(entry);
-                    if (set == w.watched.end() || ::lstat(entry.c_str(), &st) != 0 || set->second.inode != st.st_ino ||
-                        w.paths[set->second.wd].size() != 1) {
-                        if (set != w.watched.end()) w.forget(set);
+                    if (!w.add_alone(entry)) {
                         w.changed = true;
                         break;
                     }
@@ -2014,11 +2020,8 @@ SKILLMD_DECL bool directory_source::add_subtree(watch_state& w, std::string cons
     // below it): a folder replaced once its parent is watched is an event there, and one
     // replaced before has its own watch set on the new folder.
     std::set<std::string> const dirs(first->directories.begin(), first->directories.end());
-    for (auto const& dir : dirs) {
-        w.add(dir, false);
-        auto const set = w.watched.find(dir);
-        if (w.broken || set == w.watched.end() || w.paths[set->second.wd].size() != 1) return false; // (a second name)
-    }
+    for (auto const& dir : dirs)
+        if (!w.add_alone(dir)) return false;
     auto const second = walk_below(folder, id, name, counted);
     if (!second) return false;
     if (std::set<std::string>(second->directories.begin(), second->directories.end()) != dirs) return false;
