@@ -1148,10 +1148,11 @@ std::string whole(skillmd::snapshot const& s)
 /// folder made beforehand or, flat, with its skill, each tier's commands its own, every file a valid skill (some
 /// bearing a shared `name:`), no folder removed or renamed), so most refreshes take the incremental path and it is
 /// compared the most. `trees` (with `quiet`): folders are made with their skills, and
-/// removed or renamed with all below them.
+/// removed or renamed with all below them. `shadowing` (with `quiet`): the two tiers bear
+/// the same commands, so skills come and go shadowed, shadowing, or winning back.
 template <class Dedup>
 int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned seed, int sequences, int steps, bool quiet = false,
-                                      bool trees = false)
+                                      bool trees = false, bool shadowing = false)
 {
     std::mt19937 rng(seed);
     auto const pick = [&](unsigned n) { return static_cast<int>(rng() % n); };
@@ -1163,9 +1164,11 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
         o.layout = lay;
         // Skill k of a tier: flat `s<k>/SKILL.md`, files `s<k>.md`, nested `p<k>` for
         // k < 2 and `p<k % 2>/c<k>` under them (sub-skills) otherwise.
-        // Quiet: tier 1's skills are numbered from 6, its parents from 2.
-        auto const id = [&](int tier, int k) { return quiet ? k + 6 * tier : k; };
-        auto const parent = [&](int tier, int k) { return quiet ? k % 2 + 2 * tier : k % 2; };
+        // Quiet: tier 1's skills are numbered from 6, its parents from 2; unless `shadowing`,
+        // when both tiers bear the same commands, and one shadows the other.
+        bool const own = quiet && !shadowing;
+        auto const id = [&](int tier, int k) { return own ? k + 6 * tier : k; };
+        auto const parent = [&](int tier, int k) { return own ? k % 2 + 2 * tier : k % 2; };
         auto const file_of = [&](int tier, int k) -> fs::path {
             fs::path const& r = roots[tier];
             if (lay == layout::files) return r / numbered("s", id(tier, k)).append(".md");
@@ -1746,6 +1749,97 @@ BOOST_AUTO_TEST_CASE(a_folder_above_the_root_renamed_or_removed_is_seen)
 
 // Nested: a folder made, renamed or removed is walked alone, with what is below it; what
 // only a whole walk can judge (a link, a bound, a name in another case) still walks.
+BOOST_AUTO_TEST_CASE(a_skill_shadowing_or_shadowed_is_resolved_again_with_its_command_alone)
+{
+    temp_dir t;
+    fs::path const user = t / "user", project = t / "project";
+    for (char const* n : {"alpha", "beta"}) write(user / n / "SKILL.md", skill(n, std::string("user's ") + n));
+    write(project / "alpha/SKILL.md", skill("alpha", "project's alpha"));
+    write(project / "gamma/SKILL.md", skill("gamma", "project's gamma"));
+    using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir, walk_counting_dir>;
+    auto const sources = [&] {
+        return std::pair{walk_counting_dir{directory_source("user", user.string())}, walk_counting_dir{directory_source("project", project.string())}};
+    };
+    auto [u, p] = sources();
+    reg_t reg(parser{}, lenient(dialects::claude_code()), u, p);
+    auto const first_load = [&] {
+        auto [fu, fp] = sources();
+        reg_t first(parser{}, lenient(dialects::claude_code()), fu, fp);
+        first.load();
+        return whole(*first.snapshot());
+    };
+    auto const refresh = [&](int walks, char const* what) {
+        int const before = *u.walks + *p.walks;
+        reg.refresh();
+        BOOST_TEST(*u.walks + *p.walks == before + walks, what);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+    };
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    auto const shadowed_by = [&](std::string_view command) {
+        auto const& s = reg.snapshot()->shadowed();
+        std::string out;
+        for (auto const& r : s)
+            if (r.command == command) out += std::string(r.tier) + ">" + std::string(r.shadowed_by) + " ";
+        return out;
+    };
+    auto const reports = [&] {
+        std::size_t n = 0;
+        for (auto const& d : reg.snapshot()->diagnostics()) n += d.code == codes::skill_shadowed;
+        return n;
+    };
+    BOOST_TEST_REQUIRE(shadowed_by("alpha") == "project>alpha@user ");
+
+    write(project / "beta/SKILL.md", skill("beta", "project's beta"));
+    refresh(0, "a project skill made under a user skill: shadowed");
+    BOOST_TEST(shadowed_by("beta") == "project>beta@user ");
+    BOOST_TEST(reports() == 2u);
+    BOOST_TEST(reg.snapshot()->find("beta")->meta.description == "user's beta");
+
+    write(user / "gamma/SKILL.md", skill("gamma", "user's gamma"));
+    refresh(0, "a user skill made over a project skill: it wins, the project's is shadowed");
+    BOOST_TEST(reg.snapshot()->find("gamma")->meta.description == "user's gamma");
+    BOOST_TEST(reg.snapshot()->find("gamma@project")->meta.description == "project's gamma");
+    BOOST_TEST(reports() == 3u);
+
+    write(project / "alpha/SKILL.md", skill("alpha", "project's alpha, edited"));
+    refresh(0, "the shadowed copy edited");
+    BOOST_TEST(reg.snapshot()->find("alpha@project")->meta.description == "project's alpha, edited");
+    write(user / "alpha/SKILL.md", skill("alpha", "user's alpha, edited"));
+    refresh(0, "the winner edited");
+    BOOST_TEST(reg.snapshot()->find("alpha")->meta.description == "user's alpha, edited");
+    write(user / "alpha/SKILL.md", skill("first", "user's alpha, named first"));
+    refresh(0, "the winner given a name: counted in");
+    BOOST_TEST(reg.snapshot()->find("first")->command == "alpha");
+
+    fs::remove_all(user / "alpha");
+    refresh(0, "the winner removed: the shadowed copy wins back, named as it is");
+    BOOST_TEST(reg.snapshot()->find("alpha")->meta.description == "project's alpha, edited");
+    BOOST_TEST(reg.snapshot()->find("first") == nullptr);
+    BOOST_TEST(shadowed_by("alpha").empty());
+    fs::remove(project / "beta/SKILL.md");
+    refresh(0, "the shadowed copy's file removed, its folder kept");
+    BOOST_TEST(shadowed_by("beta").empty());
+    BOOST_TEST(reports() == 1u);
+    write(project / "beta/SKILL.md", skill("beta", "project's beta, back"));
+    refresh(0, "and made again");
+    BOOST_TEST(reports() == 2u);
+
+    // What only a full load gets right still takes one: both tiers walked.
+    write(project / "Gamma/SKILL.md", skill("Gamma", "looks like gamma"));
+    refresh(2, "a look-alike of a shadowed command");
+    fs::remove_all(project / "Gamma");
+    refresh(2, "and removed");
+    write(user / "beta/SKILL.md", "---\nname: beta\ndescription: [never closed\n---\n");
+    refresh(2, "the winner now says why it is no skill");
+    write(user / "beta/SKILL.md", skill("beta", "user's beta, mended"));
+    refresh(2, "and mended");
+    fs::remove_all(user / "gamma");
+    refresh(0, "the user's gamma removed");
+    BOOST_TEST(reports() == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(nested_folders_made_renamed_or_removed_are_walked_alone)
 {
     temp_dir t;
@@ -2000,6 +2094,14 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
     int const trees = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 6, n, 8, true, true);
     BOOST_TEST_MESSAGE("nested trees derived without a walk: " << trees << " of " << 8 * n);
     BOOST_TEST(trees > 8 * n / 2);
+    // Both tiers with the same commands: each change re-resolves its command's group.
+    int const shadow_flat = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 7, n, 8, true, false, true);
+    int const shadow_nested =
+        random_changes_match_a_first_load<highest_tier_wins_warned>(layout::nested, dialects::sven(), seed + 8, n, 8, true, false, true);
+    BOOST_TEST_MESSAGE("shadowing changes derived without a walk: flat " << shadow_flat << ", nested " << shadow_nested << " of " << 8 * n
+                                                                          << " each");
+    BOOST_TEST(shadow_flat > 8 * n / 2);
+    BOOST_TEST(shadow_nested > 8 * n / 2);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -197,6 +197,12 @@ private:
     record_list disabled_;
     std::vector<diagnostic> diagnostics_; // while a refresh builds the snapshot; then published
     std::shared_ptr<std::vector<diagnostic> const> published_diagnostics_; // shared with the next when unchanged
+    // Where the collisions' reports begin in the diagnostics (after every read's and gate's,
+    // before the look-alikes'), and how many there are: one per shadowed skill, in
+    // shadowed_'s order, unless some group kept all (whose reports are of copies in one
+    // tier). How many skills were dropped as the very file of a winner: none of the lists
+    // holds those. A refresh re-resolves one command's group from these alone.
+    std::size_t collisions_from_ = 0, collisions_ = 0, collapsed_ = 0;
     // Names that find a skill besides its command (`name:` or a label), sorted, each with
     // the command of its skill, viewing the records of skills_ (so a skill added or
     // removed moves no entry); a command is found by binary search in skills_, so it
@@ -504,20 +510,40 @@ private:
         that leaves the rest of the snapshot as it was: a skill file edited (read without
         a word, the same command, listed, not hidden), or a skill added or removed that
         is alone in its command, looks like no other and says nothing (and a parent's
-        sub-skill); its names are counted in and out (see crowded_). Only its record, in
-        the lists and the cache, and the chunks that hold it are new; the rest is shared.
+        sub-skill); its names are counted in and out (see crowded_). A skill whose command
+        other tiers have too is resolved again with them alone (regroup): the winner, the
+        shadowed and their reports. Only its record, in the lists and the cache, and the
+        chunks that hold it are new; the rest is shared (the diagnostics are copied when a
+        report changes).
         Null when a change is of any other kind: the full refresh then gives what a first
         load would.
     */
     std::shared_ptr<skillmd::snapshot> derive(skillmd::snapshot const& previous, tier_changes const& changes) const;
     /// One changed path of `tier` applied to `next`: an edit, a skill added or removed.
     /// False when it is of a kind only a full refresh gets right.
-    bool apply_change(skillmd::snapshot& next, std::size_t tier, std::string const& path) const;
+    bool apply_change(skillmd::snapshot& next, std::size_t tier, std::string const& path, bool& drafted) const;
     bool edit_in_place(skillmd::snapshot& next, std::size_t tier, typename skillmd::snapshot::cached_read const& before,
                        read_result now) const;
     bool add_skill(skillmd::snapshot& next, read_result now) const;
     bool remove_skill(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const& before,
                       std::optional<file_stamp> miss) const;
+    /// Whether a skill other than the one read at `key` has `command`: listed, or shadowed.
+    static bool has_company(skillmd::snapshot const& next, std::string_view command, typename skillmd::snapshot::read_key key);
+    /** The skills sharing `command` resolved again, as a first load's resolve_collisions
+        would, after the one read at `before` changed to `now` (null: gone; `miss`: the
+        stamp its path keeps, as a miss). From what the cache holds of the others: the
+        winner listed, the losers shadowed and their reports in place, its names counted.
+        False where the group is one only a full refresh gets right: copies in one tier,
+        kept all, one file twice, a skill hidden or off, a command that looks like another.
+        `drafted`: the diagnostics are copied once per refresh, into next.diagnostics_.
+    */
+    bool regroup(skillmd::snapshot& next, std::string_view command, typename skillmd::snapshot::cached_read const* before,
+                 record_ptr now, std::optional<file_stamp> miss, bool& drafted) const;
+    /// The read `read` into next's cache, where a miss of the same path was, if one was.
+    static void cache_read(skillmd::snapshot& next, record_ptr const& read);
+    /// The cached read `before` out of next's cache; `miss`: its path is kept as a miss.
+    static void uncache_read(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const& before,
+                             std::optional<file_stamp> miss);
     /// Whether `command` may come or go alone: no other skill has it, in any tier or as a
     /// keep-all copy, and none looks like it (which a first load would report).
     bool stands_alone(skillmd::snapshot const& next, std::string_view command) const;

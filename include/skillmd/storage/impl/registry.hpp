@@ -71,6 +71,71 @@ candidate_result read_candidate(Parser const& parser, registry_options const& op
     return out;
 }
 
+namespace detail {
+
+/// The commands of `v` (sorted by command) one segment below `command`: its sub-skills.
+template <class Records>
+std::vector<std::string_view> children_in(Records const& v, std::string_view command)
+{
+    std::vector<std::string_view> out;
+    std::string const prefix = std::string(command) + "/";
+    auto it = std::lower_bound(v.begin(), v.end(), std::string_view(prefix),
+                               [](record_ptr const& r, std::string_view c) { return r->command < c; });
+    for (; it != v.end() && std::string_view((*it)->command).starts_with(prefix); ++it)
+        if (std::string_view((*it)->command).find('/', prefix.size()) == std::string_view::npos) out.push_back((*it)->command);
+    return out;
+}
+
+/// Whether a command of `v` (sorted) other than `command` equals it but for ASCII case, as
+/// itself or as a keep-all copy (`name@tier`). The spellings are tried by their prefixes,
+/// and a prefix no command starts with ends its branch: a few lookups, not a pass.
+template <class Records>
+bool case_twin_in(Records const& v, std::string_view command, std::string& prefix)
+{
+    auto const from = [&](std::string_view p) {
+        return std::lower_bound(v.begin(), v.end(), p, [](record_ptr const& r, std::string_view c) { return r->command < c; });
+    };
+    auto const starts = [&](std::string_view p) {
+        auto const it = from(p);
+        return it != v.end() && std::string_view((*it)->command).starts_with(p);
+    };
+    if (prefix.size() == command.size()) {
+        if (prefix == command) return false;
+        auto const it = from(prefix);
+        return (it != v.end() && (*it)->command == prefix) || starts(prefix + "@");
+    }
+    char const c = command[prefix.size()];
+    char const other = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    for (char const k : {c, other}) {
+        prefix.push_back(k);
+        bool const found = starts(prefix) && case_twin_in(v, command, prefix);
+        prefix.pop_back();
+        if (found) return true;
+        if (other == c) break; // not a letter: one spelling
+    }
+    return false;
+}
+
+} // namespace detail
+
+namespace detail {
+
+/// Records in command order, the order of a snapshot's skills.
+inline bool command_before(record_ptr const& a, record_ptr const& b) { return a->command < b->command; }
+
+/// Records are shared with the cache and packed: one that a snapshot must change (hidden,
+/// shadowed, renamed, given children) is made anew from an owned copy, and the new one is
+/// what `p` holds then.
+template <class Change>
+void edit(record_ptr& p, Change&& change)
+{
+    record_draft d = p->draft();
+    change(d);
+    p = make_record(d);
+}
+
+} // namespace detail
+
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
 {
@@ -120,40 +185,214 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->said_ = previous.said_;
     next->misses_ = previous.misses_;
     next->read_at_ns_ = previous.read_at_ns_; // the others were read no later than before
+    next->collisions_from_ = previous.collisions_from_;
+    next->collisions_ = previous.collisions_;
+    next->collapsed_ = previous.collapsed_;
+    bool drafted = false; // the diagnostics copied to next->diagnostics_, to change
     for (std::size_t tier = 0; tier < changes.size(); ++tier)
         for (auto const& path : *changes[tier])
-            if (!apply_change(*next, tier, path)) return nullptr;
+            if (!apply_change(*next, tier, path, drafted)) return nullptr;
+    if (drafted) {
+        next->published_diagnostics_ = std::make_shared<std::vector<diagnostic> const>(std::move(next->diagnostics_));
+        next->diagnostics_ = {};
+    }
     return next;
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-bool basic_registry<Parser, Dedup, Sources...>::apply_change(skillmd::snapshot& next, std::size_t tier, std::string const& path) const
+bool basic_registry<Parser, Dedup, Sources...>::apply_change(skillmd::snapshot& next, std::size_t tier, std::string const& path,
+                                                            bool& drafted) const
 {
     auto const before = next.cached(tier, path);
     // What a read said stays in the diagnostics, in a first load's order: only the full
     // refresh takes it out or puts it back.
     if (before && !before->said.empty()) return false;
+    // A skill that shares its command with another, in any tier: the group is resolved again.
+    auto const shared = [&](std::string_view command) { return has_company(next, command, {tier, path}); };
     if (before && before->record) {
         candidate where = (*before->record)->where.owned();
         where.stamp = {}; // a save by rename is another file at the same path: read it, as a walk would
         read_result now = read_one(work{tier, &where, nullptr});
-        if (now.record) return edit_in_place(next, tier, *before, std::move(now));
+        if (now.record) {
+            std::string_view const command = (*before->record)->command;
+            if (now.diagnostics.empty() && now.record->command == command && shared(command))
+                return regroup(next, command, &*before, now.record, std::nullopt, drafted);
+            return edit_in_place(next, tier, *before, std::move(now));
+        }
     }
     // Gone, or new: what would a walk list here now?
     auto const listed = candidate_now(tier, path);
     if (!listed) return false; // the source cannot say
     bool const had_skill = before && before->record;
+    auto const gone = [&](std::optional<file_stamp> miss) {
+        std::string_view const command = (*before->record)->command;
+        return shared(command) ? regroup(next, command, &*before, nullptr, miss, drafted) : remove_skill(next, *before, miss);
+    };
     if (!*listed) {
-        if (had_skill) return remove_skill(next, *before, std::nullopt);
+        if (had_skill) return gone(std::nullopt);
         next.drop_miss({tier, path}); // a read that made nothing, of a candidate no longer listed (its folder gone)
         return true;
     }
     candidate where = std::move(**listed);
     read_result now = read_one(work{tier, &where, nullptr});
     if (!now.diagnostics.empty()) return false;
-    if (now.record) return !had_skill && add_skill(next, std::move(now));
+    if (now.record) {
+        if (had_skill) return false;
+        std::string_view const command = now.record->command;
+        return shared(command) ? regroup(next, command, nullptr, now.record, std::nullopt, drafted) : add_skill(next, std::move(now));
+    }
     // Listed, and silently no skill (a flat tier's folder without its SKILL.md): a miss.
-    return !had_skill || remove_skill(next, *before, now.stamp);
+    return !had_skill || gone(now.stamp);
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::has_company(skillmd::snapshot const& next, std::string_view command,
+                                                           typename skillmd::snapshot::read_key key)
+{
+    if (auto const i = next.position_of(command); i != skillmd::snapshot::npos && skillmd::snapshot::key_of(next.skills_.items_[i]) != key)
+        return true;
+    auto const& shadowed = next.shadowed_.items_;
+    for (auto s = skillmd::snapshot::first_from(shadowed, command); s != shadowed.end() && (*s)->command == command; ++s)
+        if (skillmd::snapshot::key_of(*s) != key) return true;
+    return false;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next, std::string_view command_viewed,
+                                                       typename skillmd::snapshot::cached_read const* before, record_ptr now,
+                                                       std::optional<file_stamp> miss, bool& drafted) const
+{
+    // A refresh that returns false here is thrown away whole: what was changed before does not matter.
+    std::string const command(command_viewed); // the records viewed are replaced below
+    // Every report of a collision is a shadowed skill's, in order; none was dropped as the winner's file.
+    if (next.collisions_ != next.shadowed_.items_.size() || next.collapsed_ != 0) return false;
+    // Looks like no other command: the look-alike reports stay as they are.
+    if (!next.ascii_ || !std::all_of(command.begin(), command.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+        return false;
+    std::string prefix;
+    if (detail::case_twin_in(next.skills_.items_, command, prefix)) return false;
+    prefix.clear();
+    if (detail::case_twin_in(next.shadowed_.items_, command, prefix)) return false;
+    std::size_t const at = next.position_of(command);
+    if (at == skillmd::snapshot::npos) return false;
+    record_ptr const listed = next.skills_.items_[at]; // holds the strings the names table views, until the end
+    auto& shadowed = next.shadowed_.items_;
+    std::size_t const from = skillmd::snapshot::first_from(shadowed, command).index();
+    std::size_t to = from;
+    while (to < shadowed.size() && shadowed[to]->command == command) ++to;
+    // The group as a first load would read it: each skill as the cache holds it, the changed one as read now.
+    using read_key = typename skillmd::snapshot::read_key;
+    std::optional<read_key> const changed = before ? std::optional<read_key>(skillmd::snapshot::key_of(*before->record)) : std::nullopt;
+    std::vector<record_ptr> group;
+    bool found = !changed;
+    auto const take = [&](record_ptr const& r) {
+        if (r->hidden) return false; // its requirements report: a first load decides
+        if (changed && skillmd::snapshot::key_of(r) == *changed) return found = true;
+        auto const c = next.cached(r->tier_index, r->where.path);
+        if (!c || !c->record) return false;
+        group.push_back(*c->record);
+        return true;
+    };
+    if (!take(listed)) return false;
+    for (std::size_t k = from; k < to; ++k)
+        if (!take(shadowed[k])) return false;
+    if (!found) return false; // the changed skill was neither listed nor shadowed (off, say)
+    if (now) group.push_back(now);
+    // In tier order, one skill per tier: copies in one tier keep the walk's order, which is not known here.
+    std::sort(group.begin(), group.end(), [](record_ptr const& a, record_ptr const& b) { return a->tier_index < b->tier_index; });
+    if (std::adjacent_find(group.begin(), group.end(), [](auto const& a, auto const& b) { return a->tier_index == b->tier_index; }) != group.end())
+        return false;
+    // Gated as a full refresh gates them, and none may be hidden or off.
+    skillmd::snapshot scratch;
+    requirement_checker gate;
+    for (auto& r : group)
+        if (!gate_one(r, gate, scratch)) return false;
+    if (!scratch.diagnostics_.empty()) return false;
+    std::vector<dedup_entry> entries;
+    for (auto const& r : group) entries.push_back({r->tier_index, r->tier, r->where.database, r->where.stamp});
+    dedup_decision const d = Dedup::resolve(entries);
+    if (d.keep_all || d.winner >= group.size()) return false;
+    record_ptr winner = group[d.winner];
+    if constexpr (Dedup::collapse_same_file)
+        for (auto const& r : group)
+            if (r != winner && r->where.stamp.same_file(winner->where.stamp)) return false;
+    if (!listed->children.empty()) { // its sub-skills are the same commands
+        std::vector<std::string_view> children;
+        for (auto const& c : listed->children) children.push_back(c);
+        record_draft w = winner->draft();
+        w.children.clear();
+        winner = detail::make_record(w, children);
+    }
+    // The losers, shadowed, and their reports, as resolve_collisions words them.
+    std::string const qualified = winner->qualified();
+    std::vector<record_ptr> losers;
+    std::vector<diagnostic> reports;
+    constexpr auto level = [] {
+        if constexpr (requires { Dedup::warn_on_shadow; }) return Dedup::warn_on_shadow ? severity::warning : severity::info;
+        else return severity::info;
+    }();
+    for (std::size_t i = 0; i < group.size(); ++i) {
+        if (i == d.winner) continue;
+        record_ptr r = group[i];
+        reports.push_back({std::string(codes::skill_shadowed), level, r->where.path.str(), 0, 0,
+                           "skill `" + command + "` from tier " + r->tier + " is shadowed by " + qualified +
+                               "; it stays reachable as `" + r->qualified() + "`"});
+        detail::edit(r, [&](record_draft& e) { e.shadowed_by = qualified; });
+        losers.push_back(std::move(r));
+    }
+    // The reports replaced where the old ones were: collisions are reported in command order.
+    if (!drafted) {
+        next.diagnostics_ = next.diagnostics();
+        drafted = true;
+    }
+    auto& diagnostics = next.diagnostics_;
+    auto const first = static_cast<std::ptrdiff_t>(next.collisions_from_ + from);
+    if (next.collisions_from_ + to > diagnostics.size()) return false;
+    diagnostics.erase(diagnostics.begin() + first, diagnostics.begin() + first + static_cast<std::ptrdiff_t>(to - from));
+    diagnostics.insert(diagnostics.begin() + first, std::make_move_iterator(reports.begin()), std::make_move_iterator(reports.end()));
+    next.collisions_ = next.collisions_ - (to - from) + losers.size();
+    for (std::size_t k = to; k > from; --k) shadowed.erase(k - 1);
+    for (std::size_t k = 0; k < losers.size(); ++k) shadowed.insert(from + k, std::move(losers[k]));
+    // The winner listed: its names counted out and in, as edit_in_place counts them.
+    std::vector<std::string_view> was, is;
+    for_each_name(*listed, [&](std::string_view n) { was.push_back(n); });
+    for_each_name(*winner, [&](std::string_view n) { is.push_back(n); });
+    auto const among = [](std::vector<std::string_view> const& v, std::string_view n) { return std::find(v.begin(), v.end(), n) != v.end(); };
+    for (auto const n : was)
+        if (!among(is, n) && !count_name(next, n, command, false)) return false;
+    replace_listed(next, at, winner);
+    for (auto const n : is)
+        if (!among(was, n) && !count_name(next, n, winner->command, true)) return false;
+    // The changed read, in the cache.
+    if (before && now) next.cache_.set(before->at, std::move(now));
+    else if (before) uncache_read(next, *before, miss);
+    else cache_read(next, now);
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+void basic_registry<Parser, Dedup, Sources...>::cache_read(skillmd::snapshot& next, record_ptr const& read)
+{
+    auto const key = skillmd::snapshot::key_of(read);
+    using before_key = typename skillmd::snapshot::before_key;
+    auto const at = static_cast<std::uint32_t>(std::lower_bound(next.cache_.begin(), next.cache_.end(), key, before_key{}).index());
+    next.cache_.insert(at, read);
+    for (auto& s : next.said_)
+        if (s.first >= at) ++s.first;
+    next.drop_miss(key);
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+void basic_registry<Parser, Dedup, Sources...>::uncache_read(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const& before,
+                                                            std::optional<file_stamp> miss)
+{
+    record_ptr const old = *before.record; // the cache's own: kept while its entry goes
+    auto const at = static_cast<std::uint32_t>(before.at);
+    auto const key = skillmd::snapshot::key_of(old);
+    next.cache_.erase(at);
+    for (auto& s : next.said_)
+        if (s.first > at) --s.first;
+    if (miss) next.misses_.insert(next.miss_at(key), typename skillmd::snapshot::miss{old->tier_index, std::string(old->where.path), *miss, {}});
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
@@ -197,53 +436,6 @@ bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot&
     next.cache_.set(before.at, std::move(now.record));
     return true;
 }
-
-namespace detail {
-
-/// The commands of `v` (sorted by command) one segment below `command`: its sub-skills.
-template <class Records>
-std::vector<std::string_view> children_in(Records const& v, std::string_view command)
-{
-    std::vector<std::string_view> out;
-    std::string const prefix = std::string(command) + "/";
-    auto it = std::lower_bound(v.begin(), v.end(), std::string_view(prefix),
-                               [](record_ptr const& r, std::string_view c) { return r->command < c; });
-    for (; it != v.end() && std::string_view((*it)->command).starts_with(prefix); ++it)
-        if (std::string_view((*it)->command).find('/', prefix.size()) == std::string_view::npos) out.push_back((*it)->command);
-    return out;
-}
-
-/// Whether a command of `v` (sorted) other than `command` equals it but for ASCII case, as
-/// itself or as a keep-all copy (`name@tier`). The spellings are tried by their prefixes,
-/// and a prefix no command starts with ends its branch: a few lookups, not a pass.
-template <class Records>
-bool case_twin_in(Records const& v, std::string_view command, std::string& prefix)
-{
-    auto const from = [&](std::string_view p) {
-        return std::lower_bound(v.begin(), v.end(), p, [](record_ptr const& r, std::string_view c) { return r->command < c; });
-    };
-    auto const starts = [&](std::string_view p) {
-        auto const it = from(p);
-        return it != v.end() && std::string_view((*it)->command).starts_with(p);
-    };
-    if (prefix.size() == command.size()) {
-        if (prefix == command) return false;
-        auto const it = from(prefix);
-        return (it != v.end() && (*it)->command == prefix) || starts(prefix + "@");
-    }
-    char const c = command[prefix.size()];
-    char const other = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-    for (char const k : {c, other}) {
-        prefix.push_back(k);
-        bool const found = starts(prefix) && case_twin_in(v, command, prefix);
-        prefix.pop_back();
-        if (found) return true;
-        if (other == c) break; // not a letter: one spelling
-    }
-    return false;
-}
-
-} // namespace detail
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::stands_alone(skillmd::snapshot const& next, std::string_view command) const
@@ -378,14 +570,7 @@ bool basic_registry<Parser, Dedup, Sources...>::add_skill(skillmd::snapshot& nex
     if (!counted) return false;
     if (has_requirements(*rec)) next.gated_.push_back(rec);
     relink_parent(next, command, true);
-    // The read, in the cache: where a miss of the same path was, if one was.
-    auto const key = skillmd::snapshot::key_of(read);
-    using before_key = typename skillmd::snapshot::before_key;
-    auto const at = static_cast<std::uint32_t>(std::lower_bound(next.cache_.begin(), next.cache_.end(), key, before_key{}).index());
-    next.cache_.insert(at, read);
-    for (auto& s : next.said_)
-        if (s.first >= at) ++s.first;
-    next.drop_miss(key);
+    cache_read(next, read);
     return true;
 }
 
@@ -408,15 +593,7 @@ bool basic_registry<Parser, Dedup, Sources...>::remove_skill(skillmd::snapshot& 
     if (!count_command(next, listed->command, false)) return false;
     std::erase(next.gated_, listed);
     relink_parent(next, command, false);
-    auto const at = static_cast<std::uint32_t>(before.at);
-    auto const key = skillmd::snapshot::key_of(old);
-    std::string const path(old->where.path);
-    next.cache_.erase(at);
-    for (auto& s : next.said_)
-        if (s.first > at) --s.first;
-    if (miss) {
-        next.misses_.insert(next.miss_at(key), typename skillmd::snapshot::miss{old->tier_index, path, *miss, {}});
-    }
+    uncache_read(next, before, miss);
     return true;
 }
 
@@ -616,30 +793,14 @@ basic_registry<Parser, Dedup, Sources...>::result_of(std::size_t tier, std::stri
     return out;
 }
 
-namespace detail {
-
-/// Records in command order, the order of a snapshot's skills.
-inline bool command_before(record_ptr const& a, record_ptr const& b) { return a->command < b->command; }
-
-/// Records are shared with the cache and packed: one that a snapshot must change (hidden,
-/// shadowed, renamed, given children) is made anew from an owned copy, and the new one is
-/// what `p` holds then.
-template <class Change>
-void edit(record_ptr& p, Change&& change)
-{
-    record_draft d = p->draft();
-    change(d);
-    p = make_record(d);
-}
-
-} // namespace detail
-
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& items, skillmd::snapshot& next) const
 {
     auto kept = gate_and_group(items, next);
     bool const in_order = kept.distinct_in_order;
+    next.collisions_from_ = next.diagnostics_.size();
     resolve_collisions(kept, next);
+    next.collisions_ = next.diagnostics_.size() - next.collisions_from_;
     auto& skills = next.skills_.building_;
     if (!in_order && !std::is_sorted(skills.begin(), skills.end(), detail::command_before))
         std::sort(skills.begin(), skills.end(), detail::command_before);
@@ -832,6 +993,7 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
                     for (std::size_t j = 0; j < i; ++j)
                         if (group[i]->where.stamp.same_file(group[j]->where.stamp)) {
                             group.erase(group.begin() + static_cast<std::ptrdiff_t>(i--));
+                            ++next.collapsed_;
                             break;
                         }
             }
@@ -861,7 +1023,10 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
         for (std::size_t i = 0; i < group.size(); ++i) {
             if (i == d.winner) continue;
             auto& r = group[i];
-            if (Dedup::collapse_same_file && r->where.stamp.same_file(group[d.winner]->where.stamp)) continue;
+            if (Dedup::collapse_same_file && r->where.stamp.same_file(group[d.winner]->where.stamp)) {
+                ++next.collapsed_;
+                continue;
+            }
             constexpr auto level = [] {
                 if constexpr (requires { Dedup::warn_on_shadow; }) return Dedup::warn_on_shadow ? severity::warning : severity::info;
                 else return severity::info;
