@@ -1306,7 +1306,7 @@ BOOST_AUTO_TEST_CASE(an_edited_skill_is_derived_without_a_walk_and_other_changes
     BOOST_TEST(reg.snapshot() == after); // nothing to derive: the snapshot stands
     write(t / "gamma/SKILL.md", "---\nname: gamma\ndescription: [broken\n---\n"); // it now says why it is no skill
     reg.refresh();
-    BOOST_TEST(*src.walks == walks + 1);
+    BOOST_TEST(*src.walks == walks); // what it says is put where a first load puts it
     BOOST_TEST(reg.snapshot()->find("gamma") == nullptr);
     BOOST_TEST(whole(*reg.snapshot()) == first_load());
     write(t / "delta/SKILL.md", skill("delta", "new"));
@@ -1486,12 +1486,14 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
         first.load();
         return whole(*first.snapshot());
     };
+    int steps = 0;
     auto const step = [&](std::function<void()> const& change, bool walks) {
         int const before = *src.walks;
         change();
         reg.refresh();
-        BOOST_TEST((*src.walks > before) == walks);
-        BOOST_TEST(whole(*reg.snapshot()) == first_load());
+        ++steps;
+        BOOST_TEST((*src.walks > before) == walks, "step " << steps);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), "step " << steps);
         reg.refresh(); // the watches again, after a walk
     };
     step([&] { write(t / "eta/SKILL.md", skill("eta", "alone")); }, false);
@@ -1520,14 +1522,14 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
     BOOST_TEST(reg.snapshot()->find("beta")->command == "zeta");
     step([&] { write(t / "beta/SKILL.md", skill("beta", "back")); }, false); // hides zeta's name
     step([&] { fs::remove_all(t / "eta"); }, false); // a folder removed: only its skill goes
-    // Folders made that only a walk can judge: a misnamed skill file, a link made in a new
-    // folder, a name that is not printable.
+    // Folders made that only a walk can judge: a link made in a new folder, a name that is
+    // not printable. A misnamed skill file is read, and its read says why it is none.
     step([&] {
         fs::create_directory(t / "linked");
         fs::create_symlink("../zeta/SKILL.md", t / "linked/SKILL.md");
     }, true);
     step([&] { fs::remove_all(t / "linked"); }, true);
-    step([&] { write(t / "misnamed/skill.md", skill("misnamed", "says why not")); }, true);
+    step([&] { write(t / "misnamed/skill.md", skill("misnamed", "says why not")); }, false);
     step([&] { fs::create_directory(t / "bad\x01name"); }, true);
     step([&] { fs::create_directory_symlink(t / "beta", t / "beta-link"); }, true);
     BOOST_TEST(reg.snapshot()->find("gamma") != nullptr);
@@ -1832,12 +1834,78 @@ BOOST_AUTO_TEST_CASE(a_skill_shadowing_or_shadowed_is_resolved_again_with_its_co
     fs::remove_all(project / "Gamma");
     refresh(2, "and removed");
     write(user / "beta/SKILL.md", "---\nname: beta\ndescription: [never closed\n---\n");
-    refresh(2, "the winner now says why it is no skill");
+    refresh(0, "the winner now says why it is no skill: the shadowed copy wins, what it says put in its place");
+    BOOST_TEST(reg.snapshot()->find("beta")->meta.description == "project's beta, back");
     write(user / "beta/SKILL.md", skill("beta", "user's beta, mended"));
-    refresh(2, "and mended");
+    refresh(0, "and mended");
     fs::remove_all(user / "gamma");
     refresh(0, "the user's gamma removed");
     BOOST_TEST(reports() == 1u);
+}
+
+// What a changed read says (a warning, why it is no skill) is put where a first load puts
+// it, among what the others said and gating's reports: in command order, which is not
+// the paths' order (`s-x/SKILL.md` sorts before `s/SKILL.md`).
+BOOST_AUTO_TEST_CASE(what_a_changed_read_says_goes_where_a_first_load_puts_it)
+{
+    temp_dir t;
+    std::string const no_description = "---\nname: NAME\n---\nNo description: the body gives one.\n";
+    std::string const broken = "---\nname: NAME\ndescription: [never closed\n---\n";
+    auto const text = [](std::string s, std::string const& n) { return s.replace(s.find("NAME"), 4, n); };
+    write(t / "a/SKILL.md", text(no_description, "a"));
+    write(t / "m/SKILL.md", skill("m", "hidden", "sven:\n  requires_env: [SKILLMD_TEST_SURELY_UNSET]\n"));
+    write(t / "s/SKILL.md", skill("s", "plain"));
+    write(t / "s-x/SKILL.md", skill("s-x", "plain"));
+    write(t / "z/SKILL.md", text(broken, "z"));
+    directory_options o;
+    o.layout = layout::nested;
+    walk_counting_dir src{directory_source("t", t.path.string(), o)};
+    using reg_t = basic_registry<parser, highest_tier_wins, walk_counting_dir>;
+    reg_t reg(parser{}, lenient(dialects::sven()), src);
+    auto const first_load = [&] {
+        reg_t first(parser{}, lenient(dialects::sven()), walk_counting_dir{directory_source("t", t.path.string(), o)});
+        first.load();
+        return whole(*first.snapshot());
+    };
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    std::size_t said = reg.snapshot()->diagnostics().size();
+    BOOST_TEST_REQUIRE(said >= 3u); // a's, m's gating, z's
+    auto const refresh = [&](int more, char const* what) {
+        int const walks = *src.walks;
+        reg.refresh();
+        BOOST_TEST(*src.walks == walks, what);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+        std::size_t const now = reg.snapshot()->diagnostics().size();
+        if (more != 0) BOOST_TEST((more > 0 ? now > said : now < said), what);
+        said = now;
+    };
+    write(t / "s/SKILL.md", text(no_description, "s"));
+    refresh(1, "s says something now: after m's gating, before z");
+    write(t / "s-x/SKILL.md", text(no_description, "s-x"));
+    refresh(1, "and s-x, after s, though its path sorts first");
+    write(t / "s/SKILL.md", skill("s", "mended"));
+    refresh(-1, "s mended");
+    write(t / "b/SKILL.md", text(no_description, "b"));
+    refresh(1, "a new skill that says something, between a and m");
+    write(t / "z/SKILL.md", skill("z", "mended"));
+    refresh(-1, "z is a skill now");
+    BOOST_TEST(reg.snapshot()->find("z") != nullptr);
+    write(t / "a/SKILL.md", text(broken, "a"));
+    refresh(0, "a is none now, and says why instead"); // (as many words, or not)
+    BOOST_TEST(reg.snapshot()->find("a") == nullptr);
+    fs::remove(t / "s-x/SKILL.md");
+    refresh(-1, "s-x gone");
+    fs::remove_all(t / "a");
+    refresh(-1, "a's folder gone");
+    write(t / "a/SKILL.md", text(broken, "a"));
+    refresh(1, "made again, no skill");
+    write(t / "m/SKILL.md", skill("m", "hidden, edited", "sven:\n  requires_env: [SKILLMD_TEST_SURELY_UNSET]\n"));
+    int const walks = *src.walks;
+    reg.refresh();
+    BOOST_TEST(*src.walks == walks + 1); // hidden: what gating says, a first load decides
+    BOOST_TEST(whole(*reg.snapshot()) == first_load());
 }
 
 BOOST_AUTO_TEST_CASE(nested_folders_made_renamed_or_removed_are_walked_alone)

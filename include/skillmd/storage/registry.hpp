@@ -235,6 +235,7 @@ private:
         std::string path;
         file_stamp stamp;
         span_of_diagnostics said;
+        std::string command; // its candidate's: where a first load puts what it said (see reads_in_order_)
     };
     // Vectors, not maps (a node and a rebalancing per skill, at every refresh).
     detail::chunked<record_ptr> cache_;
@@ -243,6 +244,13 @@ private:
     std::int64_t read_at_ns_ = 0;
     std::vector<std::pair<std::uint32_t, span_of_diagnostics>> said_;
     std::vector<miss> misses_;
+    // What gating said of a cached record (hidden, off), by its place in cache_ as said_:
+    // it follows what its read said.
+    std::vector<std::pair<std::uint32_t, span_of_diagnostics>> gate_said_;
+    // The reads' diagnostics come in the order of their candidates' tiers and commands
+    // (each tier's discovery listed them so): a refresh that changes what one read says
+    // finds its place among the others by that order.
+    bool reads_in_order_ = false;
 
     using read_key = std::pair<std::size_t, std::string_view>;
     static read_key key_of(record_ptr const& r) noexcept { return {r->tier_index, r->where.path}; }
@@ -521,7 +529,19 @@ private:
     std::shared_ptr<skillmd::snapshot> derive(skillmd::snapshot const& previous, tier_changes const& changes) const;
     /// One changed path of `tier` applied to `next`: an edit, a skill added or removed.
     /// False when it is of a kind only a full refresh gets right.
-    bool apply_change(skillmd::snapshot& next, std::size_t tier, std::string const& path, bool& drafted) const;
+    /// The diagnostics of the snapshot a refresh derives, copied at the first change to them.
+    using diagnostics_draft = std::shared_ptr<std::vector<diagnostic>>;
+    static std::vector<diagnostic>& writable(skillmd::snapshot& next, diagnostics_draft& draft);
+    bool apply_change(skillmd::snapshot& next, std::size_t tier, std::string const& path, diagnostics_draft& draft) const;
+    /// The change to the lists, the names and the cache (apply_change restates what the read
+    /// said); `said`: what it says now.
+    bool change_alone(skillmd::snapshot& next, std::size_t tier, std::string const& path, std::vector<diagnostic>& said,
+                      diagnostics_draft& draft) const;
+    /// What the read at `path` says now (`said`) put where a first load puts it, in place
+    /// of what it said (`said_before`, a range of the diagnostics): the ranges after it move.
+    bool restate(skillmd::snapshot& next, std::size_t tier, std::string const& path,
+                 std::optional<typename skillmd::snapshot::span_of_diagnostics> said_before, std::vector<diagnostic> said,
+                 diagnostics_draft& draft) const;
     bool edit_in_place(skillmd::snapshot& next, std::size_t tier, typename skillmd::snapshot::cached_read const& before,
                        read_result now) const;
     bool add_skill(skillmd::snapshot& next, read_result now) const;
@@ -535,10 +555,10 @@ private:
         winner listed, the losers shadowed and their reports in place, its names counted.
         False where the group is one only a full refresh gets right: copies in one tier,
         kept all, one file twice, a skill hidden or off, a command that looks like another.
-        `drafted`: the diagnostics are copied once per refresh, into next.diagnostics_.
+        `draft`: the diagnostics, copied once per refresh (see writable()).
     */
     bool regroup(skillmd::snapshot& next, std::string_view command, typename skillmd::snapshot::cached_read const* before,
-                 record_ptr now, std::optional<file_stamp> miss, bool& drafted) const;
+                 record_ptr now, std::optional<file_stamp> miss, diagnostics_draft& draft) const;
     /// The read `read` into next's cache, where a miss of the same path was, if one was.
     static void cache_read(skillmd::snapshot& next, record_ptr const& read);
     /// The cached read `before` out of next's cache; `miss`: its path is kept as a miss.
@@ -683,7 +703,7 @@ private:
     struct read_entry
     {
         record_ptr record;
-        typename skillmd::snapshot::span_of_diagnostics said;
+        typename skillmd::snapshot::span_of_diagnostics said, gate_said;
         std::size_t miss = 0;
     };
     static skillmd::snapshot::read_key key_of(read_entry const& e, skillmd::snapshot const& next)

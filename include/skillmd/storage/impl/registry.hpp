@@ -188,25 +188,60 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->collisions_from_ = previous.collisions_from_;
     next->collisions_ = previous.collisions_;
     next->collapsed_ = previous.collapsed_;
-    bool drafted = false; // the diagnostics copied to next->diagnostics_, to change
+    next->gate_said_ = previous.gate_said_;
+    next->reads_in_order_ = previous.reads_in_order_;
+    diagnostics_draft draft; // the diagnostics, copied when the first change to them comes
     for (std::size_t tier = 0; tier < changes.size(); ++tier)
         for (auto const& path : *changes[tier])
-            if (!apply_change(*next, tier, path, drafted)) return nullptr;
-    if (drafted) {
-        next->published_diagnostics_ = std::make_shared<std::vector<diagnostic> const>(std::move(next->diagnostics_));
-        next->diagnostics_ = {};
-    }
+            if (!apply_change(*next, tier, path, draft)) return nullptr;
     return next;
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+std::vector<diagnostic>& basic_registry<Parser, Dedup, Sources...>::writable(skillmd::snapshot& next, diagnostics_draft& draft)
+{
+    if (!draft) {
+        draft = std::make_shared<std::vector<diagnostic>>(next.diagnostics());
+        next.published_diagnostics_ = draft; // what the spans of the cache view from now on
+    }
+    return *draft;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::apply_change(skillmd::snapshot& next, std::size_t tier, std::string const& path,
-                                                            bool& drafted) const
+                                                            diagnostics_draft& draft) const
+{
+    using span_of_diagnostics = typename skillmd::snapshot::span_of_diagnostics;
+    // What the last read at this path said: taken out of said_ here (the changes below
+    // move the others' places in the cache), put back with what it says now.
+    std::optional<span_of_diagnostics> said_before;
+    if (auto const before = next.cached(tier, path)) {
+        if (before->record) {
+            auto const at = static_cast<std::uint32_t>(before->at);
+            auto const at_of = [](auto const& e, std::uint32_t i) { return e.first < i; };
+            // Gating said something of it (hidden, off): a first load decides.
+            if (auto const g = std::lower_bound(next.gate_said_.begin(), next.gate_said_.end(), at, at_of);
+                g != next.gate_said_.end() && g->first == at)
+                return false;
+            if (auto const e = std::lower_bound(next.said_.begin(), next.said_.end(), at, at_of); e != next.said_.end() && e->first == at) {
+                said_before = e->second;
+                next.said_.erase(e);
+            }
+        } else if (auto const m = next.miss_at({tier, path}); m->said.count != 0) {
+            said_before = m->said;
+        }
+    }
+    std::vector<diagnostic> said;
+    if (!change_alone(next, tier, path, said, draft)) return false;
+    if (!said_before && said.empty()) return true;
+    return restate(next, tier, path, said_before, std::move(said), draft);
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& next, std::size_t tier, std::string const& path,
+                                                            std::vector<diagnostic>& said, diagnostics_draft& draft) const
 {
     auto const before = next.cached(tier, path);
-    // What a read said stays in the diagnostics, in a first load's order: only the full
-    // refresh takes it out or puts it back.
-    if (before && !before->said.empty()) return false;
     // A skill that shares its command with another, in any tier: the group is resolved again.
     auto const shared = [&](std::string_view command) { return has_company(next, command, {tier, path}); };
     if (before && before->record) {
@@ -214,9 +249,9 @@ bool basic_registry<Parser, Dedup, Sources...>::apply_change(skillmd::snapshot& 
         where.stamp = {}; // a save by rename is another file at the same path: read it, as a walk would
         read_result now = read_one(work{tier, &where, nullptr});
         if (now.record) {
+            said = std::move(now.diagnostics);
             std::string_view const command = (*before->record)->command;
-            if (now.diagnostics.empty() && now.record->command == command && shared(command))
-                return regroup(next, command, &*before, now.record, std::nullopt, drafted);
+            if (now.record->command == command && shared(command)) return regroup(next, command, &*before, now.record, std::nullopt, draft);
             return edit_in_place(next, tier, *before, std::move(now));
         }
     }
@@ -226,7 +261,7 @@ bool basic_registry<Parser, Dedup, Sources...>::apply_change(skillmd::snapshot& 
     bool const had_skill = before && before->record;
     auto const gone = [&](std::optional<file_stamp> miss) {
         std::string_view const command = (*before->record)->command;
-        return shared(command) ? regroup(next, command, &*before, nullptr, miss, drafted) : remove_skill(next, *before, miss);
+        return shared(command) ? regroup(next, command, &*before, nullptr, miss, draft) : remove_skill(next, *before, miss);
     };
     if (!*listed) {
         if (had_skill) return gone(std::nullopt);
@@ -235,14 +270,82 @@ bool basic_registry<Parser, Dedup, Sources...>::apply_change(skillmd::snapshot& 
     }
     candidate where = std::move(**listed);
     read_result now = read_one(work{tier, &where, nullptr});
-    if (!now.diagnostics.empty()) return false;
+    said = std::move(now.diagnostics);
     if (now.record) {
         if (had_skill) return false;
         std::string_view const command = now.record->command;
-        return shared(command) ? regroup(next, command, nullptr, now.record, std::nullopt, drafted) : add_skill(next, std::move(now));
+        return shared(command) ? regroup(next, command, nullptr, now.record, std::nullopt, draft) : add_skill(next, std::move(now));
     }
-    // Listed, and silently no skill (a flat tier's folder without its SKILL.md): a miss.
-    return !had_skill || gone(now.stamp);
+    // Listed, and no skill (a flat tier's folder without its SKILL.md, or a file that says
+    // why it is none): a miss, as a first load keeps one.
+    if (had_skill) return gone(now.stamp);
+    using miss = typename skillmd::snapshot::miss;
+    if (auto const m = next.miss_at({tier, path}); m != next.misses_.end() && m->tier == tier && m->path == path) {
+        next.misses_[static_cast<std::size_t>(m - next.misses_.begin())].stamp = now.stamp;
+    } else {
+        next.misses_.insert(m, miss{tier, path, now.stamp, {}, std::string(where.command)});
+    }
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::restate(skillmd::snapshot& next, std::size_t tier, std::string const& path,
+                                                       std::optional<typename skillmd::snapshot::span_of_diagnostics> said_before,
+                                                       std::vector<diagnostic> said, diagnostics_draft& draft) const
+{
+    using span_of_diagnostics = typename skillmd::snapshot::span_of_diagnostics;
+    // Where the read is now: a record in the cache, a miss, or neither (gone: it says nothing).
+    auto const now = next.cached(tier, path);
+    if (!now && !said.empty()) return false;
+    std::string_view const command = !now ? std::string_view() : now->record ? std::string_view((*now->record)->where.command) : next.miss_at({tier, path})->command;
+    // Its place: where it said something before, or else before the first read after it
+    // (by tier, then command) that said something; after the last, where the collisions'
+    // reports begin.
+    std::size_t place = next.collisions_from_;
+    if (said_before) {
+        place = said_before->first;
+    } else {
+        if (!next.reads_in_order_) return false;
+        auto const after = [&](std::size_t t, std::string_view c) { return t > tier || (t == tier && c > command); };
+        auto const same = [&](std::size_t t, std::string_view c) { return t == tier && c == command; };
+        bool twin = false; // another read of the same tier and command: their order is the walk's
+        for (auto const* list : {&next.said_, &next.gate_said_})
+            for (auto const& [at, span] : *list) {
+                record_ptr const& r = next.cache_[at];
+                if (same(r->tier_index, r->where.command) && !(r->tier_index == tier && r->where.path == path)) twin = true;
+                if (span.count != 0 && after(r->tier_index, r->where.command)) place = std::min<std::size_t>(place, span.first);
+            }
+        for (auto const& m : next.misses_) {
+            if (same(m.tier, m.command) && m.path != path) twin = true;
+            if (m.said.count != 0 && after(m.tier, m.command)) place = std::min<std::size_t>(place, m.said.first);
+        }
+        if (twin) return false;
+    }
+    std::size_t const count_before = said_before ? said_before->count : 0;
+    auto& all = writable(next, draft);
+    if (place + count_before > all.size()) return false;
+    auto const first = all.begin() + static_cast<std::ptrdiff_t>(place);
+    all.erase(first, first + static_cast<std::ptrdiff_t>(count_before));
+    all.insert(all.begin() + static_cast<std::ptrdiff_t>(place), std::make_move_iterator(said.begin()), std::make_move_iterator(said.end()));
+    // Every range after it moves by the difference.
+    auto const moved = [&](span_of_diagnostics& s) {
+        if (s.first >= place + count_before) s.first = static_cast<std::uint32_t>(s.first + said.size() - count_before);
+    };
+    for (auto* list : {&next.said_, &next.gate_said_})
+        for (auto& e : *list) moved(e.second);
+    for (auto& m : next.misses_) moved(m.said);
+    next.collisions_from_ = next.collisions_from_ + said.size() - count_before;
+    span_of_diagnostics const mine{static_cast<std::uint32_t>(place), static_cast<std::uint32_t>(said.size())};
+    if (!now) return true;
+    if (!now->record) {
+        next.misses_[static_cast<std::size_t>(next.miss_at({tier, path}) - next.misses_.begin())].said = mine;
+        return true;
+    }
+    if (said.empty()) return true;
+    auto const at = static_cast<std::uint32_t>(now->at);
+    auto const e = std::lower_bound(next.said_.begin(), next.said_.end(), at, [](auto const& x, std::uint32_t i) { return x.first < i; });
+    next.said_.insert(e, {at, mine});
+    return true;
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
@@ -260,7 +363,7 @@ bool basic_registry<Parser, Dedup, Sources...>::has_company(skillmd::snapshot co
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next, std::string_view command_viewed,
                                                        typename skillmd::snapshot::cached_read const* before, record_ptr now,
-                                                       std::optional<file_stamp> miss, bool& drafted) const
+                                                       std::optional<file_stamp> miss, diagnostics_draft& draft) const
 {
     // A refresh that returns false here is thrown away whole: what was changed before does not matter.
     std::string const command(command_viewed); // the records viewed are replaced below
@@ -341,11 +444,7 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
         losers.push_back(std::move(r));
     }
     // The reports replaced where the old ones were: collisions are reported in command order.
-    if (!drafted) {
-        next.diagnostics_ = next.diagnostics();
-        drafted = true;
-    }
-    auto& diagnostics = next.diagnostics_;
+    auto& diagnostics = writable(next, draft);
     auto const first = static_cast<std::ptrdiff_t>(next.collisions_from_ + from);
     if (next.collisions_from_ + to > diagnostics.size()) return false;
     diagnostics.erase(diagnostics.begin() + first, diagnostics.begin() + first + static_cast<std::ptrdiff_t>(to - from));
@@ -377,8 +476,9 @@ void basic_registry<Parser, Dedup, Sources...>::cache_read(skillmd::snapshot& ne
     using before_key = typename skillmd::snapshot::before_key;
     auto const at = static_cast<std::uint32_t>(std::lower_bound(next.cache_.begin(), next.cache_.end(), key, before_key{}).index());
     next.cache_.insert(at, read);
-    for (auto& s : next.said_)
-        if (s.first >= at) ++s.first;
+    for (auto* list : {&next.said_, &next.gate_said_})
+        for (auto& s : *list)
+            if (s.first >= at) ++s.first;
     next.drop_miss(key);
 }
 
@@ -390,9 +490,12 @@ void basic_registry<Parser, Dedup, Sources...>::uncache_read(skillmd::snapshot& 
     auto const at = static_cast<std::uint32_t>(before.at);
     auto const key = skillmd::snapshot::key_of(old);
     next.cache_.erase(at);
-    for (auto& s : next.said_)
-        if (s.first > at) --s.first;
-    if (miss) next.misses_.insert(next.miss_at(key), typename skillmd::snapshot::miss{old->tier_index, std::string(old->where.path), *miss, {}});
+    for (auto* list : {&next.said_, &next.gate_said_})
+        for (auto& s : *list)
+            if (s.first > at) --s.first;
+    if (miss)
+        next.misses_.insert(next.miss_at(key), typename skillmd::snapshot::miss{old->tier_index, std::string(old->where.path), *miss, {},
+                                                                               std::string(old->where.command)});
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
@@ -401,7 +504,7 @@ bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot&
                                                              read_result now) const
 {
     record_ptr const old = *before.record;
-    if (!now.diagnostics.empty() || now.record->command != old->command) return false;
+    if (now.record->command != old->command) return false;
     // Listed as it was read: the only skill of its command, not hidden (which says so).
     std::string_view const command = old->command;
     std::size_t const i = next.position_of(command);
@@ -863,7 +966,7 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
     requirement_checker gate;
     // Discovery lists most trees in command order, each path once: whether this one does
     // is seen on the way, each item against the one before it (still in the CPU's cache).
-    bool kept_in_order = true, cache_in_order = true;
+    bool kept_in_order = true, cache_in_order = true, reads_in_order = true;
     auto const push_cached = [&](read_entry e) {
         if (!reads.empty() && cache_in_order) cache_in_order = key_of(reads.back(), next) < key_of(e, next);
         reads.push_back(std::move(e));
@@ -874,6 +977,10 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
         if (i + 2 * detail::prefetch_distance < items.size()) detail::prefetch(items[i + 2 * detail::prefetch_distance].result);
         detail::prefetch_ahead(items, i, [](work const& w) { return w.result->record.get(); });
         auto& w = items[i];
+        if (reads_in_order && i > 0) {
+            auto const& p = items[i - 1];
+            reads_in_order = p.tier < w.tier || (p.tier == w.tier && p.where->command < w.where->command);
+        }
         auto& result = *w.result;
         auto& fresh = result.diagnostics;
         auto const first = next.diagnostics_.size();
@@ -881,13 +988,15 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
         next.diagnostics_.insert(next.diagnostics_.end(), result.kept.begin(), result.kept.end());
         span_of_diagnostics const said{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(next.diagnostics_.size() - first)};
         if (!result.record) {
-            next.misses_.push_back({w.tier, w.where->path, result.stamp, said});
-            push_cached({nullptr, {}, next.misses_.size() - 1});
+            next.misses_.push_back({w.tier, w.where->path, result.stamp, said, w.where->command});
+            push_cached({nullptr, {}, {}, next.misses_.size() - 1});
             continue;
         }
         record_ptr rec = result.record;
-        push_cached({std::move(result.record), said});
-        if (!gate_one(rec, gate, next)) continue;
+        push_cached({std::move(result.record), said, {}, 0});
+        bool const on = gate_one(rec, gate, next);
+        reads.back().gate_said = {said.first + said.count, static_cast<std::uint32_t>(next.diagnostics_.size() - said.first - said.count)};
+        if (!on) continue;
         if (kept_in_order && !kept.empty()) kept_in_order = kept.back()->command < rec->command;
         kept.push_back(std::move(rec));
     }
@@ -896,6 +1005,7 @@ typename basic_registry<Parser, Dedup, Sources...>::command_groups basic_registr
     if (!kept_in_order && !std::is_sorted(kept.begin(), kept.end(), detail::command_before))
         std::stable_sort(kept.begin(), kept.end(), detail::command_before);
     cache_reads(reads, cache_in_order, next);
+    next.reads_in_order_ = reads_in_order;
     return kept;
 }
 
@@ -953,9 +1063,11 @@ void basic_registry<Parser, Dedup, Sources...>::cache_reads(std::vector<read_ent
             continue;
         }
         if (e.said.count != 0) next.said_.emplace_back(static_cast<std::uint32_t>(cache.size()), e.said);
+        if (e.gate_said.count != 0) next.gate_said_.emplace_back(static_cast<std::uint32_t>(cache.size()), e.gate_said);
         cache.push_back(std::move(e.record));
     }
     next.said_.shrink_to_fit();
+    next.gate_said_.shrink_to_fit();
     next.misses_ = std::move(misses);
     next.cache_ = detail::chunked<record_ptr>(std::move(cache));
 }
