@@ -1276,6 +1276,53 @@ unsigned property_seed()
     return 20261128;
 }
 
+// Gating is checked again at every refresh for shadowed and disabled skills too: their
+// `hidden` and its report follow the environment as a first load's do.
+BOOST_AUTO_TEST_CASE(requirements_are_checked_again_for_shadowed_and_disabled_skills)
+{
+    temp_dir t;
+    std::string const gated = "sven:\n  requires_env: [SKILLMD_TEST_SHADOWED_GATE]\n";
+    write(t / "a/alpha/SKILL.md", skill("alpha", "gated, shadowed", gated));
+    write(t / "b/alpha/SKILL.md", skill("alpha", "the winner"));
+    write(t / "b/off/SKILL.md", skill("off", "gated, off", gated));
+    directory_options o;
+    o.layout = layout::nested;
+    auto opts = lenient(dialects::sven());
+    opts.overrides.add({"user settings", "", {{"off", false, override_mode::off}}});
+    using reg_t = basic_registry<parser, highest_tier_wins, directory_source, directory_source>;
+    auto const sources = [&] {
+        return std::pair{directory_source("a", (t / "a").string(), o), directory_source("b", (t / "b").string(), o)};
+    };
+    auto const first_load = [&] {
+        auto [fa, fb] = sources();
+        reg_t first(parser{}, opts, fa, fb);
+        first.load();
+        return whole(*first.snapshot());
+    };
+    auto [a, b] = sources();
+    reg_t reg(parser{}, opts, a, b);
+    ::unsetenv("SKILLMD_TEST_SHADOWED_GATE");
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    BOOST_TEST_REQUIRE(reg.snapshot()->shadowed().size() == 1u);
+    BOOST_TEST(reg.snapshot()->shadowed()[0].hidden);
+    BOOST_TEST_REQUIRE(reg.snapshot()->disabled().size() == 1u);
+    BOOST_TEST(reg.snapshot()->disabled()[0].hidden);
+    ::setenv("SKILLMD_TEST_SHADOWED_GATE", "1", 1);
+    reg.refresh();
+    BOOST_TEST(!reg.snapshot()->shadowed()[0].hidden);
+    BOOST_TEST(!reg.snapshot()->disabled()[0].hidden);
+    BOOST_TEST(whole(*reg.snapshot()) == first_load());
+    write(t / "b/alpha/SKILL.md", skill("alpha", "the winner, edited: the shadowed copy is gated and met"));
+    reg.refresh();
+    BOOST_TEST(whole(*reg.snapshot()) == first_load());
+    ::unsetenv("SKILLMD_TEST_SHADOWED_GATE");
+    reg.refresh();
+    BOOST_TEST(reg.snapshot()->shadowed()[0].hidden);
+    BOOST_TEST(whole(*reg.snapshot()) == first_load());
+}
+
 BOOST_AUTO_TEST_CASE(an_edited_skill_is_derived_without_a_walk_and_other_changes_walk_again)
 {
     temp_dir t;
@@ -2091,6 +2138,14 @@ BOOST_AUTO_TEST_CASE(changes_through_links_refresh_to_what_a_first_load_gives)
         }});
     run(t / "files", layout::files, {[&] { write(t / "files/SKILL.md", skill("SKILL", "no skill")); }});
     run(t / "filelink", layout::flat, {[&] { fs::remove(t / "filelink/alpha/file"); }}); // now a broken link
+    // Files layout: a skill file that is a link to nothing yet is reported, not listed;
+    // its target made later, outside the tier, raises no event in it.
+    write(t / "elsewhere/p.md", skill("p", "outside"));
+    fs::create_directories(t / "files2");
+    fs::create_symlink(t / "elsewhere/p.md", t / "files2/p.md");
+    fs::remove(t / "elsewhere/p.md");
+    run(t / "files2", layout::files, {[&] { write(t / "elsewhere/p.md", skill("p", "made where the link leads")); },
+                                      [&] { fs::remove(t / "elsewhere/p.md"); }});
 }
 
 // A snapshot's lists in chunks: every edit matches the same edit of a plain vector.

@@ -215,8 +215,8 @@ private:
     detail::chunked<std::pair<std::string, std::uint32_t>> crowded_;
     // Every command of skills_ and shadowed_ is ASCII, so look-alikes differ by case alone.
     bool ascii_ = true;
-    // The skills of skills_ that require programs or variables: what a refresh checks
-    // again when no file changed (PATH or the environment may have).
+    // The skills of skills_, shadowed_ and disabled_ that require programs or variables:
+    // what a refresh checks again when no file changed (PATH or the environment may have).
     std::vector<record_ptr> gated_;
 
     // What refresh() may reuse: every candidate read, by tier and path, with its stamp.

@@ -450,8 +450,14 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     diagnostics.erase(diagnostics.begin() + first, diagnostics.begin() + first + static_cast<std::ptrdiff_t>(to - from));
     diagnostics.insert(diagnostics.begin() + first, std::make_move_iterator(reports.begin()), std::make_move_iterator(reports.end()));
     next.collisions_ = next.collisions_ - (to - from) + losers.size();
-    for (std::size_t k = to; k > from; --k) shadowed.erase(k - 1);
-    for (std::size_t k = 0; k < losers.size(); ++k) shadowed.insert(from + k, std::move(losers[k]));
+    for (std::size_t k = to; k > from; --k) {
+        std::erase(next.gated_, shadowed[k - 1]);
+        shadowed.erase(k - 1);
+    }
+    for (std::size_t k = 0; k < losers.size(); ++k) {
+        if (has_requirements(*losers[k])) next.gated_.push_back(losers[k]);
+        shadowed.insert(from + k, std::move(losers[k]));
+    }
     // The winner listed: its names counted out and in, as edit_in_place counts them.
     std::vector<std::string_view> was, is;
     for_each_name(*listed, [&](std::string_view n) { was.push_back(n); });
@@ -942,8 +948,10 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     std::sort(names.begin(), names.end());
     std::sort(crowded.begin(), crowded.end());
     next.crowded_ = detail::chunked<std::pair<std::string, std::uint32_t>>(std::move(crowded));
-    for (auto const& r : skills)
-        if (has_requirements(*r)) next.gated_.push_back(r);
+    // Shadowed and disabled ones too: each says whether it is hidden.
+    for (auto const* list : {&skills, &next.shadowed_.building_, &next.disabled_.building_})
+        for (auto const& r : *list)
+            if (has_requirements(*r)) next.gated_.push_back(r);
     next.names_ = detail::chunked<std::pair<std::string_view, std::string_view>>(std::move(names));
     next.skills_.freeze();
     next.shadowed_.freeze();

@@ -1735,6 +1735,12 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
         keep.insert(c.directory);
         keep.insert(c.path);
     }
+    // A link the walk reported rather than listed (one to nothing yet, in the files
+    // layout): what it leads to can come or change with no event in the tree.
+    for (auto const& g : d.diagnostics) {
+        struct stat lst {};
+        if (!link && !g.file.empty() && ::lstat(g.file.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) link = skill_link = true;
+    }
     w.keep_only(keep);
     // Only mounts at, above or below the root change what a tier with no links reads:
     // where it has some, what they lead to may lie under any mount.
