@@ -587,6 +587,9 @@ private:
     bool name_the_bearer(skillmd::snapshot& next, std::size_t shared, std::string_view leaving) const;
     /// The listed parent of `command`, if any, with `command` among its sub-skills or not.
     void relink_parent(skillmd::snapshot& next, std::string_view command, bool added) const;
+    /// The listed record at `i` (`listed`, held here) replaced by `rec`, of the same command:
+    /// `rec` takes its sub-skills, and the names one bears and the other not are counted out and in.
+    bool relist(skillmd::snapshot& next, std::size_t i, record_ptr const listed, record_ptr rec) const;
     /// The listed record at `i` replaced by `rec` (the same command): the names that view
     /// its strings, and the gated list, follow.
     void replace_listed(skillmd::snapshot& next, std::size_t i, record_ptr rec) const;

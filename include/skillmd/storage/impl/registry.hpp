@@ -419,13 +419,6 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     if constexpr (Dedup::collapse_same_file)
         for (auto const& r : group)
             if (r != winner && r->where.stamp.same_file(winner->where.stamp)) return false;
-    if (!listed->children.empty()) { // its sub-skills are the same commands
-        std::vector<std::string_view> children;
-        for (auto const& c : listed->children) children.push_back(c);
-        record_draft w = winner->draft();
-        w.children.clear();
-        winner = detail::make_record(w, children);
-    }
     // The losers, shadowed, and their reports, as resolve_collisions words them.
     std::string const qualified = winner->qualified();
     std::vector<record_ptr> losers;
@@ -458,16 +451,7 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
         if (has_requirements(*losers[k])) next.gated_.push_back(losers[k]);
         shadowed.insert(from + k, std::move(losers[k]));
     }
-    // The winner listed: its names counted out and in, as edit_in_place counts them.
-    std::vector<std::string_view> was, is;
-    for_each_name(*listed, [&](std::string_view n) { was.push_back(n); });
-    for_each_name(*winner, [&](std::string_view n) { is.push_back(n); });
-    auto const among = [](std::vector<std::string_view> const& v, std::string_view n) { return std::find(v.begin(), v.end(), n) != v.end(); };
-    for (auto const n : was)
-        if (!among(is, n) && !count_name(next, n, command, false)) return false;
-    replace_listed(next, at, winner);
-    for (auto const n : is)
-        if (!among(was, n) && !count_name(next, n, winner->command, true)) return false;
+    if (!relist(next, at, listed, winner)) return false;
     // The changed read, in the cache.
     if (before && now) next.cache_.set(before->at, std::move(now));
     else if (before) uncache_read(next, *before, miss);
@@ -524,6 +508,14 @@ bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot&
     requirement_checker gate;
     record_ptr rec = now.record;
     if (!gate_one(rec, gate, scratch) || !scratch.diagnostics_.empty()) return false;
+    if (!relist(next, i, listed, std::move(rec))) return false;
+    next.cache_.set(before.at, std::move(now.record));
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::relist(skillmd::snapshot& next, std::size_t i, record_ptr const listed, record_ptr rec) const
+{
     if (!listed->children.empty()) { // its sub-skills are the same commands
         std::vector<std::string_view> children;
         for (auto const& c : listed->children) children.push_back(c);
@@ -532,17 +524,16 @@ bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot&
         rec = detail::make_record(d, children);
     }
     // A `name:` or label changed: the old ones are counted out, the new ones in, viewing
-    // the record listed from now on (`rec`, not the read: the names table views skills_).
+    // the record listed from now on (`rec`, not a read: the names table views skills_).
     std::vector<std::string_view> was, is;
     for_each_name(*listed, [&](std::string_view n) { was.push_back(n); });
     for_each_name(*rec, [&](std::string_view n) { is.push_back(n); });
     auto const among = [](std::vector<std::string_view> const& v, std::string_view n) { return std::find(v.begin(), v.end(), n) != v.end(); };
     for (auto const n : was)
-        if (!among(is, n) && !count_name(next, n, command, false)) return false;
+        if (!among(is, n) && !count_name(next, n, listed->command, false)) return false;
     replace_listed(next, i, rec);
     for (auto const n : is)
         if (!among(was, n) && !count_name(next, n, rec->command, true)) return false;
-    next.cache_.set(before.at, std::move(now.record));
     return true;
 }
 
