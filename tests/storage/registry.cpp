@@ -1809,7 +1809,9 @@ BOOST_AUTO_TEST_CASE(a_skill_shadowing_or_shadowed_is_resolved_again_with_its_co
     auto const sources = [&] {
         return std::pair{walk_counting_dir{directory_source("user", user.string())}, walk_counting_dir{directory_source("project", project.string())}};
     };
-    auto [u, p] = sources();
+    auto tiers = sources(); // not a structured binding: the lambdas below capture them
+    auto& u = tiers.first;
+    auto& p = tiers.second;
     reg_t reg(parser{}, lenient(dialects::claude_code()), u, p);
     auto const first_load = [&] {
         auto [fu, fp] = sources();
