@@ -247,6 +247,19 @@ private:
     // What gating said of a cached record (hidden, off), by its place in cache_ as said_:
     // it follows what its read said.
     std::vector<std::pair<std::uint32_t, span_of_diagnostics>> gate_said_;
+    /// The first entry of `list` (said_ or gate_said_) whose place in cache_ is not before `at`.
+    template <class List>
+    static auto said_from(List& list, std::uint32_t at)
+    {
+        return std::lower_bound(list.begin(), list.end(), at, [](auto const& e, std::uint32_t i) { return e.first < i; });
+    }
+    /// The entry of `list` for the record at `at` in cache_, or list.end().
+    template <class List>
+    static auto said_at(List& list, std::uint32_t at)
+    {
+        auto const e = said_from(list, at);
+        return e != list.end() && e->first == at ? e : list.end();
+    }
     // The reads' diagnostics come in the order of their candidates' tiers and commands
     // (each tier's discovery listed them so): a refresh that changes what one read says
     // finds its place among the others by that order.
@@ -289,8 +302,8 @@ private:
         read_key const key(tier, path);
         if (auto const r = std::lower_bound(cache_.begin(), cache_.end(), key, before_key{}); r != cache_.end() && key_of(*r) == key) {
             auto const at = static_cast<std::uint32_t>(r.index());
-            auto const s = std::lower_bound(said_.begin(), said_.end(), at, [](auto const& e, std::uint32_t i) { return e.first < i; });
-            return cached_read{&*r, (*r)->where.stamp, s != said_.end() && s->first == at ? diagnostics_in(s->second) : std::span<diagnostic const>(), at};
+            auto const s = said_at(said_, at);
+            return cached_read{&*r, (*r)->where.stamp, s != said_.end() ? diagnostics_in(s->second) : std::span<diagnostic const>(), at};
         }
         if (auto const m = miss_at(key); m != misses_.end() && key_of(*m) == key) return cached_read{nullptr, m->stamp, diagnostics_in(m->said)};
         return std::nullopt;
@@ -567,6 +580,9 @@ private:
     /// Whether `command` may come or go alone: no other skill has it, in any tier or as a
     /// keep-all copy, and none looks like it (which a first load would report).
     bool stands_alone(skillmd::snapshot const& next, std::string_view command) const;
+    /// Whether no listed or shadowed command looks like `command` (ASCII case; a store with
+    /// non-ASCII commands folds more than this sees): the look-alike reports stay as they are.
+    static bool looks_like_no_other(skillmd::snapshot const& next, std::string_view command);
     /// The names a skill adds to names_ (its `name:` and, where labels find skills, its label).
     template <class F>
     void for_each_name(skill_record const& r, F&& f) const

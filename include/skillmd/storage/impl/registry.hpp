@@ -218,12 +218,9 @@ bool basic_registry<Parser, Dedup, Sources...>::apply_change(skillmd::snapshot& 
     if (auto const before = next.cached(tier, path)) {
         if (before->record) {
             auto const at = static_cast<std::uint32_t>(before->at);
-            auto const at_of = [](auto const& e, std::uint32_t i) { return e.first < i; };
             // Gating said something of it (hidden, off): a first load decides.
-            if (auto const g = std::lower_bound(next.gate_said_.begin(), next.gate_said_.end(), at, at_of);
-                g != next.gate_said_.end() && g->first == at)
-                return false;
-            if (auto const e = std::lower_bound(next.said_.begin(), next.said_.end(), at, at_of); e != next.said_.end() && e->first == at) {
+            if (skillmd::snapshot::said_at(next.gate_said_, at) != next.gate_said_.end()) return false;
+            if (auto const e = skillmd::snapshot::said_at(next.said_, at); e != next.said_.end()) {
                 said_before = e->second;
                 next.said_.erase(e);
             }
@@ -343,8 +340,7 @@ bool basic_registry<Parser, Dedup, Sources...>::restate(skillmd::snapshot& next,
     }
     if (said.empty()) return true;
     auto const at = static_cast<std::uint32_t>(now->at);
-    auto const e = std::lower_bound(next.said_.begin(), next.said_.end(), at, [](auto const& x, std::uint32_t i) { return x.first < i; });
-    next.said_.insert(e, {at, mine});
+    next.said_.insert(skillmd::snapshot::said_from(next.said_, at), {at, mine});
     return true;
 }
 
@@ -369,13 +365,7 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     std::string const command(command_viewed); // the records viewed are replaced below
     // Every report of a collision is a shadowed skill's, in order; none was dropped as the winner's file.
     if (next.collisions_ != next.shadowed_.items_.size() || next.collapsed_ != 0) return false;
-    // Looks like no other command: the look-alike reports stay as they are.
-    if (!next.ascii_ || !std::all_of(command.begin(), command.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
-        return false;
-    std::string prefix;
-    if (detail::case_twin_in(next.skills_.items_, command, prefix)) return false;
-    prefix.clear();
-    if (detail::case_twin_in(next.shadowed_.items_, command, prefix)) return false;
+    if (!looks_like_no_other(next, command)) return false;
     std::size_t const at = next.position_of(command);
     if (at == skillmd::snapshot::npos) return false;
     record_ptr const listed = next.skills_.items_[at]; // holds the strings the names table views, until the end
@@ -546,12 +536,18 @@ bool basic_registry<Parser, Dedup, Sources...>::stands_alone(skillmd::snapshot c
     if (auto const c = skillmd::snapshot::first_from(next.skills_.items_, copies);
         c != next.skills_.items_.end() && std::string_view((*c)->command).starts_with(copies))
         return false;
+    return looks_like_no_other(next, command);
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::looks_like_no_other(skillmd::snapshot const& next, std::string_view command)
+{
     if (!next.ascii_) return false;
     if (!std::all_of(command.begin(), command.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) return false;
     std::string prefix;
     if (detail::case_twin_in(next.skills_.items_, command, prefix)) return false;
     prefix.clear();
-    return !detail::case_twin_in(shadowed, command, prefix);
+    return !detail::case_twin_in(next.shadowed_.items_, command, prefix);
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
