@@ -1892,6 +1892,92 @@ BOOST_AUTO_TEST_CASE(a_skill_shadowing_or_shadowed_is_resolved_again_with_its_co
     BOOST_TEST(reports() == 1u);
 }
 
+// Codex keeps every copy of a name, each listed as `name@tier` (one alone as `name`): a copy
+// made, edited or removed lists its group anew without a walk, the others renamed as a
+// first load names them and the name they share counted.
+BOOST_AUTO_TEST_CASE(copies_kept_in_every_tier_are_listed_again_with_their_command_alone)
+{
+    temp_dir t;
+    fs::path const repo = t / "repo", user = t / "user", admin = t / "admin";
+    write(user / "alpha/SKILL.md", skill("alpha", "user's alpha"));
+    write(user / "beta/SKILL.md", skill("beta", "user's beta"));
+    write(repo / "beta/SKILL.md", skill("beta", "repo's beta"));
+    fs::create_directories(admin);
+    using reg_t = basic_registry<parser, keep_every_copy, walk_counting_dir, walk_counting_dir, walk_counting_dir>;
+    struct tiers_t
+    {
+        walk_counting_dir repo, user, admin;
+    };
+    auto const sources = [&] {
+        return tiers_t{walk_counting_dir{directory_source("repo", repo.string())}, walk_counting_dir{directory_source("user", user.string())},
+                       walk_counting_dir{directory_source("admin", admin.string())}};
+    };
+    tiers_t tiers = sources();
+    reg_t reg(parser{}, lenient(dialects::codex_0_169()), tiers.repo, tiers.user, tiers.admin);
+    auto const first_load = [&] {
+        tiers_t f = sources();
+        reg_t first(parser{}, lenient(dialects::codex_0_169()), f.repo, f.user, f.admin);
+        first.load();
+        return whole(*first.snapshot());
+    };
+    auto const walks = [&] { return *tiers.repo.walks + *tiers.user.walks + *tiers.admin.walks; };
+    auto const refresh = [&](int walked, char const* what) {
+        int const before = walks();
+        reg.refresh();
+        BOOST_TEST(walks() == before + walked, what);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+    };
+    auto const listed = [&] {
+        std::string out;
+        for (auto const& r : reg.snapshot()->skills()) out += std::string(r.command) + " ";
+        return out;
+    };
+    auto const description = [&](std::string_view command) {
+        auto const* r = reg.snapshot()->find(command);
+        return r ? std::string(r->meta.description) : std::string("(none)");
+    };
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    BOOST_TEST_REQUIRE(listed() == "alpha beta@repo beta@user ");
+
+    write(repo / "alpha/SKILL.md", skill("alpha", "repo's alpha"));
+    refresh(0, "a second copy: both renamed for their tiers");
+    BOOST_TEST(listed() == "alpha@repo alpha@user beta@repo beta@user ");
+    BOOST_TEST(description("alpha") == "(none)"); // the name is shared
+    BOOST_TEST(description("alpha@user") == "user's alpha");
+    write(admin / "alpha/SKILL.md", skill("alpha", "admin's alpha"));
+    refresh(0, "a third copy");
+    BOOST_TEST(listed() == "alpha@admin alpha@repo alpha@user beta@repo beta@user ");
+    write(repo / "alpha/SKILL.md", skill("alpha", "repo's alpha, edited"));
+    refresh(0, "a copy edited");
+    BOOST_TEST(description("alpha@repo") == "repo's alpha, edited");
+    fs::remove_all(admin / "alpha");
+    refresh(0, "a copy removed with its folder");
+    BOOST_TEST(listed() == "alpha@repo alpha@user beta@repo beta@user ");
+    fs::remove(user / "alpha/SKILL.md");
+    refresh(0, "down to one copy: listed by its name again");
+    BOOST_TEST(listed() == "alpha beta@repo beta@user ");
+    BOOST_TEST(description("alpha") == "repo's alpha, edited");
+    write(user / "gamma/SKILL.md", skill("alpha", "user's gamma folder, named alpha"));
+    refresh(0, "a copy by its name in another folder");
+    BOOST_TEST(description("alpha@user") == "user's gamma folder, named alpha");
+    write(repo / "beta/SKILL.md", "---\nname: beta\ndescription: [never closed\n---\n");
+    refresh(0, "a copy that says why it is no skill: the other is listed alone, what it says in its place");
+    BOOST_TEST(listed() == "alpha@repo alpha@user beta ");
+    write(repo / "beta/SKILL.md", skill("beta", "repo's beta, mended"));
+    refresh(0, "and mended");
+    BOOST_TEST(listed() == "alpha@repo alpha@user beta@repo beta@user ");
+
+    // Two copies in one tier keep the walk's order, and one is reported: every tier walks.
+    write(user / "beta-2/SKILL.md", skill("beta", "user's second beta"));
+    refresh(3, "a second copy in one tier");
+    fs::remove_all(user / "beta-2");
+    refresh(3, "and removed");
+    write(user / "beta/SKILL.md", skill("beta", "user's beta, edited"));
+    refresh(0, "one copy in each tier again: derived");
+}
+
 // What a changed read says (a warning, why it is no skill) is put where a first load puts
 // it, among what the others said and gating's reports: in command order, which is not
 // the paths' order (`s-x/SKILL.md` sorts before `s/SKILL.md`).

@@ -558,6 +558,11 @@ private:
     bool edit_in_place(skillmd::snapshot& next, std::size_t tier, typename skillmd::snapshot::cached_read const& before,
                        read_result now) const;
     bool add_skill(skillmd::snapshot& next, read_result now) const;
+    /// `rec` (gated) listed under its command: it takes its sub-skills, its parent takes it,
+    /// its command and names are counted in. False where the counts are not as a first load left them.
+    bool list_one(skillmd::snapshot& next, record_ptr rec) const;
+    /// The listed record at `i` out of the listing: the reverse of list_one.
+    bool unlist_one(skillmd::snapshot& next, std::size_t i) const;
     bool remove_skill(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const& before,
                       std::optional<file_stamp> miss) const;
     /// Whether a skill other than the one read at `key` has `command`: listed, or shadowed.
@@ -566,8 +571,10 @@ private:
         would, after the one read at `before` changed to `now` (null: gone; `miss`: the
         stamp its path keeps, as a miss). From what the cache holds of the others: the
         winner listed, the losers shadowed and their reports in place, its names counted.
+        Under a keep-all policy every copy is listed as `name@tier` (a group of one as
+        `name`), and the copies renamed so are listed anew and their names counted.
         False where the group is one only a full refresh gets right: copies in one tier,
-        kept all, one file twice, a skill hidden or off, a command that looks like another.
+        one file twice, a skill hidden or off, a command that looks like another.
         `draft`: the diagnostics, copied once per refresh (see writable()).
     */
     bool regroup(skillmd::snapshot& next, std::string_view command, typename skillmd::snapshot::cached_read const* before,

@@ -353,6 +353,10 @@ bool basic_registry<Parser, Dedup, Sources...>::has_company(skillmd::snapshot co
     auto const& shadowed = next.shadowed_.items_;
     for (auto s = skillmd::snapshot::first_from(shadowed, command); s != shadowed.end() && (*s)->command == command; ++s)
         if (skillmd::snapshot::key_of(*s) != key) return true;
+    std::string const copies = std::string(command) + "@"; // keep-all's `name@tier`
+    auto const& skills = next.skills_.items_;
+    for (auto c = skillmd::snapshot::first_from(skills, copies); c != skills.end() && std::string_view((*c)->command).starts_with(copies); ++c)
+        if (skillmd::snapshot::key_of(*c) != key) return true;
     return false;
 }
 
@@ -366,9 +370,17 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     // Every report of a collision is a shadowed skill's, in order; none was dropped as the winner's file.
     if (next.collisions_ != next.shadowed_.items_.size() || next.collapsed_ != 0) return false;
     if (!looks_like_no_other(next, command)) return false;
-    std::size_t const at = next.position_of(command);
-    if (at == skillmd::snapshot::npos) return false;
-    record_ptr const listed = next.skills_.items_[at]; // holds the strings the names table views, until the end
+    // What is listed of it: the skill, or the copies a keep-all policy lists as `name@tier`
+    // (two or more). Held here: the names table views their strings until the end.
+    auto& skills = next.skills_.items_;
+    std::vector<record_ptr> listed;
+    if (auto const at = next.position_of(command); at != skillmd::snapshot::npos) listed.push_back(skills[at]);
+    std::string const copies = command + "@";
+    for (auto c = skillmd::snapshot::first_from(skills, copies); c != skills.end() && std::string_view((*c)->command).starts_with(copies); ++c) {
+        if (std::string_view((*c)->command).substr(copies.size()) != std::string_view((*c)->tier)) return false; // named so, not a copy
+        listed.push_back(*c);
+    }
+    if (listed.size() == 1 ? listed.front()->command != command : listed.size() < 2 || listed.front()->command == command) return false;
     auto& shadowed = next.shadowed_.items_;
     std::size_t const from = skillmd::snapshot::first_from(shadowed, command).index();
     std::size_t to = from;
@@ -382,18 +394,20 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
         if (r->hidden) return false; // its requirements report: a first load decides
         if (changed && skillmd::snapshot::key_of(r) == *changed) return found = true;
         auto const c = next.cached(r->tier_index, r->where.path);
-        if (!c || !c->record) return false;
+        if (!c || !c->record || (*c->record)->command != command) return false;
         group.push_back(*c->record);
         return true;
     };
-    if (!take(listed)) return false;
+    for (auto const& r : listed)
+        if (!take(r)) return false;
     for (std::size_t k = from; k < to; ++k)
         if (!take(shadowed[k])) return false;
     if (!found) return false; // the changed skill was neither listed nor shadowed (off, say)
     if (now) group.push_back(now);
     // In tier order, one skill per tier: copies in one tier keep the walk's order, which is not known here.
     std::sort(group.begin(), group.end(), [](record_ptr const& a, record_ptr const& b) { return a->tier_index < b->tier_index; });
-    if (std::adjacent_find(group.begin(), group.end(), [](auto const& a, auto const& b) { return a->tier_index == b->tier_index; }) != group.end())
+    if (group.empty() ||
+        std::adjacent_find(group.begin(), group.end(), [](auto const& a, auto const& b) { return a->tier_index == b->tier_index; }) != group.end())
         return false;
     // Gated as a full refresh gates them, and none may be hidden or off.
     skillmd::snapshot scratch;
@@ -401,38 +415,55 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     for (auto& r : group)
         if (!gate_one(r, gate, scratch)) return false;
     if (!scratch.diagnostics_.empty()) return false;
-    std::vector<dedup_entry> entries;
-    for (auto const& r : group) entries.push_back({r->tier_index, r->tier, r->where.database, r->where.stamp});
-    dedup_decision const d = Dedup::resolve(entries);
-    if (d.keep_all || d.winner >= group.size()) return false;
-    record_ptr winner = group[d.winner];
+    // One file twice: a first load drops the second copy without a word, which the counts here do not follow.
     if constexpr (Dedup::collapse_same_file)
-        for (auto const& r : group)
-            if (r != winner && r->where.stamp.same_file(winner->where.stamp)) return false;
-    // The losers, shadowed, and their reports, as resolve_collisions words them.
-    std::string const qualified = winner->qualified();
-    std::vector<record_ptr> losers;
+        for (std::size_t i = 1; i < group.size(); ++i)
+            for (std::size_t j = 0; j < i; ++j)
+                if (group[i]->where.stamp.same_file(group[j]->where.stamp)) return false;
+    // A group of one is listed as it is; a larger one goes to the policy.
+    dedup_decision d;
+    if (group.size() > 1) {
+        std::vector<dedup_entry> entries;
+        for (auto const& r : group) entries.push_back({r->tier_index, r->tier, r->where.database, r->where.stamp});
+        d = Dedup::resolve(entries);
+        if (!d.keep_all && d.winner >= group.size()) return false;
+    }
+    // What is listed from now on: every copy as `name@tier` under keep-all, else the winner,
+    // with the others shadowed and reported as resolve_collisions words them.
+    std::vector<record_ptr> listing, losers;
     std::vector<diagnostic> reports;
-    constexpr auto level = [] {
-        if constexpr (requires { Dedup::warn_on_shadow; }) return Dedup::warn_on_shadow ? severity::warning : severity::info;
-        else return severity::info;
-    }();
-    for (std::size_t i = 0; i < group.size(); ++i) {
-        if (i == d.winner) continue;
-        record_ptr r = group[i];
-        reports.push_back({std::string(codes::skill_shadowed), level, r->where.path.str(), 0, 0,
-                           "skill `" + command + "` from tier " + r->tier + " is shadowed by " + qualified +
-                               "; it stays reachable as `" + r->qualified() + "`"});
-        detail::edit(r, [&](record_draft& e) { e.shadowed_by = qualified; });
-        losers.push_back(std::move(r));
+    if (group.size() > 1 && d.keep_all) {
+        for (auto& r : group) {
+            std::string q = r->qualified();
+            detail::edit(r, [&](record_draft& e) { e.command = std::move(q); });
+        }
+        listing = std::move(group);
+    } else {
+        std::string const qualified = group[d.winner]->qualified();
+        constexpr auto level = [] {
+            if constexpr (requires { Dedup::warn_on_shadow; }) return Dedup::warn_on_shadow ? severity::warning : severity::info;
+            else return severity::info;
+        }();
+        for (std::size_t i = 0; i < group.size(); ++i) {
+            if (i == d.winner) continue;
+            record_ptr r = group[i];
+            reports.push_back({std::string(codes::skill_shadowed), level, r->where.path.str(), 0, 0,
+                               "skill `" + command + "` from tier " + r->tier + " is shadowed by " + qualified +
+                                   "; it stays reachable as `" + r->qualified() + "`"});
+            detail::edit(r, [&](record_draft& e) { e.shadowed_by = qualified; });
+            losers.push_back(std::move(r));
+        }
+        listing.push_back(group[d.winner]);
     }
     // The reports replaced where the old ones were: collisions are reported in command order.
-    auto& diagnostics = writable(next, draft);
-    auto const first = static_cast<std::ptrdiff_t>(next.collisions_from_ + from);
-    if (next.collisions_from_ + to > diagnostics.size()) return false;
-    diagnostics.erase(diagnostics.begin() + first, diagnostics.begin() + first + static_cast<std::ptrdiff_t>(to - from));
-    diagnostics.insert(diagnostics.begin() + first, std::make_move_iterator(reports.begin()), std::make_move_iterator(reports.end()));
-    next.collisions_ = next.collisions_ - (to - from) + losers.size();
+    if (to != from || !reports.empty()) {
+        auto& diagnostics = writable(next, draft);
+        auto const first = static_cast<std::ptrdiff_t>(next.collisions_from_ + from);
+        if (next.collisions_from_ + to > diagnostics.size()) return false;
+        diagnostics.erase(diagnostics.begin() + first, diagnostics.begin() + first + static_cast<std::ptrdiff_t>(to - from));
+        diagnostics.insert(diagnostics.begin() + first, std::make_move_iterator(reports.begin()), std::make_move_iterator(reports.end()));
+        next.collisions_ = next.collisions_ - (to - from) + losers.size();
+    }
     for (std::size_t k = to; k > from; --k) {
         std::erase(next.gated_, shadowed[k - 1]);
         shadowed.erase(k - 1);
@@ -441,7 +472,24 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
         if (has_requirements(*losers[k])) next.gated_.push_back(losers[k]);
         shadowed.insert(from + k, std::move(losers[k]));
     }
-    if (!relist(next, at, listed, winner)) return false;
+    // A command listed before and after is relisted in place. A new one is listed before the
+    // old ones go: a name they share is counted down while a command bears it, which needs
+    // no search for its last bearer.
+    auto const bearing = [](std::vector<record_ptr> const& v, std::string_view c) {
+        return std::find_if(v.begin(), v.end(), [&](record_ptr const& r) { return std::string_view(r->command) == c; });
+    };
+    for (auto& r : listing) {
+        if (auto const old = bearing(listed, r->command); old != listed.end()) {
+            if (!relist(next, next.position_of(r->command), *old, r)) return false;
+        } else if (!list_one(next, r)) {
+            return false;
+        }
+    }
+    for (auto const& old : listed) {
+        if (bearing(listing, old->command) != listing.end()) continue;
+        auto const i = next.position_of(old->command);
+        if (i == skillmd::snapshot::npos || !unlist_one(next, i)) return false;
+    }
     // The changed read, in the cache.
     if (before && now) next.cache_.set(before->at, std::move(now));
     else if (before) uncache_read(next, *before, miss);
@@ -653,6 +701,15 @@ bool basic_registry<Parser, Dedup, Sources...>::add_skill(skillmd::snapshot& nex
     requirement_checker gate;
     record_ptr rec = read;
     if (!gate_one(rec, gate, scratch) || !scratch.diagnostics_.empty()) return false;
+    if (!list_one(next, std::move(rec))) return false;
+    cache_read(next, read);
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::list_one(skillmd::snapshot& next, record_ptr rec) const
+{
+    std::string const command(rec->command);
     if (auto const children = detail::children_in(next.skills_.items_, command); !children.empty()) {
         record_draft d = rec->draft();
         d.children.clear();
@@ -666,7 +723,6 @@ bool basic_registry<Parser, Dedup, Sources...>::add_skill(skillmd::snapshot& nex
     if (!counted) return false;
     if (has_requirements(*rec)) next.gated_.push_back(rec);
     relink_parent(next, command, true);
-    cache_read(next, read);
     return true;
 }
 
@@ -682,14 +738,23 @@ bool basic_registry<Parser, Dedup, Sources...>::remove_skill(skillmd::snapshot& 
     record_ptr const listed = skills[i]; // holds the strings the names table views, until the end
     if (listed->tier_index != old->tier_index || listed->where.path != old->where.path || listed->hidden || !stands_alone(next, command))
         return false;
+    if (!unlist_one(next, i)) return false;
+    uncache_read(next, before, miss);
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::unlist_one(skillmd::snapshot& next, std::size_t i) const
+{
+    auto& skills = next.skills_.items_;
+    record_ptr const listed = skills[i]; // holds the strings the names table views, until the end
     bool counted = true;
     for_each_name(*listed, [&](std::string_view n) { counted = counted && count_name(next, n, listed->command, false); });
     if (!counted) return false;
     skills.erase(i);
     if (!count_command(next, listed->command, false)) return false;
     std::erase(next.gated_, listed);
-    relink_parent(next, command, false);
-    uncache_read(next, before, miss);
+    relink_parent(next, listed->command, false);
     return true;
 }
 
