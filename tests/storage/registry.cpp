@@ -1968,8 +1968,18 @@ BOOST_AUTO_TEST_CASE(copies_kept_in_every_tier_are_listed_again_with_their_comma
     write(repo / "beta/SKILL.md", skill("beta", "repo's beta, mended"));
     refresh(0, "and mended");
     BOOST_TEST(listed() == "alpha@repo alpha@user beta@repo beta@user ");
+    write(user / "gamma/SKILL.md", skill("delta", "user's gamma folder, named delta"));
+    refresh(0, "a copy named anew: its group down to one, its new name listed");
+    BOOST_TEST(listed() == "alpha beta@repo beta@user delta ");
+    write(user / "gamma/SKILL.md", skill("alpha", "user's gamma folder, named alpha again"));
+    refresh(0, "and back");
+    BOOST_TEST(listed() == "alpha@repo alpha@user beta@repo beta@user ");
 
     // Two copies in one tier keep the walk's order, and one is reported: every tier walks.
+    write(user / "gamma/SKILL.md", skill("beta", "user's gamma folder, named beta"));
+    refresh(3, "named as another copy in its tier");
+    fs::remove_all(user / "gamma");
+    refresh(3, "and removed");
     write(user / "beta-2/SKILL.md", skill("beta", "user's second beta"));
     refresh(3, "a second copy in one tier");
     fs::remove_all(user / "beta-2");

@@ -247,9 +247,15 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
         read_result now = read_one(work{tier, &where, nullptr});
         if (now.record) {
             said = std::move(now.diagnostics);
-            std::string_view const command = (*before->record)->command;
-            if (now.record->command == command && shared(command)) return regroup(next, command, &*before, now.record, std::nullopt, draft);
-            return edit_in_place(next, tier, *before, std::move(now));
+            std::string const command((*before->record)->command); // the cached read goes below
+            if (now.record->command == command)
+                return shared(command) ? regroup(next, command, &*before, now.record, std::nullopt, draft)
+                                       : edit_in_place(next, tier, *before, std::move(now));
+            // Named anew, where the name is the command: the old command goes, the new one comes.
+            if (!(shared(command) ? regroup(next, command, &*before, nullptr, std::nullopt, draft) : remove_skill(next, *before, std::nullopt)))
+                return false;
+            std::string const renamed(now.record->command);
+            return shared(renamed) ? regroup(next, renamed, nullptr, now.record, std::nullopt, draft) : add_skill(next, std::move(now));
         }
     }
     // Gone, or new: what would a walk list here now?
