@@ -1187,7 +1187,7 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
             switch (pick(8)) {
             case 0: return skill(numbered("n", pick(3)), "renamed"); // a `name:` other skills may share
             case 1: return std::string("---\nname: " + folder + "\ndescription: [never closed\n---\nbody\n"); // says why not
-            case 2: return skill(folder, "gated", "sven:\n  requires_env: [SKILLMD_PROPERTY_TEST_UNSET]\n");
+            case 2: return skill(folder, "gated", "sven:\n  requires_env: [SKILLMD_PROPERTY_TEST_GATE]\n"); // set at times
             case 3: return std::string("---\nname: " + folder + "\n---\nNo description: the body gives one, or a word.\n");
             default: return skill(folder, numbered("version ", pick(1000))); // an edit that changes only the text
             }
@@ -1207,6 +1207,7 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
                              walk_counting_dir{directory_source("b", roots[1].string(), o)}};
         };
         auto [a, b] = sources();
+        ::unsetenv("SKILLMD_PROPERTY_TEST_GATE");
         reg_t reg(parser{}, lenient(dia), a, b);
         reg.load();
         reg.refresh(); // the watches
@@ -1214,6 +1215,12 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
         std::string done; // what the last step did, should it fail
         for (int step = 0; step < steps; ++step) {
             done.clear();
+            if (!quiet && pick(4) == 0) { // the gated skills' requirement met, or no longer
+                bool const set = std::getenv("SKILLMD_PROPERTY_TEST_GATE") != nullptr;
+                if (set) ::unsetenv("SKILLMD_PROPERTY_TEST_GATE");
+                else ::setenv("SKILLMD_PROPERTY_TEST_GATE", "1", 1);
+                done += set ? "requirement unset\n" : "requirement set\n";
+            }
             for (int ops = 1 + pick(2); ops > 0; --ops) {
                 int const tier = pick(2), k = pick(6);
                 fs::path const f = file_of(tier, k);
@@ -1988,6 +1995,78 @@ BOOST_AUTO_TEST_CASE(copies_kept_in_every_tier_are_listed_again_with_their_comma
     refresh(0, "one copy in each tier again: derived");
 }
 
+// A requirement met now and not before (an environment variable set, a program installed),
+// or the reverse, gates its skills again without a walk: hidden or not, gating's report put
+// in after what the skill's read said, before the next skill's, or taken out.
+BOOST_AUTO_TEST_CASE(a_requirement_changed_gates_its_skills_again_without_a_walk)
+{
+    temp_dir root;
+    fs::path const t = root / "one", u = root / "two";
+    std::string const gated = "sven:\n  requires_env: [SKILLMD_TEST_REGATE]\n";
+    std::string const with_a_word = "---\nname: b\ndescription: gated, with a word\ncolour: red\nsven:\n  requires_env: [SKILLMD_TEST_REGATE]\n---\n";
+    write(t / "a/SKILL.md", skill("a", "gated", gated));
+    write(t / "b/SKILL.md", with_a_word); // says something (an unexpected field), and is gated
+    write(t / "c/SKILL.md", "---\nname: c\ndescription: plain, with a word\ncolour: blue\n---\n");
+    write(t / "d/SKILL.md", skill("d", "gated, and a parent", gated));
+    write(t / "d/e/SKILL.md", skill("e", "a sub-skill"));
+    write(t / "f/SKILL.md", skill("f", "gated, and shadowed", gated));
+    write(t / "g/SKILL.md", skill("g", "plain"));
+    write(u / "f/SKILL.md", skill("f", "the winner")); // a second tier
+    directory_options o;
+    o.layout = layout::nested;
+    using reg_t = basic_registry<parser, highest_tier_wins, walk_counting_dir, walk_counting_dir>;
+    auto const sources = [&] {
+        return std::pair{walk_counting_dir{directory_source("one", t.string(), o)},
+                         walk_counting_dir{directory_source("two", u.string(), o)}};
+    };
+    auto tiers = sources(); // not a structured binding: the lambdas below capture them
+    reg_t reg(parser{}, lenient(dialects::sven()), tiers.first, tiers.second);
+    auto const first_load = [&] {
+        auto f = sources();
+        reg_t first(parser{}, lenient(dialects::sven()), f.first, f.second);
+        first.load();
+        return whole(*first.snapshot());
+    };
+    auto const hidden = [&] {
+        std::string out;
+        for (auto const& r : reg.snapshot()->skills())
+            if (r.hidden) out += std::string(r.command) + " ";
+        return out;
+    };
+    auto const refresh = [&](int walks, char const* what) {
+        int const before = *tiers.first.walks + *tiers.second.walks;
+        reg.refresh();
+        BOOST_TEST(*tiers.first.walks + *tiers.second.walks == before + walks, what);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+    };
+    ::unsetenv("SKILLMD_TEST_REGATE");
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    BOOST_TEST_REQUIRE(hidden() == "a b d ");
+    ::setenv("SKILLMD_TEST_REGATE", "1", 1);
+    refresh(2, "the shadowed copy is gated too: a first load decides");
+    BOOST_TEST(hidden().empty());
+    fs::remove_all(t / "f");
+    refresh(0, "the shadowed copy removed");
+    ::unsetenv("SKILLMD_TEST_REGATE");
+    refresh(0, "unset: hidden again, each report after what its read said");
+    BOOST_TEST(hidden() == "a b d ");
+    BOOST_TEST(reg.snapshot()->find("d/e") != nullptr); // still the parent's
+    ::setenv("SKILLMD_TEST_REGATE", "1", 1);
+    refresh(0, "set: shown again, the reports taken out");
+    BOOST_TEST(hidden().empty());
+    ::unsetenv("SKILLMD_TEST_REGATE");
+    write(t / "g/SKILL.md", skill("g", "edited"));
+    refresh(0, "unset, with a file changed in the same refresh");
+    BOOST_TEST(hidden() == "a b d ");
+    ::setenv("SKILLMD_TEST_REGATE", "1", 1);
+    write(t / "g/SKILL.md", skill("g", "edited again"));
+    refresh(0, "set, with a file changed in the same refresh");
+    BOOST_TEST(hidden().empty());
+    ::unsetenv("SKILLMD_TEST_REGATE");
+}
+
 // What a changed read says (a warning, why it is no skill) is put where a first load puts
 // it, among what the others said and gating's reports: in command order, which is not
 // the paths' order (`s-x/SKILL.md` sorts before `s/SKILL.md`).
@@ -2323,6 +2402,15 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
                                                                           << " each");
     BOOST_TEST(shadow_flat > 8 * n / 2);
     BOOST_TEST(shadow_nested > 8 * n / 2);
+    // Codex: the command is the `name:`, and every copy is kept as `name@tier`.
+    int const codex = random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 9, n, 8);
+    int const codex_copies =
+        random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 10, n, 8, true, false, true);
+    BOOST_TEST_MESSAGE("Codex's copies derived without a walk: mixed " << codex << ", in both tiers " << codex_copies << " of " << 8 * n
+                                                                         << " each");
+    BOOST_TEST(codex > 0);
+    BOOST_TEST(codex_copies > 8 * n / 2);
+    ::unsetenv("SKILLMD_PROPERTY_TEST_GATE");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -535,16 +535,31 @@ private:
         other tiers have too is resolved again with them alone (regroup): the winner, the
         shadowed and their reports. Only its record, in the lists and the cache, and the
         chunks that hold it are new; the rest is shared (the diagnostics are copied when a
-        report changes).
+        report changes). `regating`: a requirement (PATH, environment) changed for a
+        gated skill, which is gated again first (regate).
         Null when a change is of any other kind: the full refresh then gives what a first
         load would.
     */
-    std::shared_ptr<skillmd::snapshot> derive(skillmd::snapshot const& previous, tier_changes const& changes) const;
-    /// One changed path of `tier` applied to `next`: an edit, a skill added or removed.
-    /// False when it is of a kind only a full refresh gets right.
+    std::shared_ptr<skillmd::snapshot> derive(skillmd::snapshot const& previous, tier_changes const& changes, bool regating) const;
     /// The diagnostics of the snapshot a refresh derives, copied at the first change to them.
     using diagnostics_draft = std::shared_ptr<std::vector<diagnostic>>;
     static std::vector<diagnostic>& writable(skillmd::snapshot& next, diagnostics_draft& draft);
+    /// The skill `was` (of the last snapshot) gated again, its requirements met now and not
+    /// before or the reverse: listed hidden or not, gating's report put in or taken out
+    /// where a first load puts it. False unless it is listed alone, neither shadowed nor off.
+    bool regate(skillmd::snapshot& next, skill_record const& was, diagnostics_draft& draft) const;
+    /// Where a read at `path` that said nothing until now puts what it says: before the first
+    /// read after it (by tier, then its candidate's command) that said something, or where
+    /// the collisions' reports begin. None when the order is not known (see reads_in_order_).
+    static std::optional<std::size_t> place_of_new(skillmd::snapshot const& next, std::size_t tier, std::string_view command,
+                                                   std::string_view path);
+    /// The `count_before` diagnostics at `place` replaced by `said`: every range after them
+    /// moves. The range `said` holds now, or none when the place is out of bounds.
+    static std::optional<typename skillmd::snapshot::span_of_diagnostics> splice(skillmd::snapshot& next, std::size_t place,
+                                                                                std::size_t count_before, std::vector<diagnostic> said,
+                                                                                diagnostics_draft& draft);
+    /// One changed path of `tier` applied to `next`: an edit, a skill added or removed.
+    /// False when it is of a kind only a full refresh gets right.
     bool apply_change(skillmd::snapshot& next, std::size_t tier, std::string const& path, diagnostics_draft& draft) const;
     /// The change to the lists, the names and the cache (apply_change restates what the read
     /// said); `said`: what it says now.

@@ -150,9 +150,10 @@ void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
         // snapshot is derived from this one, if it can be.
         auto const changes = changes_all(std::index_sequence_for<Sources...>{});
         bool const known = std::all_of(changes.begin(), changes.end(), [](auto const& c) { return c.has_value(); });
-        if (known && gating_unchanged(*previous)) {
-            if (std::all_of(changes.begin(), changes.end(), [](auto const& c) { return c->empty(); })) return;
-            if (auto derived = derive(*previous, changes)) return publish(std::move(derived));
+        if (known) {
+            bool const gating_same = gating_unchanged(*previous);
+            if (gating_same && std::all_of(changes.begin(), changes.end(), [](auto const& c) { return c->empty(); })) return;
+            if (auto derived = derive(*previous, changes, !gating_same)) return publish(std::move(derived));
         }
     }
     auto next = std::make_shared<skillmd::snapshot>();
@@ -170,7 +171,7 @@ void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::derive(skillmd::snapshot const& previous,
-                                                                                     tier_changes const& changes) const
+                                                                                     tier_changes const& changes, bool regating) const
 {
     auto next = std::make_shared<skillmd::snapshot>();
     next->skills_.items_ = previous.skills_.items_; // chunks, shared
@@ -191,6 +192,16 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->gate_said_ = previous.gate_said_;
     next->reads_in_order_ = previous.reads_in_order_;
     diagnostics_draft draft; // the diagnostics, copied when the first change to them comes
+    // Skills whose requirements are met now and were not, or the reverse, gated again first:
+    // the changed files below are read under the same requirements.
+    if (regating) {
+        requirement_checker gate;
+        std::vector<record_ptr> flipped;
+        for (auto const& r : previous.gated_)
+            if (gate.unmet(r->meta).has_value() != r->hidden) flipped.push_back(r);
+        for (auto const& r : flipped)
+            if (!regate(*next, *r, draft)) return nullptr;
+    }
     for (std::size_t tier = 0; tier < changes.size(); ++tier)
         for (auto const& path : *changes[tier])
             if (!apply_change(*next, tier, path, draft)) return nullptr;
@@ -302,31 +313,57 @@ bool basic_registry<Parser, Dedup, Sources...>::restate(skillmd::snapshot& next,
     if (!now && !said.empty()) return false;
     std::string_view const command = !now ? std::string_view() : now->record ? std::string_view((*now->record)->where.command) : next.miss_at({tier, path})->command;
     // Its place: where it said something before, or else before the first read after it
-    // (by tier, then command) that said something; after the last, where the collisions'
-    // reports begin.
-    std::size_t place = next.collisions_from_;
-    if (said_before) {
-        place = said_before->first;
-    } else {
-        if (!next.reads_in_order_) return false;
-        auto const after = [&](std::size_t t, std::string_view c) { return t > tier || (t == tier && c > command); };
-        auto const same = [&](std::size_t t, std::string_view c) { return t == tier && c == command; };
-        bool twin = false; // another read of the same tier and command: their order is the walk's
-        for (auto const* list : {&next.said_, &next.gate_said_})
-            for (auto const& [at, span] : *list) {
-                record_ptr const& r = next.cache_[at];
-                if (same(r->tier_index, r->where.command) && !(r->tier_index == tier && r->where.path == path)) twin = true;
-                if (span.count != 0 && after(r->tier_index, r->where.command)) place = std::min<std::size_t>(place, span.first);
-            }
-        for (auto const& m : next.misses_) {
-            if (same(m.tier, m.command) && m.path != path) twin = true;
-            if (m.said.count != 0 && after(m.tier, m.command)) place = std::min<std::size_t>(place, m.said.first);
-        }
-        if (twin) return false;
-    }
+    // (by tier, then command) that said something.
+    std::size_t place = 0;
+    if (said_before) place = said_before->first;
+    else if (auto const p = place_of_new(next, tier, command, path)) place = *p;
+    else return false;
     std::size_t const count_before = said_before ? said_before->count : 0;
+    auto const spliced = splice(next, place, count_before, std::move(said), draft);
+    if (!spliced) return false;
+    span_of_diagnostics const mine = *spliced;
+    if (!now) return true;
+    if (!now->record) {
+        next.misses_[static_cast<std::size_t>(next.miss_at({tier, path}) - next.misses_.begin())].said = mine;
+        return true;
+    }
+    if (mine.count == 0) return true;
+    auto const at = static_cast<std::uint32_t>(now->at);
+    next.said_.insert(skillmd::snapshot::said_from(next.said_, at), {at, mine});
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+std::optional<std::size_t> basic_registry<Parser, Dedup, Sources...>::place_of_new(skillmd::snapshot const& next, std::size_t tier,
+                                                                                 std::string_view command, std::string_view path)
+{
+    if (!next.reads_in_order_) return std::nullopt;
+    std::size_t place = next.collisions_from_; // after the last read's, where the collisions' reports begin
+    auto const after = [&](std::size_t t, std::string_view c) { return t > tier || (t == tier && c > command); };
+    auto const same = [&](std::size_t t, std::string_view c) { return t == tier && c == command; };
+    bool twin = false; // another read of the same tier and command: their order is the walk's
+    for (auto const* list : {&next.said_, &next.gate_said_})
+        for (auto const& [at, span] : *list) {
+            record_ptr const& r = next.cache_[at];
+            if (same(r->tier_index, r->where.command) && !(r->tier_index == tier && r->where.path == path)) twin = true;
+            if (span.count != 0 && after(r->tier_index, r->where.command)) place = std::min<std::size_t>(place, span.first);
+        }
+    for (auto const& m : next.misses_) {
+        if (same(m.tier, m.command) && m.path != path) twin = true;
+        if (m.said.count != 0 && after(m.tier, m.command)) place = std::min<std::size_t>(place, m.said.first);
+    }
+    if (twin) return std::nullopt;
+    return place;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+auto basic_registry<Parser, Dedup, Sources...>::splice(skillmd::snapshot& next, std::size_t place, std::size_t count_before,
+                                                      std::vector<diagnostic> said, diagnostics_draft& draft)
+    -> std::optional<typename skillmd::snapshot::span_of_diagnostics>
+{
+    using span_of_diagnostics = typename skillmd::snapshot::span_of_diagnostics;
     auto& all = writable(next, draft);
-    if (place + count_before > all.size()) return false;
+    if (place + count_before > all.size()) return std::nullopt;
     auto const first = all.begin() + static_cast<std::ptrdiff_t>(place);
     all.erase(first, first + static_cast<std::ptrdiff_t>(count_before));
     all.insert(all.begin() + static_cast<std::ptrdiff_t>(place), std::make_move_iterator(said.begin()), std::make_move_iterator(said.end()));
@@ -338,16 +375,43 @@ bool basic_registry<Parser, Dedup, Sources...>::restate(skillmd::snapshot& next,
         for (auto& e : *list) moved(e.second);
     for (auto& m : next.misses_) moved(m.said);
     next.collisions_from_ = next.collisions_from_ + said.size() - count_before;
-    span_of_diagnostics const mine{static_cast<std::uint32_t>(place), static_cast<std::uint32_t>(said.size())};
-    if (!now) return true;
-    if (!now->record) {
-        next.misses_[static_cast<std::size_t>(next.miss_at({tier, path}) - next.misses_.begin())].said = mine;
-        return true;
+    return span_of_diagnostics{static_cast<std::uint32_t>(place), static_cast<std::uint32_t>(said.size())};
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, skill_record const& was, diagnostics_draft& draft) const
+{
+    // Listed as itself, the only skill of its command: shadowed, off or shared ones go to a first load.
+    if (!was.shadowed_by.empty()) return false;
+    std::string const command(was.command);
+    auto const i = next.position_of(command);
+    if (i == skillmd::snapshot::npos) return false;
+    record_ptr const listed = next.skills_.items_[i]; // held: the names table views it until relisted
+    if (listed->tier_index != was.tier_index || listed->where.path != was.where.path || !stands_alone(next, command)) return false;
+    auto const read = next.cached(was.tier_index, was.where.path);
+    if (!read || !read->record || (*read->record)->command != command) return false; // (a keep-all copy is listed as `name@tier`)
+    // Gated again from its read, as a first load gates it; what gating says now replaces what it said.
+    skillmd::snapshot scratch;
+    requirement_checker gate;
+    record_ptr rec = *read->record;
+    if (!gate_one(rec, gate, scratch)) return false; // off
+    auto const at = static_cast<std::uint32_t>(read->at);
+    std::size_t place = 0, count_before = 0;
+    if (auto const g = skillmd::snapshot::said_at(next.gate_said_, at); g != next.gate_said_.end()) {
+        place = g->second.first;
+        count_before = g->second.count;
+        next.gate_said_.erase(g);
+    } else if (auto const own = skillmd::snapshot::said_at(next.said_, at); own != next.said_.end()) {
+        place = own->second.first + own->second.count; // gating's report follows its read's
+    } else if (auto const p = place_of_new(next, was.tier_index, std::string_view(listed->where.command), std::string_view(listed->where.path))) {
+        place = *p;
+    } else {
+        return false;
     }
-    if (said.empty()) return true;
-    auto const at = static_cast<std::uint32_t>(now->at);
-    next.said_.insert(skillmd::snapshot::said_from(next.said_, at), {at, mine});
-    return true;
+    auto const mine = splice(next, place, count_before, std::move(scratch.diagnostics_), draft);
+    if (!mine) return false;
+    if (mine->count != 0) next.gate_said_.insert(skillmd::snapshot::said_from(next.gate_said_, at), {at, *mine});
+    return relist(next, i, listed, std::move(rec));
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
