@@ -2125,11 +2125,19 @@ BOOST_AUTO_TEST_CASE(what_a_changed_read_says_goes_where_a_first_load_puts_it)
     refresh(-1, "a's folder gone");
     write(t / "a/SKILL.md", text(broken, "a"));
     refresh(1, "made again, no skill");
-    write(t / "m/SKILL.md", skill("m", "hidden, edited", "sven:\n  requires_env: [SKILLMD_TEST_SURELY_UNSET]\n"));
-    int const walks = *src.walks;
-    reg.refresh();
-    BOOST_TEST(*src.walks == walks + 1); // hidden: what gating says, a first load decides
-    BOOST_TEST(whole(*reg.snapshot()) == first_load());
+    // A hidden skill: gating's report follows what its read says.
+    std::string const unset = "sven:\n  requires_env: [SKILLMD_TEST_SURELY_UNSET]\n";
+    write(t / "m/SKILL.md", skill("m", "hidden, edited", unset));
+    refresh(0, "a hidden skill edited: gating's report where it was");
+    write(t / "m/SKILL.md", skill("m", "shown"));
+    refresh(-1, "no longer gated: gating's report out");
+    write(t / "m/SKILL.md", "---\nname: m\ndescription: hidden, with a word\ncolour: red\n" + unset + "---\n");
+    refresh(1, "gated, with a warning: the read's, then gating's");
+    fs::remove_all(t / "m");
+    refresh(-1, "the hidden skill removed: both reports out");
+    write(t / "m/SKILL.md", skill("m", "hidden again", unset));
+    refresh(1, "made again, hidden");
+    BOOST_TEST(reg.snapshot()->find("m")->hidden);
 }
 
 BOOST_AUTO_TEST_CASE(nested_folders_made_renamed_or_removed_are_walked_alone)

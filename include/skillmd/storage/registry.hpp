@@ -528,14 +528,14 @@ private:
     }
 
     /** The next snapshot made from `previous` without a walk, when every change is one
-        that leaves the rest of the snapshot as it was: a skill file edited (read without
-        a word, the same command, listed, not hidden), or a skill added or removed that
-        is alone in its command, looks like no other and says nothing (and a parent's
-        sub-skill); its names are counted in and out (see crowded_). A skill whose command
-        other tiers have too is resolved again with them alone (regroup): the winner, the
-        shadowed and their reports. Only its record, in the lists and the cache, and the
-        chunks that hold it are new; the rest is shared (the diagnostics are copied when a
-        report changes). `regating`: a requirement (PATH, environment) changed for a
+        that leaves the rest of the snapshot as it was: a skill edited, added or removed
+        that is alone in its command and looks like no other (and a parent's sub-skill),
+        hidden or not; its names are counted in and out (see crowded_), and what its read
+        and gating say is put in place (restate). A skill whose command other tiers have
+        too is resolved again with them alone (regroup): the winner, the shadowed and
+        their reports, or every copy under keep-all. Only its record, in the lists and
+        the cache, and the chunks that hold it are new; the rest is shared (the
+        diagnostics are copied when a report changes). `regating`: a requirement (PATH, environment) changed for a
         gated skill, which is gated again first (regate).
         Null when a change is of any other kind: the full refresh then gives what a first
         load would.
@@ -562,17 +562,20 @@ private:
     /// False when it is of a kind only a full refresh gets right.
     bool apply_change(skillmd::snapshot& next, std::size_t tier, std::string const& path, diagnostics_draft& draft) const;
     /// The change to the lists, the names and the cache (apply_change restates what the read
-    /// said); `said`: what it says now.
+    /// said); `said`: what the read says now, `gated`: what gating says of its skill (hidden).
     bool change_alone(skillmd::snapshot& next, std::size_t tier, std::string const& path, std::vector<diagnostic>& said,
-                      diagnostics_draft& draft) const;
-    /// What the read at `path` says now (`said`) put where a first load puts it, in place
-    /// of what it said (`said_before`, a range of the diagnostics): the ranges after it move.
+                      std::vector<diagnostic>& gated, diagnostics_draft& draft) const;
+    /// What the read at `path` says now (`said`, then gating's `gated`) put where a first load
+    /// puts it, in place of what they said (`said_before`, a range of the diagnostics): the
+    /// ranges after it move.
     bool restate(skillmd::snapshot& next, std::size_t tier, std::string const& path,
                  std::optional<typename skillmd::snapshot::span_of_diagnostics> said_before, std::vector<diagnostic> said,
-                 diagnostics_draft& draft) const;
+                 std::vector<diagnostic> gated, diagnostics_draft& draft) const;
+    /// `gated` (out): what gating says of the skill read now, as for add_skill.
     bool edit_in_place(skillmd::snapshot& next, std::size_t tier, typename skillmd::snapshot::cached_read const& before,
-                       read_result now) const;
-    bool add_skill(skillmd::snapshot& next, read_result now) const;
+                       read_result now, std::vector<diagnostic>& gated) const;
+    /// `gated` (out): what gating says of the skill (its requirements unmet: hidden).
+    bool add_skill(skillmd::snapshot& next, read_result now, std::vector<diagnostic>& gated) const;
     /// `rec` (gated) listed under its command: it takes its sub-skills, its parent takes it,
     /// its command and names are counted in. False where the counts are not as a first load left them.
     bool list_one(skillmd::snapshot& next, record_ptr rec) const;

@@ -223,31 +223,36 @@ bool basic_registry<Parser, Dedup, Sources...>::apply_change(skillmd::snapshot& 
                                                             diagnostics_draft& draft) const
 {
     using span_of_diagnostics = typename skillmd::snapshot::span_of_diagnostics;
-    // What the last read at this path said: taken out of said_ here (the changes below
-    // move the others' places in the cache), put back with what it says now.
+    // What the last read at this path said, and gating after it (one range: a first load
+    // puts them together): taken out of said_ and gate_said_ here (the changes below move
+    // the others' places in the cache), put back with what they say now.
     std::optional<span_of_diagnostics> said_before;
     if (auto const before = next.cached(tier, path)) {
         if (before->record) {
             auto const at = static_cast<std::uint32_t>(before->at);
-            // Gating said something of it (hidden, off): a first load decides.
-            if (skillmd::snapshot::said_at(next.gate_said_, at) != next.gate_said_.end()) return false;
-            if (auto const e = skillmd::snapshot::said_at(next.said_, at); e != next.said_.end()) {
-                said_before = e->second;
-                next.said_.erase(e);
-            }
+            auto const e = skillmd::snapshot::said_at(next.said_, at);
+            auto const g = skillmd::snapshot::said_at(next.gate_said_, at);
+            bool const read_said = e != next.said_.end(), gate_said = g != next.gate_said_.end();
+            if (read_said && gate_said && e->second.first + e->second.count != g->second.first) return false;
+            if (read_said || gate_said)
+                said_before = span_of_diagnostics{read_said ? e->second.first : g->second.first,
+                                                  (read_said ? e->second.count : 0) + (gate_said ? g->second.count : 0)};
+            if (gate_said) next.gate_said_.erase(g);
+            if (read_said) next.said_.erase(e);
         } else if (auto const m = next.miss_at({tier, path}); m->said.count != 0) {
             said_before = m->said;
         }
     }
-    std::vector<diagnostic> said;
-    if (!change_alone(next, tier, path, said, draft)) return false;
-    if (!said_before && said.empty()) return true;
-    return restate(next, tier, path, said_before, std::move(said), draft);
+    std::vector<diagnostic> said, gated;
+    if (!change_alone(next, tier, path, said, gated, draft)) return false;
+    if (!said_before && said.empty() && gated.empty()) return true;
+    return restate(next, tier, path, said_before, std::move(said), std::move(gated), draft);
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& next, std::size_t tier, std::string const& path,
-                                                            std::vector<diagnostic>& said, diagnostics_draft& draft) const
+                                                            std::vector<diagnostic>& said, std::vector<diagnostic>& gated,
+                                                            diagnostics_draft& draft) const
 {
     auto const before = next.cached(tier, path);
     // A skill that shares its command with another, in any tier: the group is resolved again.
@@ -261,12 +266,12 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
             std::string const command((*before->record)->command); // the cached read goes below
             if (now.record->command == command)
                 return shared(command) ? regroup(next, command, &*before, now.record, std::nullopt, draft)
-                                       : edit_in_place(next, tier, *before, std::move(now));
+                                       : edit_in_place(next, tier, *before, std::move(now), gated);
             // Named anew, where the name is the command: the old command goes, the new one comes.
             if (!(shared(command) ? regroup(next, command, &*before, nullptr, std::nullopt, draft) : remove_skill(next, *before, std::nullopt)))
                 return false;
             std::string const renamed(now.record->command);
-            return shared(renamed) ? regroup(next, renamed, nullptr, now.record, std::nullopt, draft) : add_skill(next, std::move(now));
+            return shared(renamed) ? regroup(next, renamed, nullptr, now.record, std::nullopt, draft) : add_skill(next, std::move(now), gated);
         }
     }
     // Gone, or new: what would a walk list here now?
@@ -288,7 +293,7 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
     if (now.record) {
         if (had_skill) return false;
         std::string_view const command = now.record->command;
-        return shared(command) ? regroup(next, command, nullptr, now.record, std::nullopt, draft) : add_skill(next, std::move(now));
+        return shared(command) ? regroup(next, command, nullptr, now.record, std::nullopt, draft) : add_skill(next, std::move(now), gated);
     }
     // Listed, and no skill (a flat tier's folder without its SKILL.md, or a file that says
     // why it is none): a miss, as a first load keeps one.
@@ -305,12 +310,12 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::restate(skillmd::snapshot& next, std::size_t tier, std::string const& path,
                                                        std::optional<typename skillmd::snapshot::span_of_diagnostics> said_before,
-                                                       std::vector<diagnostic> said, diagnostics_draft& draft) const
+                                                       std::vector<diagnostic> said, std::vector<diagnostic> gated,
+                                                       diagnostics_draft& draft) const
 {
-    using span_of_diagnostics = typename skillmd::snapshot::span_of_diagnostics;
     // Where the read is now: a record in the cache, a miss, or neither (gone: it says nothing).
     auto const now = next.cached(tier, path);
-    if (!now && !said.empty()) return false;
+    if ((!now && !said.empty()) || ((!now || !now->record) && !gated.empty())) return false;
     std::string_view const command = !now ? std::string_view() : now->record ? std::string_view((*now->record)->where.command) : next.miss_at({tier, path})->command;
     // Its place: where it said something before, or else before the first read after it
     // (by tier, then command) that said something.
@@ -319,17 +324,18 @@ bool basic_registry<Parser, Dedup, Sources...>::restate(skillmd::snapshot& next,
     else if (auto const p = place_of_new(next, tier, command, path)) place = *p;
     else return false;
     std::size_t const count_before = said_before ? said_before->count : 0;
+    auto const read_says = static_cast<std::uint32_t>(said.size()), gate_says = static_cast<std::uint32_t>(gated.size());
+    said.insert(said.end(), std::make_move_iterator(gated.begin()), std::make_move_iterator(gated.end())); // gating's after the read's
     auto const spliced = splice(next, place, count_before, std::move(said), draft);
     if (!spliced) return false;
-    span_of_diagnostics const mine = *spliced;
     if (!now) return true;
     if (!now->record) {
-        next.misses_[static_cast<std::size_t>(next.miss_at({tier, path}) - next.misses_.begin())].said = mine;
+        next.misses_[static_cast<std::size_t>(next.miss_at({tier, path}) - next.misses_.begin())].said = *spliced;
         return true;
     }
-    if (mine.count == 0) return true;
     auto const at = static_cast<std::uint32_t>(now->at);
-    next.said_.insert(skillmd::snapshot::said_from(next.said_, at), {at, mine});
+    if (read_says != 0) next.said_.insert(skillmd::snapshot::said_from(next.said_, at), {at, {spliced->first, read_says}});
+    if (gate_says != 0) next.gate_said_.insert(skillmd::snapshot::said_from(next.gate_said_, at), {at, {spliced->first + read_says, gate_says}});
     return true;
 }
 
@@ -599,23 +605,24 @@ void basic_registry<Parser, Dedup, Sources...>::uncache_read(skillmd::snapshot& 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot& next, std::size_t tier,
                                                              typename skillmd::snapshot::cached_read const& before,
-                                                             read_result now) const
+                                                             read_result now, std::vector<diagnostic>& gated) const
 {
     record_ptr const old = *before.record;
     if (now.record->command != old->command) return false;
-    // Listed as it was read: the only skill of its command, not hidden (which says so).
+    // Listed as it was read: the only skill of its command.
     std::string_view const command = old->command;
     std::size_t const i = next.position_of(command);
     if (i == skillmd::snapshot::npos) return false;
     record_ptr const listed = next.skills_.items_[i];
-    if (listed->tier_index != tier || listed->where.path != old->where.path || listed->hidden) return false;
+    if (listed->tier_index != tier || listed->where.path != old->where.path) return false;
     if (auto const s = skillmd::snapshot::first_from(next.shadowed_.items_, command); s != next.shadowed_.items_.end() && (*s)->command == command)
         return false;
-    // Gated as a full refresh gates it, and it must say nothing there either.
+    // Gated as a full refresh gates it: hidden, with gating's report, or not; off takes a first load.
     skillmd::snapshot scratch;
     requirement_checker gate;
     record_ptr rec = now.record;
-    if (!gate_one(rec, gate, scratch) || !scratch.diagnostics_.empty()) return false;
+    if (!gate_one(rec, gate, scratch)) return false;
+    gated = std::move(scratch.diagnostics_);
     if (!relist(next, i, listed, std::move(rec))) return false;
     next.cache_.set(before.at, std::move(now.record));
     return true;
@@ -761,7 +768,7 @@ void basic_registry<Parser, Dedup, Sources...>::relink_parent(skillmd::snapshot&
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-bool basic_registry<Parser, Dedup, Sources...>::add_skill(skillmd::snapshot& next, read_result now) const
+bool basic_registry<Parser, Dedup, Sources...>::add_skill(skillmd::snapshot& next, read_result now, std::vector<diagnostic>& gated) const
 {
     // A refresh that returns false here is thrown away whole: what was changed before does not matter.
     record_ptr const read = now.record;
@@ -770,7 +777,8 @@ bool basic_registry<Parser, Dedup, Sources...>::add_skill(skillmd::snapshot& nex
     skillmd::snapshot scratch;
     requirement_checker gate;
     record_ptr rec = read;
-    if (!gate_one(rec, gate, scratch) || !scratch.diagnostics_.empty()) return false;
+    if (!gate_one(rec, gate, scratch)) return false; // off
+    gated = std::move(scratch.diagnostics_);
     if (!list_one(next, std::move(rec))) return false;
     cache_read(next, read);
     return true;
@@ -806,8 +814,7 @@ bool basic_registry<Parser, Dedup, Sources...>::remove_skill(skillmd::snapshot& 
     std::size_t const i = next.position_of(command);
     if (i == skillmd::snapshot::npos) return false;
     record_ptr const listed = skills[i]; // holds the strings the names table views, until the end
-    if (listed->tier_index != old->tier_index || listed->where.path != old->where.path || listed->hidden || !stands_alone(next, command))
-        return false;
+    if (listed->tier_index != old->tier_index || listed->where.path != old->where.path || !stands_alone(next, command)) return false;
     if (!unlist_one(next, i)) return false;
     uncache_read(next, before, miss);
     return true;
