@@ -2047,7 +2047,7 @@ BOOST_AUTO_TEST_CASE(a_requirement_changed_gates_its_skills_again_without_a_walk
     ::setenv("SKILLMD_TEST_REGATE", "1", 1);
     refresh(2, "the shadowed copy is gated too: a first load decides");
     BOOST_TEST(hidden().empty());
-    fs::remove_all(t / "f");
+    fs::remove(t / "f/SKILL.md");
     refresh(0, "the shadowed copy removed");
     ::unsetenv("SKILLMD_TEST_REGATE");
     refresh(0, "unset: hidden again, each report after what its read said");
@@ -2065,6 +2065,21 @@ BOOST_AUTO_TEST_CASE(a_requirement_changed_gates_its_skills_again_without_a_walk
     refresh(0, "set, with a file changed in the same refresh");
     BOOST_TEST(hidden().empty());
     ::unsetenv("SKILLMD_TEST_REGATE");
+    refresh(0, "unset again");
+    // A hidden copy of a shadowed command: its group resolved again, gating's report with its read's.
+    write(t / "f/SKILL.md", skill("f", "gated, shadowed again", gated));
+    refresh(0, "a hidden copy made under the winner");
+    BOOST_TEST(reg.snapshot()->shadowed().size() == 1u);
+    BOOST_TEST(reg.snapshot()->shadowed()[0].hidden);
+    write(t / "f/SKILL.md", skill("f", "gated, shadowed, edited", gated));
+    refresh(0, "and edited");
+    fs::remove(u / "f/SKILL.md");
+    refresh(0, "the winner removed: the hidden copy is listed");
+    BOOST_TEST(hidden() == "a b d f ");
+    write(u / "f/SKILL.md", skill("f", "the winner, back"));
+    refresh(0, "and back");
+    fs::remove(t / "f/SKILL.md");
+    refresh(0, "the hidden copy removed");
 }
 
 // What a changed read says (a warning, why it is no skill) is put where a first load puts

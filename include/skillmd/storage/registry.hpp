@@ -592,11 +592,12 @@ private:
         Under a keep-all policy every copy is listed as `name@tier` (a group of one as
         `name`), and the copies renamed so are listed anew and their names counted.
         False where the group is one only a full refresh gets right: copies in one tier,
-        one file twice, a skill hidden or off, a command that looks like another.
-        `draft`: the diagnostics, copied once per refresh (see writable()).
+        one file twice, a skill off, a command that looks like another. `gated` (out):
+        what gating says of `now` (hidden). `draft`: the diagnostics, copied once per
+        refresh (see writable()).
     */
     bool regroup(skillmd::snapshot& next, std::string_view command, typename skillmd::snapshot::cached_read const* before,
-                 record_ptr now, std::optional<file_stamp> miss, diagnostics_draft& draft) const;
+                 record_ptr now, std::optional<file_stamp> miss, std::vector<diagnostic>& gated, diagnostics_draft& draft) const;
     /// The read `read` into next's cache, where a miss of the same path was, if one was.
     static void cache_read(skillmd::snapshot& next, record_ptr const& read);
     /// The cached read `before` out of next's cache; `miss`: its path is kept as a miss.

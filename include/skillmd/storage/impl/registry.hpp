@@ -265,13 +265,13 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
             said = std::move(now.diagnostics);
             std::string const command((*before->record)->command); // the cached read goes below
             if (now.record->command == command)
-                return shared(command) ? regroup(next, command, &*before, now.record, std::nullopt, draft)
+                return shared(command) ? regroup(next, command, &*before, now.record, std::nullopt, gated, draft)
                                        : edit_in_place(next, tier, *before, std::move(now), gated);
             // Named anew, where the name is the command: the old command goes, the new one comes.
-            if (!(shared(command) ? regroup(next, command, &*before, nullptr, std::nullopt, draft) : remove_skill(next, *before, std::nullopt)))
+            if (!(shared(command) ? regroup(next, command, &*before, nullptr, std::nullopt, gated, draft) : remove_skill(next, *before, std::nullopt)))
                 return false;
             std::string const renamed(now.record->command);
-            return shared(renamed) ? regroup(next, renamed, nullptr, now.record, std::nullopt, draft) : add_skill(next, std::move(now), gated);
+            return shared(renamed) ? regroup(next, renamed, nullptr, now.record, std::nullopt, gated, draft) : add_skill(next, std::move(now), gated);
         }
     }
     // Gone, or new: what would a walk list here now?
@@ -280,7 +280,7 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
     bool const had_skill = before && before->record;
     auto const gone = [&](std::optional<file_stamp> miss) {
         std::string_view const command = (*before->record)->command;
-        return shared(command) ? regroup(next, command, &*before, nullptr, miss, draft) : remove_skill(next, *before, miss);
+        return shared(command) ? regroup(next, command, &*before, nullptr, miss, gated, draft) : remove_skill(next, *before, miss);
     };
     if (!*listed) {
         if (had_skill) return gone(std::nullopt);
@@ -293,7 +293,7 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
     if (now.record) {
         if (had_skill) return false;
         std::string_view const command = now.record->command;
-        return shared(command) ? regroup(next, command, nullptr, now.record, std::nullopt, draft) : add_skill(next, std::move(now), gated);
+        return shared(command) ? regroup(next, command, nullptr, now.record, std::nullopt, gated, draft) : add_skill(next, std::move(now), gated);
     }
     // Listed, and no skill (a flat tier's folder without its SKILL.md, or a file that says
     // why it is none): a miss, as a first load keeps one.
@@ -439,7 +439,8 @@ bool basic_registry<Parser, Dedup, Sources...>::has_company(skillmd::snapshot co
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next, std::string_view command_viewed,
                                                        typename skillmd::snapshot::cached_read const* before, record_ptr now,
-                                                       std::optional<file_stamp> miss, diagnostics_draft& draft) const
+                                                       std::optional<file_stamp> miss, std::vector<diagnostic>& gated,
+                                                       diagnostics_draft& draft) const
 {
     // A refresh that returns false here is thrown away whole: what was changed before does not matter.
     std::string const command(command_viewed); // the records viewed are replaced below
@@ -467,7 +468,6 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     std::vector<record_ptr> group;
     bool found = !changed;
     auto const take = [&](record_ptr const& r) {
-        if (r->hidden) return false; // its requirements report: a first load decides
         if (changed && skillmd::snapshot::key_of(r) == *changed) return found = true;
         auto const c = next.cached(r->tier_index, r->where.path);
         if (!c || !c->record || (*c->record)->command != command) return false;
@@ -479,18 +479,24 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     for (std::size_t k = from; k < to; ++k)
         if (!take(shadowed[k])) return false;
     if (!found) return false; // the changed skill was neither listed nor shadowed (off, say)
-    if (now) group.push_back(now);
+    // Gated as a full refresh gates them, before the policy sees them: hidden or not (what
+    // gating says of the others is in place, as their requirements did not change), not off.
+    requirement_checker gate;
+    skillmd::snapshot scratch;
+    for (auto& r : group)
+        if (!gate_one(r, gate, scratch)) return false;
+    if (now) {
+        scratch.diagnostics_.clear();
+        record_ptr read = now; // the cache keeps the read as it is
+        if (!gate_one(read, gate, scratch)) return false;
+        gated = std::move(scratch.diagnostics_);
+        group.push_back(std::move(read));
+    }
     // In tier order, one skill per tier: copies in one tier keep the walk's order, which is not known here.
     std::sort(group.begin(), group.end(), [](record_ptr const& a, record_ptr const& b) { return a->tier_index < b->tier_index; });
     if (group.empty() ||
         std::adjacent_find(group.begin(), group.end(), [](auto const& a, auto const& b) { return a->tier_index == b->tier_index; }) != group.end())
         return false;
-    // Gated as a full refresh gates them, and none may be hidden or off.
-    skillmd::snapshot scratch;
-    requirement_checker gate;
-    for (auto& r : group)
-        if (!gate_one(r, gate, scratch)) return false;
-    if (!scratch.diagnostics_.empty()) return false;
     // One file twice: a first load drops the second copy without a word, which the counts here do not follow.
     if constexpr (Dedup::collapse_same_file)
         for (std::size_t i = 1; i < group.size(); ++i)
