@@ -2045,7 +2045,7 @@ BOOST_AUTO_TEST_CASE(a_requirement_changed_gates_its_skills_again_without_a_walk
     reg.refresh();
     BOOST_TEST_REQUIRE(hidden() == "a b d ");
     ::setenv("SKILLMD_TEST_REGATE", "1", 1);
-    refresh(2, "the shadowed copy is gated too: a first load decides");
+    refresh(0, "set: every gated skill shown, the shadowed copy too");
     BOOST_TEST(hidden().empty());
     fs::remove(t / "f/SKILL.md");
     refresh(0, "the shadowed copy removed");
@@ -2080,6 +2080,32 @@ BOOST_AUTO_TEST_CASE(a_requirement_changed_gates_its_skills_again_without_a_walk
     refresh(0, "and back");
     fs::remove(t / "f/SKILL.md");
     refresh(0, "the hidden copy removed");
+
+    // Under keep-all a gated copy is listed as `name@tier`, and gated again as that.
+    using keep_t = basic_registry<parser, keep_all, walk_counting_dir, walk_counting_dir>;
+    auto kept = sources();
+    keep_t keep(parser{}, lenient(dialects::sven()), kept.first, kept.second);
+    auto const keep_first_load = [&] {
+        auto f = sources();
+        keep_t first(parser{}, lenient(dialects::sven()), f.first, f.second);
+        first.load();
+        return whole(*first.snapshot());
+    };
+    write(t / "f/SKILL.md", skill("f", "a gated copy", gated));
+    keep.load();
+    keep.refresh();
+    keep.refresh();
+    BOOST_TEST_REQUIRE(keep.snapshot()->find("f@one") != nullptr);
+    BOOST_TEST(keep.snapshot()->find("f@one")->hidden);
+    for (bool const set : {true, false}) {
+        if (set) ::setenv("SKILLMD_TEST_REGATE", "1", 1);
+        else ::unsetenv("SKILLMD_TEST_REGATE");
+        int const before = *kept.first.walks + *kept.second.walks;
+        keep.refresh();
+        BOOST_TEST(*kept.first.walks + *kept.second.walks == before);
+        BOOST_TEST(whole(*keep.snapshot()) == keep_first_load());
+        BOOST_TEST(keep.snapshot()->find("f@one")->hidden == !set);
+    }
 }
 
 // What a changed read says (a warning, why it is no skill) is put where a first load puts

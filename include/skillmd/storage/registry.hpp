@@ -545,8 +545,9 @@ private:
     using diagnostics_draft = std::shared_ptr<std::vector<diagnostic>>;
     static std::vector<diagnostic>& writable(skillmd::snapshot& next, diagnostics_draft& draft);
     /// The skill `was` (of the last snapshot) gated again, its requirements met now and not
-    /// before or the reverse: listed hidden or not, gating's report put in or taken out
-    /// where a first load puts it. False unless it is listed alone, neither shadowed nor off.
+    /// before or the reverse: hidden or not where it is (listed, a keep-all copy, or
+    /// shadowed), gating's report put in or taken out where a first load puts it. False
+    /// for a skill off (disabled), and where the order of the reads is not known.
     bool regate(skillmd::snapshot& next, skill_record const& was, diagnostics_draft& draft) const;
     /// Where a read at `path` that said nothing until now puts what it says: before the first
     /// read after it (by tier, then its candidate's command) that said something, or where

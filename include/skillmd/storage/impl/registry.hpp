@@ -387,20 +387,35 @@ auto basic_registry<Parser, Dedup, Sources...>::splice(skillmd::snapshot& next, 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, skill_record const& was, diagnostics_draft& draft) const
 {
-    // Listed as itself, the only skill of its command: shadowed, off or shared ones go to a first load.
-    if (!was.shadowed_by.empty()) return false;
-    std::string const command(was.command);
-    auto const i = next.position_of(command);
-    if (i == skillmd::snapshot::npos) return false;
-    record_ptr const listed = next.skills_.items_[i]; // held: the names table views it until relisted
-    if (listed->tier_index != was.tier_index || listed->where.path != was.where.path || !stands_alone(next, command)) return false;
     auto const read = next.cached(was.tier_index, was.where.path);
-    if (!read || !read->record || (*read->record)->command != command) return false; // (a keep-all copy is listed as `name@tier`)
-    // Gated again from its read, as a first load gates it; what gating says now replaces what it said.
+    if (!read || !read->record) return false;
+    // Gated again from its read, as a first load gates it (off: a first load decides); what
+    // gating says now replaces what it said. The policy does not see `hidden`: whether it
+    // is listed or shadowed stays as it is.
     skillmd::snapshot scratch;
     requirement_checker gate;
     record_ptr rec = *read->record;
-    if (!gate_one(rec, gate, scratch)) return false; // off
+    if (!gate_one(rec, gate, scratch)) return false;
+    std::string const command(was.command);
+    auto const is_was = [&](record_ptr const& r) { return r->tier_index == was.tier_index && r->where.path == was.where.path; };
+    // Where it is: listed (alone, a winner, or a keep-all copy `name@tier`), or shadowed.
+    std::size_t i = skillmd::snapshot::npos, k = skillmd::snapshot::npos;
+    if (was.shadowed_by.empty()) {
+        i = next.position_of(command);
+        if (i == skillmd::snapshot::npos || !is_was(next.skills_.items_[i])) return false;
+        if (rec->command != command) {
+            if (command != rec->qualified()) return false;
+            detail::edit(rec, [&](record_draft& e) { e.command = command; });
+        }
+    } else {
+        auto const& shadowed = next.shadowed_.items_;
+        for (auto s = skillmd::snapshot::first_from(shadowed, command); s != shadowed.end() && (*s)->command == command; ++s)
+            if (is_was(*s)) k = s.index();
+        if (k == skillmd::snapshot::npos || rec->command != command) return false;
+        std::string by(was.shadowed_by);
+        detail::edit(rec, [&](record_draft& e) { e.shadowed_by = std::move(by); });
+    }
+    auto const& where = (*read->record)->where;
     auto const at = static_cast<std::uint32_t>(read->at);
     std::size_t place = 0, count_before = 0;
     if (auto const g = skillmd::snapshot::said_at(next.gate_said_, at); g != next.gate_said_.end()) {
@@ -409,7 +424,7 @@ bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, 
         next.gate_said_.erase(g);
     } else if (auto const own = skillmd::snapshot::said_at(next.said_, at); own != next.said_.end()) {
         place = own->second.first + own->second.count; // gating's report follows its read's
-    } else if (auto const p = place_of_new(next, was.tier_index, std::string_view(listed->where.command), std::string_view(listed->where.path))) {
+    } else if (auto const p = place_of_new(next, was.tier_index, std::string_view(where.command), std::string_view(where.path))) {
         place = *p;
     } else {
         return false;
@@ -417,7 +432,12 @@ bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, 
     auto const mine = splice(next, place, count_before, std::move(scratch.diagnostics_), draft);
     if (!mine) return false;
     if (mine->count != 0) next.gate_said_.insert(skillmd::snapshot::said_from(next.gate_said_, at), {at, *mine});
-    return relist(next, i, listed, std::move(rec));
+    if (i != skillmd::snapshot::npos) return relist(next, i, next.skills_.items_[i], std::move(rec));
+    auto& shadowed = next.shadowed_.items_;
+    std::erase(next.gated_, shadowed[k]);
+    next.gated_.push_back(rec);
+    shadowed.set(k, std::move(rec));
+    return true;
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
