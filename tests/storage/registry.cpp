@@ -2108,6 +2108,119 @@ BOOST_AUTO_TEST_CASE(a_requirement_changed_gates_its_skills_again_without_a_walk
     }
 }
 
+// Found by an outside attack: what only a first load gets right takes one. Each refresh
+// here must equal a first load, whether it walked or not.
+BOOST_AUTO_TEST_CASE(kept_copies_and_gating_that_only_a_first_load_gets_right)
+{
+    temp_dir t;
+    directory_options o;
+    o.layout = layout::nested;
+    using keep_t = basic_registry<parser, keep_every_copy, directory_source, directory_source, directory_source>;
+    auto const equal_after_refresh = [](auto& reg, auto const& first_load, char const* what) {
+        reg.refresh();
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+        reg.refresh();
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+    };
+    // Two tiers of one label: their copies would bear one name.
+    {
+        fs::path const d[3] = {t / "l0", t / "l1", t / "l2"};
+        for (auto const& p : d) fs::create_directories(p);
+        write(d[0] / "alpha/SKILL.md", skill("alpha", "first u"));
+        write(d[2] / "alpha/SKILL.md", skill("alpha", "p"));
+        auto const first_load = [&] {
+            keep_t first(parser{}, lenient(dialects::codex_0_169()), directory_source("u", d[0].string(), o),
+                         directory_source("u", d[1].string(), o), directory_source("p", d[2].string(), o));
+            first.load();
+            return whole(*first.snapshot());
+        };
+        keep_t reg(parser{}, lenient(dialects::codex_0_169()), directory_source("u", d[0].string(), o),
+                   directory_source("u", d[1].string(), o), directory_source("p", d[2].string(), o));
+        reg.load();
+        reg.refresh();
+        reg.refresh();
+        write(d[1] / "alpha/SKILL.md", skill("alpha", "second u"));
+        equal_after_refresh(reg, first_load, "a copy in a second tier labelled u");
+        fs::remove(d[2] / "alpha/SKILL.md");
+        equal_after_refresh(reg, first_load, "p's copy removed");
+    }
+    // A label beyond ASCII: a first load compares every name by its look (`rn` and `m`).
+    {
+        fs::path const d[3] = {t / "n0", t / "n1", t / "n2"};
+        for (auto const& p : d) fs::create_directories(p);
+        for (char const* n : {"m", "rn", "alpha"}) write(d[0] / n / "SKILL.md", skill(n, "in tier ü"));
+        auto const make = [&] {
+            return keep_t(parser{}, lenient(dialects::codex_0_169()), directory_source("\xc3\xbc", d[0].string(), o),
+                          directory_source("b", d[1].string(), o), directory_source("c", d[2].string(), o));
+        };
+        auto const first_load = [&] {
+            auto first = make();
+            first.load();
+            return whole(*first.snapshot());
+        };
+        auto reg = make();
+        reg.load();
+        reg.refresh();
+        reg.refresh();
+        write(d[1] / "alpha/SKILL.md", skill("alpha", "a copy in b: alpha@ü is listed"));
+        equal_after_refresh(reg, first_load, "a copy named for a tier beyond ASCII");
+    }
+    // One file reached from two tiers: a first load gates the copy it drops, and reports it.
+    {
+        fs::path const a = t / "h0", b = t / "h1";
+        write(a / "alpha/SKILL.md", skill("alpha", "gated", "sven:\n  requires_env: [SKILLMD_TEST_EDGE_V1]\n"));
+        fs::create_directories(b / "alpha");
+        fs::create_hard_link(a / "alpha/SKILL.md", b / "alpha/SKILL.md");
+        using high_t = basic_registry<parser, highest_tier_wins, directory_source, directory_source>;
+        auto const make = [&] { return high_t(parser{}, lenient(dialects::sven()), directory_source("a", a.string(), o), directory_source("b", b.string(), o)); };
+        auto const first_load = [&] {
+            auto first = make();
+            first.load();
+            return whole(*first.snapshot());
+        };
+        ::unsetenv("SKILLMD_TEST_EDGE_V1");
+        auto reg = make();
+        reg.load();
+        reg.refresh();
+        reg.refresh();
+        ::setenv("SKILLMD_TEST_EDGE_V1", "1", 1);
+        equal_after_refresh(reg, first_load, "set: both paths shown");
+        ::unsetenv("SKILLMD_TEST_EDGE_V1");
+        equal_after_refresh(reg, first_load, "unset: both paths hidden");
+    }
+    // Hidden for another reason: two requirements unmet, then the first of them met.
+    {
+        fs::path const a = t / "r0";
+        write(a / "alpha/SKILL.md", skill("alpha", "two requirements", "sven:\n  requires_env: [SKILLMD_TEST_EDGE_V1, SKILLMD_TEST_EDGE_V2]\n"));
+        write(a / "gamma/SKILL.md", skill("gamma", "the other", "sven:\n  requires_env: [SKILLMD_TEST_EDGE_V2]\n"));
+        using one_t = basic_registry<parser, highest_tier_wins, directory_source>;
+        auto const make = [&] { return one_t(parser{}, lenient(dialects::sven()), directory_source("a", a.string(), o)); };
+        auto const first_load = [&] {
+            auto first = make();
+            first.load();
+            return whole(*first.snapshot());
+        };
+        ::unsetenv("SKILLMD_TEST_EDGE_V1");
+        ::unsetenv("SKILLMD_TEST_EDGE_V2");
+        auto reg = make();
+        reg.load();
+        reg.refresh();
+        reg.refresh();
+        ::setenv("SKILLMD_TEST_EDGE_V1", "1", 1);
+        equal_after_refresh(reg, first_load, "alpha hidden now for V2: nothing else changed");
+        BOOST_TEST(reg.snapshot()->find("alpha")->hidden);
+        ::setenv("SKILLMD_TEST_EDGE_V2", "1", 1);
+        equal_after_refresh(reg, first_load, "both shown");
+        ::unsetenv("SKILLMD_TEST_EDGE_V1");
+        equal_after_refresh(reg, first_load, "alpha hidden for V1");
+        ::unsetenv("SKILLMD_TEST_EDGE_V2");
+        equal_after_refresh(reg, first_load, "alpha hidden for V1 still, gamma hidden");
+        ::setenv("SKILLMD_TEST_EDGE_V1", "1", 1);
+        equal_after_refresh(reg, first_load, "alpha hidden for V2, with gamma still hidden: regated");
+        ::unsetenv("SKILLMD_TEST_EDGE_V1");
+    }
+}
+
 // What a changed read says (a warning, why it is no skill) is put where a first load puts
 // it, among what the others said and gating's reports: in command order, which is not
 // the paths' order (`s-x/SKILL.md` sorts before `s/SKILL.md`).

@@ -649,6 +649,9 @@ private:
     }
 
     bool gating_unchanged(skillmd::snapshot const& s) const;
+    /// Whether gating would say otherwise of `r` (of snapshot `s`) now: hidden or shown,
+    /// or hidden for another reason, which a first load's report words.
+    static bool gate_changed(skillmd::snapshot const& s, skill_record const& r, requirement_checker& gate);
 
     template <std::size_t I>
     void discover_one(discovery& d, std::vector<work>& items, skillmd::snapshot& next)

@@ -192,13 +192,16 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->gate_said_ = previous.gate_said_;
     next->reads_in_order_ = previous.reads_in_order_;
     diagnostics_draft draft; // the diagnostics, copied when the first change to them comes
-    // Skills whose requirements are met now and were not, or the reverse, gated again first:
+    // Skills whose requirements are met now and were not, or the reverse (or unmet for
+    // another reason), gated again first:
     // the changed files below are read under the same requirements.
     if (regating) {
+        // A file reached through two tiers and dropped as the same file was gated too: its report stays.
+        if (previous.collapsed_ != 0) return nullptr;
         requirement_checker gate;
         std::vector<record_ptr> flipped;
         for (auto const& r : previous.gated_)
-            if (gate.unmet(r->meta).has_value() != r->hidden) flipped.push_back(r);
+            if (gate_changed(previous, *r, gate)) flipped.push_back(r);
         for (auto const& r : flipped)
             if (!regate(*next, *r, draft)) return nullptr;
     }
@@ -535,8 +538,15 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     std::vector<record_ptr> listing, losers;
     std::vector<diagnostic> reports;
     if (group.size() > 1 && d.keep_all) {
+        // Each copy named for its tier: two tiers of one label name two copies alike, and a
+        // label beyond ASCII makes a first load compare every name by its look (which
+        // reports pairs such as `rn` and `m`); a first load decides both.
+        for (std::size_t i = 1; i < group.size(); ++i)
+            for (std::size_t j = 0; j < i; ++j)
+                if (std::string_view(group[i]->tier) == std::string_view(group[j]->tier)) return false;
         for (auto& r : group) {
             std::string q = r->qualified();
+            if (!std::all_of(q.begin(), q.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) return false;
             detail::edit(r, [&](record_draft& e) { e.command = std::move(q); });
         }
         listing = std::move(group);
@@ -918,8 +928,24 @@ bool basic_registry<Parser, Dedup, Sources...>::gating_unchanged(skillmd::snapsh
     if (s.gated_.empty()) return true;
     requirement_checker gate;
     for (auto const& r : s.gated_)
-        if (gate.unmet(r->meta).has_value() != r->hidden) return false;
+        if (gate_changed(s, *r, gate)) return false;
     return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::gate_changed(skillmd::snapshot const& s, skill_record const& r, requirement_checker& gate)
+{
+    auto const why = gate.unmet(r.meta);
+    if (why.has_value() != r.hidden) return true;
+    if (!why) return false;
+    // Hidden before and now: for the same reason? (Two unmet, and the first of them met now.)
+    auto const read = s.cached(r.tier_index, r.where.path);
+    if (!read || !read->record) return true;
+    auto const g = skillmd::snapshot::said_at(s.gate_said_, static_cast<std::uint32_t>(read->at));
+    if (g == s.gate_said_.end()) return true;
+    std::string const said = "skill `" + (*read->record)->command + "` is hidden: " + *why;
+    auto const reports = s.diagnostics_in(g->second);
+    return std::none_of(reports.begin(), reports.end(), [&](diagnostic const& d) { return d.code == codes::requirements_unmet && d.message == said; });
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
