@@ -189,6 +189,17 @@ private:
     }
     /// Where the skill whose command is `command` is in skills_, or npos.
     std::size_t position_of(std::string_view command) const { return position_in(skills_.items_, command); }
+    /// The listed commands that begin `command@` (a keep-all policy's copies `name@tier`),
+    /// in command order: the first of them and the end.
+    auto copies_of(std::string_view command) const
+    {
+        std::string const prefix = std::string(command) + "@";
+        auto const& v = skills_.items_;
+        auto const first = first_from(v, prefix);
+        auto last = first;
+        while (last != v.end() && std::string_view((*last)->command).starts_with(prefix)) ++last;
+        return std::pair{first, last};
+    }
 
     record_list skills_;
     mutable std::mutex listing_mutex_;
@@ -604,6 +615,9 @@ private:
     /// The cached read `before` out of next's cache; `miss`: its path is kept as a miss.
     static void uncache_read(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const& before,
                              std::optional<file_stamp> miss);
+    /// `rec` gated as a first load gates it, alone: false when it is off; `said` (out):
+    /// what gating says of it (its requirements unmet: hidden).
+    bool gate_alone(record_ptr& rec, std::vector<diagnostic>& said) const;
     /// Whether `command` may come or go alone: no other skill has it, in any tier or as a
     /// keep-all copy, and none looks like it (which a first load would report).
     bool stands_alone(skillmd::snapshot const& next, std::string_view command) const;

@@ -86,6 +86,12 @@ std::vector<std::string_view> children_in(Records const& v, std::string_view com
     return out;
 }
 
+/// Whether every byte of `s` is ASCII.
+inline bool ascii_only(std::string_view s)
+{
+    return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
 /// Whether a command of `v` (sorted) other than `command` equals it but for ASCII case, as
 /// itself or as a keep-all copy (`name@tier`). The spellings are tried by their prefixes,
 /// and a prefix no command starts with ends its branch: a few lookups, not a pass.
@@ -395,10 +401,9 @@ bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, 
     // Gated again from its read, as a first load gates it (off: a first load decides); what
     // gating says now replaces what it said. The policy does not see `hidden`: whether it
     // is listed or shadowed stays as it is.
-    skillmd::snapshot scratch;
-    requirement_checker gate;
     record_ptr rec = *read->record;
-    if (!gate_one(rec, gate, scratch)) return false;
+    std::vector<diagnostic> said;
+    if (!gate_alone(rec, said)) return false;
     std::string const command(was.command);
     auto const is_was = [&](record_ptr const& r) { return r->tier_index == was.tier_index && r->where.path == was.where.path; };
     // Where it is: listed (alone, a winner, or a keep-all copy `name@tier`), or shadowed.
@@ -432,7 +437,7 @@ bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, 
     } else {
         return false;
     }
-    auto const mine = splice(next, place, count_before, std::move(scratch.diagnostics_), draft);
+    auto const mine = splice(next, place, count_before, std::move(said), draft);
     if (!mine) return false;
     if (mine->count != 0) next.gate_said_.insert(skillmd::snapshot::said_from(next.gate_said_, at), {at, *mine});
     if (i != skillmd::snapshot::npos) return relist(next, i, next.skills_.items_[i], std::move(rec));
@@ -452,9 +457,7 @@ bool basic_registry<Parser, Dedup, Sources...>::has_company(skillmd::snapshot co
     auto const& shadowed = next.shadowed_.items_;
     for (auto s = skillmd::snapshot::first_from(shadowed, command); s != shadowed.end() && (*s)->command == command; ++s)
         if (skillmd::snapshot::key_of(*s) != key) return true;
-    std::string const copies = std::string(command) + "@"; // keep-all's `name@tier`
-    auto const& skills = next.skills_.items_;
-    for (auto c = skillmd::snapshot::first_from(skills, copies); c != skills.end() && std::string_view((*c)->command).starts_with(copies); ++c)
+    for (auto [c, end] = next.copies_of(command); c != end; ++c)
         if (skillmd::snapshot::key_of(*c) != key) return true;
     return false;
 }
@@ -475,9 +478,8 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     auto& skills = next.skills_.items_;
     std::vector<record_ptr> listed;
     if (auto const at = next.position_of(command); at != skillmd::snapshot::npos) listed.push_back(skills[at]);
-    std::string const copies = command + "@";
-    for (auto c = skillmd::snapshot::first_from(skills, copies); c != skills.end() && std::string_view((*c)->command).starts_with(copies); ++c) {
-        if (std::string_view((*c)->command).substr(copies.size()) != std::string_view((*c)->tier)) return false; // named so, not a copy
+    for (auto [c, end] = next.copies_of(command); c != end; ++c) {
+        if (std::string_view((*c)->command).substr(command.size() + 1) != std::string_view((*c)->tier)) return false; // named so, not a copy
         listed.push_back(*c);
     }
     if (listed.size() == 1 ? listed.front()->command != command : listed.size() < 2 || listed.front()->command == command) return false;
@@ -509,10 +511,8 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     for (auto& r : group)
         if (!gate_one(r, gate, scratch)) return false;
     if (now) {
-        scratch.diagnostics_.clear();
         record_ptr read = now; // the cache keeps the read as it is
-        if (!gate_one(read, gate, scratch)) return false;
-        gated = std::move(scratch.diagnostics_);
+        if (!gate_alone(read, gated)) return false;
         group.push_back(std::move(read));
     }
     // In tier order, one skill per tier: copies in one tier keep the walk's order, which is not known here.
@@ -546,7 +546,7 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
                 if (std::string_view(group[i]->tier) == std::string_view(group[j]->tier)) return false;
         for (auto& r : group) {
             std::string q = r->qualified();
-            if (!std::all_of(q.begin(), q.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) return false;
+            if (!detail::ascii_only(q)) return false;
             detail::edit(r, [&](record_draft& e) { e.command = std::move(q); });
         }
         listing = std::move(group);
@@ -654,11 +654,8 @@ bool basic_registry<Parser, Dedup, Sources...>::edit_in_place(skillmd::snapshot&
     if (auto const s = skillmd::snapshot::first_from(next.shadowed_.items_, command); s != next.shadowed_.items_.end() && (*s)->command == command)
         return false;
     // Gated as a full refresh gates it: hidden, with gating's report, or not; off takes a first load.
-    skillmd::snapshot scratch;
-    requirement_checker gate;
     record_ptr rec = now.record;
-    if (!gate_one(rec, gate, scratch)) return false;
-    gated = std::move(scratch.diagnostics_);
+    if (!gate_alone(rec, gated)) return false;
     if (!relist(next, i, listed, std::move(rec))) return false;
     next.cache_.set(before.at, std::move(now.record));
     return true;
@@ -693,18 +690,14 @@ bool basic_registry<Parser, Dedup, Sources...>::stands_alone(skillmd::snapshot c
 {
     auto const& shadowed = next.shadowed_.items_;
     if (auto const s = skillmd::snapshot::first_from(shadowed, command); s != shadowed.end() && (*s)->command == command) return false;
-    std::string const copies = std::string(command) + "@"; // keep-all's `name@tier`
-    if (auto const c = skillmd::snapshot::first_from(next.skills_.items_, copies);
-        c != next.skills_.items_.end() && std::string_view((*c)->command).starts_with(copies))
-        return false;
+    if (auto const [c, end] = next.copies_of(command); c != end) return false;
     return looks_like_no_other(next, command);
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::looks_like_no_other(skillmd::snapshot const& next, std::string_view command)
 {
-    if (!next.ascii_) return false;
-    if (!std::all_of(command.begin(), command.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) return false;
+    if (!next.ascii_ || !detail::ascii_only(command)) return false;
     std::string prefix;
     if (detail::case_twin_in(next.skills_.items_, command, prefix)) return false;
     prefix.clear();
@@ -810,13 +803,20 @@ bool basic_registry<Parser, Dedup, Sources...>::add_skill(skillmd::snapshot& nex
     record_ptr const read = now.record;
     std::string_view const command = read->command;
     if (next.position_of(command) != skillmd::snapshot::npos || !stands_alone(next, command)) return false;
-    skillmd::snapshot scratch;
-    requirement_checker gate;
     record_ptr rec = read;
-    if (!gate_one(rec, gate, scratch)) return false; // off
-    gated = std::move(scratch.diagnostics_);
+    if (!gate_alone(rec, gated)) return false; // off
     if (!list_one(next, std::move(rec))) return false;
     cache_read(next, read);
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::gate_alone(record_ptr& rec, std::vector<diagnostic>& said) const
+{
+    skillmd::snapshot scratch;
+    requirement_checker gate;
+    if (!gate_one(rec, gate, scratch)) return false;
+    said = std::move(scratch.diagnostics_);
     return true;
 }
 
