@@ -1207,8 +1207,20 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
                              walk_counting_dir{directory_source("b", roots[1].string(), o)}};
         };
         auto [a, b] = sources();
+        // Mixed: operators' overrides too. A shared `name:` off, another name-only, and one
+        // of tier b's places off by path (nested: a parent folder, its sub-skills with it),
+        // which the project's settings turn on again for one skill below it.
+        auto const options = [&] {
+            registry_options opts = lenient(dia);
+            if (quiet) return opts;
+            fs::path const place = lay == layout::files ? roots[1] / "s4.md" : lay == layout::flat ? roots[1] / "s4" : roots[1] / "p1";
+            opts.overrides.add({"user settings", "", {{"n1", false, override_mode::off}, {"n2", false, override_mode::name_only},
+                                                      {place.string(), true, override_mode::off}}});
+            opts.overrides.add({"project settings", "", {{(roots[1] / "p1" / "c5").string(), true, override_mode::on}}});
+            return opts;
+        };
         ::unsetenv("SKILLMD_PROPERTY_TEST_GATE");
-        reg_t reg(parser{}, lenient(dia), a, b);
+        reg_t reg(parser{}, options(), a, b);
         reg.load();
         reg.refresh(); // the watches
         reg.refresh(); // and a look at what changed while they were set
@@ -1260,7 +1272,7 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
             reg.refresh();
             if (*a.walks + *b.walks == walks) ++derived;
             auto [fa, fb] = sources();
-            reg_t first(parser{}, lenient(dia), fa, fb);
+            reg_t first(parser{}, options(), fa, fb);
             first.load();
             std::string const got = whole(*reg.snapshot()), want = whole(*first.snapshot());
             BOOST_TEST_REQUIRE(got == want, "seed " << seed << ", sequence " << q << ", step " << step << "\nrefreshed:\n"
@@ -1998,6 +2010,109 @@ BOOST_AUTO_TEST_CASE(copies_kept_in_every_tier_are_listed_again_with_their_comma
 // A requirement met now and not before (an environment variable set, a program installed),
 // or the reverse, gates its skills again without a walk: hidden or not, gating's report put
 // in after what the skill's read said, before the next skill's, or taken out.
+// Skills the operators' overrides turn off are kept apart (disabled) and no other skill's
+// listing sees them: one turned off or on by an edit, made or removed while off, shadowing
+// or shadowed, gated while off, each derived without a walk and equal to a first load.
+BOOST_AUTO_TEST_CASE(a_skill_turned_off_or_on_by_an_override_is_derived)
+{
+    temp_dir root;
+    fs::path const t = root / "one", u = root / "two";
+    std::string const gated = "sven:\n  requires_env: [SKILLMD_TEST_OFF_GATE]\n";
+    write(t / "a/SKILL.md", skill("a", "plain"));
+    write(t / "c/SKILL.md", skill("c", "the winner"));
+    write(u / "c/SKILL.md", skill("c", "shadowed"));
+    write(t / "p/SKILL.md", skill("p", "a parent"));
+    directory_options o;
+    o.layout = layout::nested;
+    dialect d = dialects::sven(); // which gates skills
+    d.name_is_label = false;       // and here `name:` is a name an override matches
+    registry_options opts = lenient(d);
+    // `quiet` off by name; tier two's folder `b` off by path, and `p/k` under tier one's `p`
+    // (a sub-skill); `loud` listed by name only.
+    opts.overrides.add({"user settings", "", {{"quiet", false, override_mode::off}, {(u / "b").string(), true, override_mode::off},
+                                              {(t / "p/k").string(), true, override_mode::off}, {"loud", false, override_mode::name_only}}});
+    using reg_t = basic_registry<parser, highest_tier_wins, walk_counting_dir, walk_counting_dir>;
+    auto const sources = [&] {
+        return std::pair{walk_counting_dir{directory_source("one", t.string(), o)},
+                         walk_counting_dir{directory_source("two", u.string(), o)}};
+    };
+    auto tiers = sources(); // not a structured binding: the lambdas below capture them
+    reg_t reg(parser{}, opts, tiers.first, tiers.second);
+    auto const first_load = [&] {
+        auto f = sources();
+        reg_t first(parser{}, opts, f.first, f.second);
+        first.load();
+        return whole(*first.snapshot());
+    };
+    auto const off = [&] {
+        std::string out;
+        for (auto const& r : reg.snapshot()->disabled()) out += std::string(r.command) + (r.hidden ? "(hidden) " : " ");
+        return out;
+    };
+    auto const refresh = [&](int walks, char const* what) {
+        int const before = *tiers.first.walks + *tiers.second.walks;
+        reg.refresh();
+        BOOST_TEST(*tiers.first.walks + *tiers.second.walks == before + walks, what);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+    };
+    ::unsetenv("SKILLMD_TEST_OFF_GATE");
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    BOOST_TEST_REQUIRE(off().empty());
+    // An edit that turns a listed skill off, edits it while off, and turns it on again.
+    write(t / "a/SKILL.md", "---\nname: quiet\ndescription: off by its name\ncolour: red\n---\n");
+    refresh(0, "a listed skill turned off by its new name, with a word of its own");
+    BOOST_TEST(off() == "a ");
+    BOOST_TEST(reg.snapshot()->find("a") == nullptr);
+    write(t / "a/SKILL.md", "---\nname: quiet\ndescription: off, edited\n---\n");
+    refresh(0, "edited while off");
+    write(t / "a/SKILL.md", skill("a", "on again"));
+    refresh(0, "turned on again");
+    BOOST_TEST(off().empty());
+    BOOST_TEST(reg.snapshot()->find("a") != nullptr);
+    // Made and removed while off, by path.
+    write(u / "b/SKILL.md", skill("b", "off by its folder"));
+    refresh(0, "a skill made where a path rule turns it off");
+    BOOST_TEST(off() == "b ");
+    write(u / "b/SKILL.md", skill("b", "off, gated", gated));
+    refresh(0, "edited to need a variable, off and hidden");
+    BOOST_TEST(off() == "b(hidden) ");
+    ::setenv("SKILLMD_TEST_OFF_GATE", "1", 1);
+    refresh(0, "its variable set: shown, still off");
+    BOOST_TEST(off() == "b ");
+    ::unsetenv("SKILLMD_TEST_OFF_GATE");
+    refresh(0, "and unset");
+    BOOST_TEST(off() == "b(hidden) ");
+    fs::remove(u / "b/SKILL.md");
+    refresh(0, "the skill off removed");
+    BOOST_TEST(off().empty());
+    // A sub-skill off: its parent does not list it.
+    write(t / "p/k/SKILL.md", skill("k", "a sub-skill, off"));
+    refresh(0, "a sub-skill made off");
+    BOOST_TEST(reg.snapshot()->find("p")->children.empty());
+    // The winner turned off: the copy it shadowed wins; turned on, it shadows it again.
+    write(t / "c/SKILL.md", "---\nname: quiet\ndescription: the winner, off\n---\n");
+    refresh(0, "the winner turned off");
+    BOOST_TEST(reg.snapshot()->shadowed().empty());
+    BOOST_TEST(std::string(reg.snapshot()->find("c")->tier) == "two");
+    write(t / "c/SKILL.md", skill("c", "the winner again"));
+    refresh(0, "the winner on again");
+    BOOST_TEST(reg.snapshot()->shadowed().size() == 1u);
+    // A name-only skill edited, made and removed: on, as any other.
+    write(t / "l/SKILL.md", "---\nname: loud\ndescription: name only\n---\n");
+    refresh(0, "a name-only skill made");
+    BOOST_TEST(reg.snapshot()->find("l")->overridden != nullptr);
+    fs::remove_all(t / "l");
+    refresh(0, "and removed");
+    // Removed while off, its folder with it.
+    write(t / "a/SKILL.md", "---\nname: quiet\ndescription: off once more\n---\n");
+    refresh(0, "off once more");
+    fs::remove_all(t / "a");
+    refresh(0, "removed while off, its folder with it");
+    BOOST_TEST(off() == "p/k ");
+}
+
 BOOST_AUTO_TEST_CASE(a_requirement_changed_gates_its_skills_again_without_a_walk)
 {
     temp_dir root;

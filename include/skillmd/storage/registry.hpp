@@ -557,8 +557,8 @@ private:
     static std::vector<diagnostic>& writable(skillmd::snapshot& next, diagnostics_draft& draft);
     /// The skill `was` (of the last snapshot) gated again, its requirements met now and not
     /// before or the reverse: hidden or not where it is (listed, a keep-all copy, or
-    /// shadowed), gating's report put in or taken out where a first load puts it. False
-    /// for a skill off (disabled), and where the order of the reads is not known.
+    /// shadowed, or off), gating's report put in or taken out where a first load puts it.
+    /// False where the order of the reads is not known.
     bool regate(skillmd::snapshot& next, skill_record const& was, diagnostics_draft& draft) const;
     /// Where a read at `path` that said nothing until now puts what it says: before the first
     /// read after it (by tier, then its candidate's command) that said something, or where
@@ -615,9 +615,23 @@ private:
     /// The cached read `before` out of next's cache; `miss`: its path is kept as a miss.
     static void uncache_read(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const& before,
                              std::optional<file_stamp> miss);
-    /// `rec` gated as a first load gates it, alone: false when it is off; `said` (out):
-    /// what gating says of it (its requirements unmet: hidden).
+    /// `rec` gated as a first load gates it, alone: false when it is off (`rec` is then
+    /// the record the disabled list holds); `said` (out): what gating says of it (hidden,
+    /// off).
     bool gate_alone(record_ptr& rec, std::vector<diagnostic>& said) const;
+    /// Whether the overrides turn the read `r` off: a first load keeps it among the
+    /// disabled skills, and no other skill's listing sees it.
+    bool is_off(skill_record const& r) const;
+    /// A change where the skill read before (`before`, if any) or now (`now`, if any) is
+    /// off: the one goes from the disabled list or the listing (alone or through its
+    /// group), the other comes to the disabled list or the listing. `miss`: the stamp its
+    /// path keeps when it makes no skill now; `gated` (out): what gating says of `now`.
+    bool change_off(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const* before, record_ptr now,
+                    std::optional<file_stamp> miss, std::vector<diagnostic>& gated, diagnostics_draft& draft) const;
+    /// Where the disabled record of `r`'s read is (`present`) or goes: disabled_ is in the
+    /// order of the reads (tier, then the path's command), known only where the walk's is;
+    /// none where it is not, or another read of the same tier and command is there.
+    static std::optional<std::size_t> disabled_place(skillmd::snapshot const& next, skill_record const& r, bool present);
     /// Whether `command` may come or go alone: no other skill has it, in any tier or as a
     /// keep-all copy, and none looks like it (which a first load would report).
     bool stands_alone(skillmd::snapshot const& next, std::string_view command) const;

@@ -272,6 +272,7 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
         read_result now = read_one(work{tier, &where, nullptr});
         if (now.record) {
             said = std::move(now.diagnostics);
+            if (is_off(**before->record) || is_off(*now.record)) return change_off(next, &*before, now.record, std::nullopt, gated, draft);
             std::string const command((*before->record)->command); // the cached read goes below
             if (now.record->command == command)
                 return shared(command) ? regroup(next, command, &*before, now.record, std::nullopt, gated, draft)
@@ -288,6 +289,7 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
     if (!listed) return false; // the source cannot say
     bool const had_skill = before && before->record;
     auto const gone = [&](std::optional<file_stamp> miss) {
+        if (is_off(**before->record)) return change_off(next, &*before, nullptr, miss, gated, draft);
         std::string_view const command = (*before->record)->command;
         return shared(command) ? regroup(next, command, &*before, nullptr, miss, gated, draft) : remove_skill(next, *before, miss);
     };
@@ -301,6 +303,7 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
     said = std::move(now.diagnostics);
     if (now.record) {
         if (had_skill) return false;
+        if (is_off(*now.record)) return change_off(next, nullptr, now.record, std::nullopt, gated, draft);
         std::string_view const command = now.record->command;
         return shared(command) ? regroup(next, command, nullptr, now.record, std::nullopt, gated, draft) : add_skill(next, std::move(now), gated);
     }
@@ -398,17 +401,22 @@ bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, 
 {
     auto const read = next.cached(was.tier_index, was.where.path);
     if (!read || !read->record) return false;
-    // Gated again from its read, as a first load gates it (off: a first load decides); what
-    // gating says now replaces what it said. The policy does not see `hidden`: whether it
-    // is listed or shadowed stays as it is.
+    // Gated again from its read, as a first load gates it; what gating says now replaces
+    // what it said. The policy does not see `hidden`: whether it is listed, shadowed or
+    // off stays as it is.
     record_ptr rec = *read->record;
     std::vector<diagnostic> said;
-    if (!gate_alone(rec, said)) return false;
+    bool const on = gate_alone(rec, said);
+    if (on == is_off(**read->record)) return false;
     std::string const command(was.command);
     auto const is_was = [&](record_ptr const& r) { return r->tier_index == was.tier_index && r->where.path == was.where.path; };
-    // Where it is: listed (alone, a winner, or a keep-all copy `name@tier`), or shadowed.
+    // Where it is: listed (alone, a winner, or a keep-all copy `name@tier`), shadowed, or off.
     std::size_t i = skillmd::snapshot::npos, k = skillmd::snapshot::npos;
-    if (was.shadowed_by.empty()) {
+    std::optional<std::size_t> off_at;
+    if (!on) {
+        off_at = disabled_place(next, *rec, true);
+        if (!off_at) return false;
+    } else if (was.shadowed_by.empty()) {
         i = next.position_of(command);
         if (i == skillmd::snapshot::npos || !is_was(next.skills_.items_[i])) return false;
         if (rec->command != command) {
@@ -441,10 +449,11 @@ bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, 
     if (!mine) return false;
     if (mine->count != 0) next.gate_said_.insert(skillmd::snapshot::said_from(next.gate_said_, at), {at, *mine});
     if (i != skillmd::snapshot::npos) return relist(next, i, next.skills_.items_[i], std::move(rec));
-    auto& shadowed = next.shadowed_.items_;
-    std::erase(next.gated_, shadowed[k]);
+    auto& kept = off_at ? next.disabled_.items_ : next.shadowed_.items_;
+    std::size_t const at_kept = off_at ? *off_at : k;
+    std::erase(next.gated_, kept[at_kept]);
     next.gated_.push_back(rec);
-    shadowed.set(k, std::move(rec));
+    kept.set(at_kept, std::move(rec));
     return true;
 }
 
@@ -815,8 +824,75 @@ bool basic_registry<Parser, Dedup, Sources...>::gate_alone(record_ptr& rec, std:
 {
     skillmd::snapshot scratch;
     requirement_checker gate;
-    if (!gate_one(rec, gate, scratch)) return false;
+    bool const on = gate_one(rec, gate, scratch);
+    if (!on) rec = std::move(scratch.disabled_.building_.back());
     said = std::move(scratch.diagnostics_);
+    return on;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::is_off(skill_record const& r) const
+{
+    if (opts_.overrides.empty()) return false;
+    auto const d = opts_.overrides.decide(r.command, r.meta.name, r.where.database ? std::string_view() : std::string_view(r.where.path));
+    return !d.layer.empty() && d.mode == override_mode::off;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+std::optional<std::size_t> basic_registry<Parser, Dedup, Sources...>::disabled_place(skillmd::snapshot const& next, skill_record const& r,
+                                                                                    bool present)
+{
+    if (!next.reads_in_order_) return std::nullopt;
+    auto const& off = next.disabled_.items_;
+    auto const order = [](skill_record const& x) { return std::pair(x.tier_index, std::string_view(x.where.command)); };
+    auto const it = std::lower_bound(off.begin(), off.end(), order(r), [&](record_ptr const& x, auto const& k) { return order(*x) < k; });
+    auto end = it;
+    while (end != off.end() && order(**end) == order(r)) ++end;
+    // One read of this tier and command, and (present) it is this one: a twin's place is the walk's.
+    if (end.index() - it.index() != (present ? 1u : 0u)) return std::nullopt;
+    if (present && skillmd::snapshot::key_of(*it) != skillmd::snapshot::read_key{r.tier_index, r.where.path}) return std::nullopt;
+    return it.index();
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::change_off(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const* before,
+                                                          record_ptr now, std::optional<file_stamp> miss, std::vector<diagnostic>& gated,
+                                                          diagnostics_draft& draft) const
+{
+    // A refresh that returns false here is thrown away whole: what was changed before does not matter.
+    auto& off = next.disabled_.items_;
+    if (before) {
+        record_ptr const old = *before->record; // the cache's own: kept while its entry goes
+        if (is_off(*old)) {
+            auto const at = disabled_place(next, *old, true);
+            if (!at) return false;
+            std::erase(next.gated_, off[*at]);
+            off.erase(*at);
+            uncache_read(next, *before, now ? std::nullopt : miss);
+        } else {
+            // Listed (alone, or in a group) until now: it goes as a removed skill goes.
+            std::vector<diagnostic> none;
+            std::string const command(old->command);
+            bool const gone = has_company(next, command, skillmd::snapshot::key_of(old))
+                                  ? regroup(next, command, before, nullptr, now ? std::nullopt : miss, none, draft)
+                                  : remove_skill(next, *before, now ? std::nullopt : miss);
+            if (!gone) return false;
+        }
+    }
+    if (!now) return true;
+    record_ptr rec = now; // the cache keeps the read as it is
+    if (gate_alone(rec, gated)) {
+        // On now: it comes as a new skill comes.
+        std::string const command(now->command);
+        if (has_company(next, command, skillmd::snapshot::key_of(now))) return regroup(next, command, nullptr, now, std::nullopt, gated, draft);
+        gated.clear(); // add_skill gates it again
+        return add_skill(next, read_result{now, {}, {}, {}}, gated);
+    }
+    auto const at = disabled_place(next, *rec, false);
+    if (!at) return false;
+    if (has_requirements(*rec)) next.gated_.push_back(rec);
+    off.insert(*at, std::move(rec));
+    cache_read(next, now);
     return true;
 }
 
