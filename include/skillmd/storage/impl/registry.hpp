@@ -880,14 +880,13 @@ bool basic_registry<Parser, Dedup, Sources...>::change_off(skillmd::snapshot& ne
         }
     }
     if (!now) return true;
-    record_ptr rec = now; // the cache keeps the read as it is
-    if (gate_alone(rec, gated)) {
-        // On now: it comes as a new skill comes.
+    if (!is_off(*now)) { // on now: it comes as a new skill comes
         std::string const command(now->command);
         if (has_company(next, command, skillmd::snapshot::key_of(now))) return regroup(next, command, nullptr, now, std::nullopt, gated, draft);
-        gated.clear(); // add_skill gates it again
         return add_skill(next, read_result{now, {}, {}, {}}, gated);
     }
+    record_ptr rec = now; // the cache keeps the read as it is
+    if (gate_alone(rec, gated)) return false; // not as is_off() said
     auto const at = disabled_place(next, *rec, false);
     if (!at) return false;
     if (has_requirements(*rec)) next.gated_.push_back(rec);
