@@ -434,6 +434,48 @@ void refresh_after_edits(benchmark::State& state, std::size_t changed)
     });
 }
 void refresh_one_changed(benchmark::State& state) { refresh_after_edits(state, 1); }
+
+/// The listing rows (what an index is rendered from) of the snapshot a refresh derived
+/// after one edit in the nested tree of range(0) skills, the last snapshot's rows made
+/// before: counter `ms` per listing; `from_nothing_ms`, the same rows made without the
+/// last ones (a listing_table of the snapshot's skills).
+void listing_after_one_change(benchmark::State& state)
+{
+    auto const& t = tree_of(state.range(0));
+    auto o = nested();
+    o.layout = t.layout;
+    registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), o));
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    auto listed = reg.snapshot(); // the last snapshot listed: its rows live as long as it
+    benchmark::DoNotOptimize(listed->listing_rows().entries().size());
+    std::size_t next = 0;
+    double ms = 0, from_nothing = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        next = (next + 7919) % t.files.size();
+        std::ofstream(t.files[next], std::ios::binary | std::ios::app) << "Edited.\n";
+        reg.refresh();
+        auto const now = reg.snapshot();
+        state.ResumeTiming();
+        auto start = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(now->listing_rows().entries().size());
+        ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        state.PauseTiming();
+        start = std::chrono::steady_clock::now();
+        {
+            skillmd::listing_table const made(now->skills());
+            benchmark::DoNotOptimize(made.entries().size());
+        }
+        from_nothing += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        listed = now;
+        state.ResumeTiming();
+    }
+    auto const runs = static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
+    state.counters["ms"] = ms / runs;
+    state.counters["from_nothing_ms"] = from_nothing / runs;
+}
 void refresh_hundred_changed(benchmark::State& state) { refresh_after_edits(state, 100); }
 
 /// One skill removed (its SKILL.md renamed aside) or made again (renamed back) before
@@ -645,6 +687,7 @@ BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
 // 100,000 within 2 ms; two snapshots within 1.1 times one's memory).
 BENCHMARK(refresh_one_changed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_hundred_changed)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(listing_after_one_change)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_one_made_or_removed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_one_folder_moved)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(full_load_of)->Name("full_load")->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);

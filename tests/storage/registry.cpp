@@ -2007,6 +2007,51 @@ BOOST_AUTO_TEST_CASE(copies_kept_in_every_tier_are_listed_again_with_their_comma
     refresh(0, "one copy in each tier again: derived");
 }
 
+// A refresh that changed one skill lists the others from the rows made for the last
+// snapshot: only the chunk that holds the changed skill is read again for a listing.
+BOOST_AUTO_TEST_CASE(a_derived_snapshot_lists_unchanged_chunks_from_the_rows_made_before)
+{
+    temp_dir root;
+    fs::path const t = root / "one";
+    int const count = 600; // several chunks of the listing
+    for (int k = 0; k < count; ++k) write(t / numbered("s", k) / "SKILL.md", skill(numbered("s", k), numbered("version ", k)));
+    directory_options o;
+    o.layout = layout::flat;
+    walk_counting_dir dir{directory_source("one", t.string(), o)};
+    basic_registry<parser, first_tier_wins, walk_counting_dir> reg(parser{}, lenient(), dir);
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    auto const before = reg.snapshot();
+    check_listing_rows(*before);
+    std::string const changed = numbered("s", 300);
+    write(t / changed / "SKILL.md", skill(changed, "edited"));
+    int const walks = *dir.walks;
+    reg.refresh();
+    BOOST_TEST_REQUIRE(*dir.walks == walks); // derived
+    auto const after = reg.snapshot();
+    check_listing_rows(*after);
+    auto const was = before->listing_rows().entries(), is = after->listing_rows().entries();
+    BOOST_TEST_REQUIRE(was.size() == is.size());
+    // The same text, and the same bytes where the chunk is the same.
+    std::size_t shared = 0, made = 0;
+    for (std::size_t k = 0; k < is.size(); ++k) {
+        bool const same_chunk = is[k].record == was[k].record && is[k].command.data() == was[k].command.data();
+        if (is[k].command == changed) {
+            BOOST_TEST(is[k].description == "edited");
+            BOOST_TEST(!same_chunk);
+        }
+        (same_chunk ? shared : made) += 1;
+    }
+    BOOST_TEST(made >= 1u);
+    BOOST_TEST(made <= 2 * detail::chunked<record_ptr>::chunk_size);
+    BOOST_TEST(shared >= is.size() - 2 * detail::chunked<record_ptr>::chunk_size);
+    // A listing made outside a snapshot makes its own rows.
+    listing_table const own(after->skills());
+    BOOST_TEST(static_cast<void const*>(own.entries()[0].command.data()) != static_cast<void const*>(is[0].command.data()));
+    BOOST_TEST(own.entries().size() == is.size());
+}
+
 // A requirement met now and not before (an environment variable set, a program installed),
 // or the reverse, gates its skills again without a walk: hidden or not, gating's report put
 // in after what the skill's read said, before the next skill's, or taken out.

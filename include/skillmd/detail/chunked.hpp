@@ -140,6 +140,9 @@ public:
 
     iterator begin() const { return iterator(this, 0); }
     iterator end() const { return iterator(this, size_); }
+    /// The chunks, in order. One is never written once made (see set()): a chunk's
+    /// address names its elements for as long as it lives.
+    std::vector<std::shared_ptr<std::vector<T>>> const& chunks() const noexcept { return chunks_; }
     /// `f` on every element in order, a chunk at a time: no element looked up by its index.
     template <class F>
     void for_each(F&& f) const

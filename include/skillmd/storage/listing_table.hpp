@@ -17,9 +17,11 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -55,19 +57,18 @@ struct listing_flags
     bool relative = false;      ///< the entry's location is relative to the working directory
 };
 
-/** The index entries of a snapshot's skills, in the snapshot's order, with the strings
-    packed end to end. Built once per snapshot, by its first listing
-    (`snapshot::listing_rows`), and immutable after. A relative location is kept as the
-    record has it (flagged): the working directory it is relative to is read when listed.
+/** The index entries of one chunk of a snapshot's skills (see record_list::chunks), with
+    their strings packed end to end, made once: a chunk is never written, so the rows
+    made for it stay right for every snapshot that holds it.
 */
-class listing_table
+class listing_piece
 {
 public:
-    explicit listing_table(record_list const& skills)
+    explicit listing_piece(std::shared_ptr<std::vector<record_ptr> const> chunk) : chunk_(std::move(chunk))
     {
         // Sizes first, so the strings go into one block that never moves.
         std::size_t bytes = 0;
-        for (auto const& r : skills) bytes += text_bytes(r);
+        for (auto const& r : *chunk_) bytes += text_bytes(*r);
         chars_ = std::make_unique<char[]>(bytes == 0 ? 1 : bytes);
         char* at = chars_.get();
         auto const keep = [&at](std::string_view s) {
@@ -78,9 +79,10 @@ public:
             return copy;
         };
         std::vector<std::pair<std::size_t, std::string_view>> tiers; // one copy per tier label
-        entries_.reserve(skills.size());
-        flags_.reserve(skills.size());
-        for (auto const& r : skills) {
+        entries_.reserve(chunk_->size());
+        flags_.reserve(chunk_->size());
+        for (auto const& p : *chunk_) {
+            skill_record const& r = *p;
             listing_flags f;
             f.hidden = r.hidden;
             f.model_visible = r.visible_to(visibility::model);
@@ -104,7 +106,7 @@ public:
             // The label is compared, not only the tier's index: a record kept from an earlier
             // refresh has the label its source gave then.
             auto const t = std::find_if(tiers.begin(), tiers.end(),
-                                        [&](auto const& p) { return p.first == r.tier_index && p.second == r.tier; });
+                                        [&](auto const& q) { return q.first == r.tier_index && q.second == r.tier; });
             if (t != tiers.end()) {
                 e.tier = t->second;
             } else {
@@ -120,18 +122,13 @@ public:
         }
     }
 
-    listing_table(listing_table const&) = delete;
-    listing_table& operator=(listing_table const&) = delete;
+    listing_piece(listing_piece const&) = delete;
+    listing_piece& operator=(listing_piece const&) = delete;
 
-    /// One entry per skill, in the snapshot's order.
     std::span<index_entry const> entries() const noexcept { return entries_; }
-    /// The flags of entries()[i] at [i].
     std::span<listing_flags const> flags() const noexcept { return flags_; }
-
     std::size_t hidden_count() const noexcept { return hidden_; }
-    /// Skills the model may not invoke (the hidden ones among them).
     std::size_t model_hidden_count() const noexcept { return model_hidden_; }
-    /// Skills with neither a written description nor `when_to_use`, and shown in full.
     std::size_t undocumented_count() const noexcept { return undocumented_; }
     std::size_t relative_count() const noexcept { return relative_; }
 
@@ -152,7 +149,88 @@ private:
         return n;
     }
 
+    std::shared_ptr<std::vector<record_ptr> const> chunk_; ///< holds the records the entries point to
     std::unique_ptr<char[]> chars_;
+    std::vector<index_entry> entries_;
+    std::vector<listing_flags> flags_;
+    std::size_t hidden_ = 0, model_hidden_ = 0, undocumented_ = 0, relative_ = 0;
+};
+
+/** The pieces made for the chunks of snapshots that a registry derives one from another,
+    shared by them (any thread): a chunk a refresh left alone is listed from the piece made
+    for it before, and only the chunks that changed are read again. Each piece lives as
+    long as a listing holds it; this keeps it by the address of its chunk (which the piece
+    holds, so the address names no other chunk while the piece lives).
+*/
+class listing_pieces
+{
+public:
+    std::shared_ptr<listing_piece const> piece_for(std::shared_ptr<std::vector<record_ptr>> const& chunk)
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (auto const it = by_chunk_.find(chunk.get()); it != by_chunk_.end())
+                if (auto made = it->second.lock()) return made;
+        }
+        auto made = std::make_shared<listing_piece const>(chunk); // outside the lock: other listings go on
+        std::lock_guard<std::mutex> lock(mutex_);
+        by_chunk_[chunk.get()] = made;
+        if (by_chunk_.size() >= prune_at_) { // the pieces no listing holds any more
+            std::erase_if(by_chunk_, [](auto const& e) { return e.second.expired(); });
+            prune_at_ = std::max<std::size_t>(1024, 2 * by_chunk_.size());
+        }
+        return made;
+    }
+
+private:
+    std::mutex mutex_;
+    std::unordered_map<void const*, std::weak_ptr<listing_piece const>> by_chunk_;
+    std::size_t prune_at_ = 1024;
+};
+
+/** The index entries of a snapshot's skills, in the snapshot's order: the rows of its
+    chunks' pieces, put together once per snapshot by its first listing
+    (`snapshot::listing_rows`), and immutable after. With `pieces`, the pieces are those
+    made for earlier snapshots where a chunk is the same. A relative location is kept as
+    the record has it (flagged): the working directory it is relative to is read when listed.
+*/
+class listing_table
+{
+public:
+    explicit listing_table(record_list const& skills, listing_pieces* pieces = nullptr)
+    {
+        entries_.reserve(skills.size());
+        flags_.reserve(skills.size());
+        pieces_.reserve(skills.chunks().size());
+        for (auto const& chunk : skills.chunks()) {
+            auto piece = pieces ? pieces->piece_for(chunk) : std::make_shared<listing_piece const>(chunk);
+            entries_.insert(entries_.end(), piece->entries().begin(), piece->entries().end());
+            flags_.insert(flags_.end(), piece->flags().begin(), piece->flags().end());
+            hidden_ += piece->hidden_count();
+            model_hidden_ += piece->model_hidden_count();
+            undocumented_ += piece->undocumented_count();
+            relative_ += piece->relative_count();
+            pieces_.push_back(std::move(piece));
+        }
+    }
+
+    listing_table(listing_table const&) = delete;
+    listing_table& operator=(listing_table const&) = delete;
+
+    /// One entry per skill, in the snapshot's order.
+    std::span<index_entry const> entries() const noexcept { return entries_; }
+    /// The flags of entries()[i] at [i].
+    std::span<listing_flags const> flags() const noexcept { return flags_; }
+
+    std::size_t hidden_count() const noexcept { return hidden_; }
+    /// Skills the model may not invoke (the hidden ones among them).
+    std::size_t model_hidden_count() const noexcept { return model_hidden_; }
+    /// Skills with neither a written description nor `when_to_use`, and shown in full.
+    std::size_t undocumented_count() const noexcept { return undocumented_; }
+    std::size_t relative_count() const noexcept { return relative_; }
+
+private:
+    std::vector<std::shared_ptr<listing_piece const>> pieces_; ///< hold the strings the entries view
     std::vector<index_entry> entries_;
     std::vector<listing_flags> flags_;
     std::size_t hidden_ = 0, model_hidden_ = 0, undocumented_ = 0, relative_ = 0;

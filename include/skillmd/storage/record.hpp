@@ -67,6 +67,9 @@ public:
     bool empty() const noexcept { return items_.empty(); }
     skill_record const& operator[](std::size_t i) const { return *items_[i]; }
     skill_record const& front() const { return *items_[0]; }
+    /// The chunks the records are kept in, in order (see detail::chunked): those a
+    /// refresh left alone are the last snapshot's own.
+    std::vector<std::shared_ptr<std::vector<record_ptr>>> const& chunks() const noexcept { return items_.chunks(); }
 
 private:
     friend class snapshot;

@@ -131,13 +131,14 @@ public:
     }
 
     /// What listings read of every skill, packed in the order of skills(): built by the
-    /// first caller (any thread), kept for the snapshot's life. A build that runs out of
-    /// memory throws and leaves it to the next caller. (A mutex rather than
+    /// first caller (any thread), kept for the snapshot's life; the rows of the chunks a
+    /// refresh left alone are those an earlier snapshot's listing made. A build that runs
+    /// out of memory throws and leaves it to the next caller. (A mutex rather than
     /// std::call_once, which some standard libraries do not let throw.)
     listing_table const& listing_rows() const
     {
         std::lock_guard<std::mutex> lock(listing_mutex_);
-        if (!listing_) listing_ = std::make_unique<listing_table const>(skills_);
+        if (!listing_) listing_ = std::make_unique<listing_table const>(skills_, pieces_.get());
         return *listing_;
     }
 
@@ -204,6 +205,8 @@ private:
     record_list skills_;
     mutable std::mutex listing_mutex_;
     mutable std::unique_ptr<listing_table const> listing_;
+    /// The listing rows made for this snapshot's chunks and its registry's earlier ones.
+    std::shared_ptr<listing_pieces> pieces_;
     record_list shadowed_; // sorted by command too (resolve_collisions goes through commands in order)
     record_list disabled_;
     std::vector<diagnostic> diagnostics_; // while a refresh builds the snapshot; then published

@@ -163,6 +163,7 @@ void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
         }
     }
     auto next = std::make_shared<skillmd::snapshot>();
+    next->pieces_ = previous->pieces_ ? previous->pieces_ : std::make_shared<listing_pieces>();
     next->read_at_ns_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
     discoveries found;
     std::vector<work> items;
@@ -197,6 +198,7 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->collapsed_ = previous.collapsed_;
     next->gate_said_ = previous.gate_said_;
     next->reads_in_order_ = previous.reads_in_order_;
+    next->pieces_ = previous.pieces_;
     diagnostics_draft draft; // the diagnostics, copied when the first change to them comes
     // Skills whose requirements are met now and were not, or the reverse (or unmet for
     // another reason), gated again first:
