@@ -398,17 +398,25 @@ void full_load_of(benchmark::State& state)
     state.counters["ms"] = ms / static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
 }
 
+/// A registry of the tree `t` (in its layout), loaded, with the change watches set.
+std::unique_ptr<registry> watched(tree const& t)
+{
+    auto o = nested();
+    o.layout = t.layout;
+    auto reg = std::make_unique<registry>(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), o));
+    reg->load();
+    reg->refresh();
+    reg->refresh();
+    return reg;
+}
+
 /// refresh() of the tree `t` (nested, unless `flat`), with the change watches set, after
 /// `change(t)` (not timed) each time. Counter `ms`: per refresh.
 template <class Change>
 void timed_refreshes(benchmark::State& state, tree const& t, Change&& change)
 {
-    auto o = nested();
-    o.layout = t.layout;
-    registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), o));
-    reg.load();
-    reg.refresh();
-    reg.refresh();
+    auto const held = watched(t);
+    registry& reg = *held;
     double ms = 0;
     for (auto _ : state) {
         state.PauseTiming();
@@ -442,12 +450,8 @@ void refresh_one_changed(benchmark::State& state) { refresh_after_edits(state, 1
 void listing_after_one_change(benchmark::State& state)
 {
     auto const& t = tree_of(state.range(0));
-    auto o = nested();
-    o.layout = t.layout;
-    registry reg(skillmd::frontmatter::x3_parser{}, options(), skillmd::directory_source("bench", t.root.string(), o));
-    reg.load();
-    reg.refresh();
-    reg.refresh();
+    auto const held = watched(t);
+    registry& reg = *held;
     auto listed = reg.snapshot(); // the last snapshot listed: its rows live as long as it
     benchmark::DoNotOptimize(listed->listing_rows().entries().size());
     std::size_t next = 0;

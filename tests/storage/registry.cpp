@@ -1142,6 +1142,53 @@ std::string whole(skillmd::snapshot const& s)
     return out;
 }
 
+/// Two watched directory tiers of one registry: each refresh a test asks for is checked
+/// for how many walks it took, and against a first load of the same files.
+template <class Dedup>
+struct two_watched_tiers
+{
+    using reg_t = basic_registry<parser, Dedup, walk_counting_dir, walk_counting_dir>;
+    two_watched_tiers(std::string one, fs::path const& one_root, std::string two, fs::path const& two_root, registry_options o,
+                      directory_options layout_options = {})
+        : labels{std::move(one), std::move(two)}, roots{one_root.string(), two_root.string()}, opts(std::move(o)),
+          dir_opts(layout_options), tiers(sources()), reg(parser{}, opts, tiers.first, tiers.second)
+    {}
+    std::pair<walk_counting_dir, walk_counting_dir> sources() const
+    {
+        return {walk_counting_dir{directory_source(labels[0], roots[0], dir_opts)},
+                walk_counting_dir{directory_source(labels[1], roots[1], dir_opts)}};
+    }
+    std::string first_load() const
+    {
+        auto f = sources();
+        reg_t first(parser{}, opts, f.first, f.second);
+        first.load();
+        return whole(*first.snapshot());
+    }
+    int walks() const { return *tiers.first.walks + *tiers.second.walks; }
+    /// The load, the refresh that sets the watches, and one that looks at what changed meanwhile.
+    void load()
+    {
+        reg.load();
+        reg.refresh();
+        reg.refresh();
+    }
+    void refresh(int walked, char const* what)
+    {
+        int const before = walks();
+        reg.refresh();
+        BOOST_TEST(walks() == before + walked, what);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+    }
+
+    std::string labels[2];
+    std::string roots[2];
+    registry_options opts;
+    directory_options dir_opts;
+    std::pair<walk_counting_dir, walk_counting_dir> tiers;
+    reg_t reg;
+};
+
 /// Random changes to two tiers of one layout, refreshed after every one or two: each
 /// refreshed snapshot must equal a first load of the same files. Returns how many
 /// refreshes were derived without a walk. `quiet`: changes that keep to themselves (every
@@ -1824,29 +1871,10 @@ BOOST_AUTO_TEST_CASE(a_skill_shadowing_or_shadowed_is_resolved_again_with_its_co
     for (char const* n : {"alpha", "beta"}) write(user / n / "SKILL.md", skill(n, std::string("user's ") + n));
     write(project / "alpha/SKILL.md", skill("alpha", "project's alpha"));
     write(project / "gamma/SKILL.md", skill("gamma", "project's gamma"));
-    using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir, walk_counting_dir>;
-    auto const sources = [&] {
-        return std::pair{walk_counting_dir{directory_source("user", user.string())}, walk_counting_dir{directory_source("project", project.string())}};
-    };
-    auto tiers = sources(); // not a structured binding: the lambdas below capture them
-    auto& u = tiers.first;
-    auto& p = tiers.second;
-    reg_t reg(parser{}, lenient(dialects::claude_code()), u, p);
-    auto const first_load = [&] {
-        auto [fu, fp] = sources();
-        reg_t first(parser{}, lenient(dialects::claude_code()), fu, fp);
-        first.load();
-        return whole(*first.snapshot());
-    };
-    auto const refresh = [&](int walks, char const* what) {
-        int const before = *u.walks + *p.walks;
-        reg.refresh();
-        BOOST_TEST(*u.walks + *p.walks == before + walks, what);
-        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
-    };
-    reg.load();
-    reg.refresh();
-    reg.refresh();
+    two_watched_tiers<first_tier_wins> w("user", user, "project", project, lenient(dialects::claude_code()));
+    auto& reg = w.reg;
+    auto const refresh = [&w](int walks, char const* what) { w.refresh(walks, what); };
+    w.load();
     auto const shadowed_by = [&](std::string_view command) {
         auto const& s = reg.snapshot()->shadowed();
         std::string out;
@@ -2076,34 +2104,16 @@ BOOST_AUTO_TEST_CASE(a_skill_turned_off_or_on_by_an_override_is_derived)
     // (a sub-skill); `loud` listed by name only.
     opts.overrides.add({"user settings", "", {{"quiet", false, override_mode::off}, {(u / "b").string(), true, override_mode::off},
                                               {(t / "p/k").string(), true, override_mode::off}, {"loud", false, override_mode::name_only}}});
-    using reg_t = basic_registry<parser, highest_tier_wins, walk_counting_dir, walk_counting_dir>;
-    auto const sources = [&] {
-        return std::pair{walk_counting_dir{directory_source("one", t.string(), o)},
-                         walk_counting_dir{directory_source("two", u.string(), o)}};
-    };
-    auto tiers = sources(); // not a structured binding: the lambdas below capture them
-    reg_t reg(parser{}, opts, tiers.first, tiers.second);
-    auto const first_load = [&] {
-        auto f = sources();
-        reg_t first(parser{}, opts, f.first, f.second);
-        first.load();
-        return whole(*first.snapshot());
-    };
+    two_watched_tiers<highest_tier_wins> w("one", t, "two", u, opts, o);
+    auto& reg = w.reg;
+    auto const refresh = [&w](int walks, char const* what) { w.refresh(walks, what); };
     auto const off = [&] {
         std::string out;
         for (auto const& r : reg.snapshot()->disabled()) out += std::string(r.command) + (r.hidden ? "(hidden) " : " ");
         return out;
     };
-    auto const refresh = [&](int walks, char const* what) {
-        int const before = *tiers.first.walks + *tiers.second.walks;
-        reg.refresh();
-        BOOST_TEST(*tiers.first.walks + *tiers.second.walks == before + walks, what);
-        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
-    };
     ::unsetenv("SKILLMD_TEST_OFF_GATE");
-    reg.load();
-    reg.refresh();
-    reg.refresh();
+    w.load();
     BOOST_TEST_REQUIRE(off().empty());
     // An edit that turns a listed skill off, edits it while off, and turns it on again.
     write(t / "a/SKILL.md", "---\nname: quiet\ndescription: off by its name\ncolour: red\n---\n");
@@ -2174,35 +2184,17 @@ BOOST_AUTO_TEST_CASE(a_requirement_changed_gates_its_skills_again_without_a_walk
     write(u / "f/SKILL.md", skill("f", "the winner")); // a second tier
     directory_options o;
     o.layout = layout::nested;
-    using reg_t = basic_registry<parser, highest_tier_wins, walk_counting_dir, walk_counting_dir>;
-    auto const sources = [&] {
-        return std::pair{walk_counting_dir{directory_source("one", t.string(), o)},
-                         walk_counting_dir{directory_source("two", u.string(), o)}};
-    };
-    auto tiers = sources(); // not a structured binding: the lambdas below capture them
-    reg_t reg(parser{}, lenient(dialects::sven()), tiers.first, tiers.second);
-    auto const first_load = [&] {
-        auto f = sources();
-        reg_t first(parser{}, lenient(dialects::sven()), f.first, f.second);
-        first.load();
-        return whole(*first.snapshot());
-    };
+    two_watched_tiers<highest_tier_wins> w("one", t, "two", u, lenient(dialects::sven()), o);
+    auto& reg = w.reg;
+    auto const refresh = [&w](int walks, char const* what) { w.refresh(walks, what); };
     auto const hidden = [&] {
         std::string out;
         for (auto const& r : reg.snapshot()->skills())
             if (r.hidden) out += std::string(r.command) + " ";
         return out;
     };
-    auto const refresh = [&](int walks, char const* what) {
-        int const before = *tiers.first.walks + *tiers.second.walks;
-        reg.refresh();
-        BOOST_TEST(*tiers.first.walks + *tiers.second.walks == before + walks, what);
-        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
-    };
     ::unsetenv("SKILLMD_TEST_REGATE");
-    reg.load();
-    reg.refresh();
-    reg.refresh();
+    w.load();
     BOOST_TEST_REQUIRE(hidden() == "a b d ");
     ::setenv("SKILLMD_TEST_REGATE", "1", 1);
     refresh(0, "set: every gated skill shown, the shadowed copy too");
@@ -2242,29 +2234,16 @@ BOOST_AUTO_TEST_CASE(a_requirement_changed_gates_its_skills_again_without_a_walk
     refresh(0, "the hidden copy removed");
 
     // Under keep-all a gated copy is listed as `name@tier`, and gated again as that.
-    using keep_t = basic_registry<parser, keep_all, walk_counting_dir, walk_counting_dir>;
-    auto kept = sources();
-    keep_t keep(parser{}, lenient(dialects::sven()), kept.first, kept.second);
-    auto const keep_first_load = [&] {
-        auto f = sources();
-        keep_t first(parser{}, lenient(dialects::sven()), f.first, f.second);
-        first.load();
-        return whole(*first.snapshot());
-    };
+    two_watched_tiers<keep_all> kept("one", t, "two", u, lenient(dialects::sven()), o);
     write(t / "f/SKILL.md", skill("f", "a gated copy", gated));
-    keep.load();
-    keep.refresh();
-    keep.refresh();
-    BOOST_TEST_REQUIRE(keep.snapshot()->find("f@one") != nullptr);
-    BOOST_TEST(keep.snapshot()->find("f@one")->hidden);
+    kept.load();
+    BOOST_TEST_REQUIRE(kept.reg.snapshot()->find("f@one") != nullptr);
+    BOOST_TEST(kept.reg.snapshot()->find("f@one")->hidden);
     for (bool const set : {true, false}) {
         if (set) ::setenv("SKILLMD_TEST_REGATE", "1", 1);
         else ::unsetenv("SKILLMD_TEST_REGATE");
-        int const before = *kept.first.walks + *kept.second.walks;
-        keep.refresh();
-        BOOST_TEST(*kept.first.walks + *kept.second.walks == before);
-        BOOST_TEST(whole(*keep.snapshot()) == keep_first_load());
-        BOOST_TEST(keep.snapshot()->find("f@one")->hidden == !set);
+        kept.refresh(0, set ? "the copy's variable set" : "and unset");
+        BOOST_TEST(kept.reg.snapshot()->find("f@one")->hidden == !set);
     }
 }
 

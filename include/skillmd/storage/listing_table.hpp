@@ -57,11 +57,39 @@ struct listing_flags
     bool relative = false;      ///< the entry's location is relative to the working directory
 };
 
+/// Index entries and their flags, in order, with the counts listings ask for: what a
+/// chunk's piece and a snapshot's whole table both hold.
+class listing_rows_of
+{
+public:
+    /// One entry per skill, in the snapshot's order.
+    std::span<index_entry const> entries() const noexcept { return entries_; }
+    /// The flags of entries()[i] at [i].
+    std::span<listing_flags const> flags() const noexcept { return flags_; }
+
+    std::size_t hidden_count() const noexcept { return hidden_; }
+    /// Skills the model may not invoke (the hidden ones among them).
+    std::size_t model_hidden_count() const noexcept { return model_hidden_; }
+    /// Skills with neither a written description nor `when_to_use`, and shown in full.
+    std::size_t undocumented_count() const noexcept { return undocumented_; }
+    std::size_t relative_count() const noexcept { return relative_; }
+
+protected:
+    listing_rows_of() = default;
+    ~listing_rows_of() = default;
+    listing_rows_of(listing_rows_of const&) = delete;
+    listing_rows_of& operator=(listing_rows_of const&) = delete;
+
+    std::vector<index_entry> entries_;
+    std::vector<listing_flags> flags_;
+    std::size_t hidden_ = 0, model_hidden_ = 0, undocumented_ = 0, relative_ = 0;
+};
+
 /** The index entries of one chunk of a snapshot's skills (see record_list::chunks), with
     their strings packed end to end, made once: a chunk is never written, so the rows
     made for it stay right for every snapshot that holds it.
 */
-class listing_piece
+class listing_piece : public listing_rows_of
 {
 public:
     explicit listing_piece(std::shared_ptr<std::vector<record_ptr> const> chunk) : chunk_(std::move(chunk))
@@ -122,16 +150,6 @@ public:
         }
     }
 
-    listing_piece(listing_piece const&) = delete;
-    listing_piece& operator=(listing_piece const&) = delete;
-
-    std::span<index_entry const> entries() const noexcept { return entries_; }
-    std::span<listing_flags const> flags() const noexcept { return flags_; }
-    std::size_t hidden_count() const noexcept { return hidden_; }
-    std::size_t model_hidden_count() const noexcept { return model_hidden_; }
-    std::size_t undocumented_count() const noexcept { return undocumented_; }
-    std::size_t relative_count() const noexcept { return relative_; }
-
 private:
     static std::string_view shown_name(skill_record const& r)
     {
@@ -151,9 +169,6 @@ private:
 
     std::shared_ptr<std::vector<record_ptr> const> chunk_; ///< holds the records the entries point to
     std::unique_ptr<char[]> chars_;
-    std::vector<index_entry> entries_;
-    std::vector<listing_flags> flags_;
-    std::size_t hidden_ = 0, model_hidden_ = 0, undocumented_ = 0, relative_ = 0;
 };
 
 /** The pieces made for the chunks of snapshots that a registry derives one from another,
@@ -194,7 +209,7 @@ private:
     made for earlier snapshots where a chunk is the same. A relative location is kept as
     the record has it (flagged): the working directory it is relative to is read when listed.
 */
-class listing_table
+class listing_table : public listing_rows_of
 {
 public:
     explicit listing_table(record_list const& skills, listing_pieces* pieces = nullptr)
@@ -214,26 +229,8 @@ public:
         }
     }
 
-    listing_table(listing_table const&) = delete;
-    listing_table& operator=(listing_table const&) = delete;
-
-    /// One entry per skill, in the snapshot's order.
-    std::span<index_entry const> entries() const noexcept { return entries_; }
-    /// The flags of entries()[i] at [i].
-    std::span<listing_flags const> flags() const noexcept { return flags_; }
-
-    std::size_t hidden_count() const noexcept { return hidden_; }
-    /// Skills the model may not invoke (the hidden ones among them).
-    std::size_t model_hidden_count() const noexcept { return model_hidden_; }
-    /// Skills with neither a written description nor `when_to_use`, and shown in full.
-    std::size_t undocumented_count() const noexcept { return undocumented_; }
-    std::size_t relative_count() const noexcept { return relative_; }
-
 private:
     std::vector<std::shared_ptr<listing_piece const>> pieces_; ///< hold the strings the entries view
-    std::vector<index_entry> entries_;
-    std::vector<listing_flags> flags_;
-    std::size_t hidden_ = 0, model_hidden_ = 0, undocumented_ = 0, relative_ = 0;
 };
 
 } // namespace skillmd
