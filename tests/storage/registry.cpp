@@ -2282,6 +2282,13 @@ BOOST_AUTO_TEST_CASE(kept_copies_and_gating_that_only_a_first_load_gets_right)
         equal_after_refresh(reg, first_load, "a copy in a second tier labelled u");
         fs::remove(d[2] / "alpha/SKILL.md");
         equal_after_refresh(reg, first_load, "p's copy removed");
+        // Labels u, u, p, and the first u's copy removed: the group left (u, p) has labels
+        // apart, but two copies were listed as `alpha@u` (found by a second outside attack).
+        write(d[2] / "alpha/SKILL.md", skill("alpha", "p again"));
+        equal_after_refresh(reg, first_load, "p's copy made again");
+        fs::remove(d[0] / "alpha/SKILL.md");
+        equal_after_refresh(reg, first_load, "the first u's copy removed: one `alpha@u` left, listed once");
+        BOOST_TEST(reg.snapshot()->skills().size() == 2u);
     }
     // A label beyond ASCII: a first load compares every name by its look (`rn` and `m`).
     {

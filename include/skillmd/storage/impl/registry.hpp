@@ -494,6 +494,10 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
         listed.push_back(*c);
     }
     if (listed.size() == 1 ? listed.front()->command != command : listed.size() < 2 || listed.front()->command == command) return false;
+    // Two copies listed under one name (tiers of one label): which of them a new listing
+    // replaces is a first load's to say, even where the group left has labels apart.
+    for (std::size_t i = 1; i < listed.size(); ++i)
+        if (listed[i]->command == listed[i - 1]->command) return false;
     auto& shadowed = next.shadowed_.items_;
     std::size_t const from = skillmd::snapshot::first_from(shadowed, command).index();
     std::size_t to = from;
