@@ -4,7 +4,8 @@
 #define SKILLMD_STORAGE_LISTING_TABLE_HPP
 
 // What a listing of skills (the index a system prompt carries) reads of every skill of
-// a snapshot: one index entry per skill, its strings packed end to end. Records lie
+// a snapshot: one index entry per skill, the strings packed end to end a chunk of the
+// skills at a time (so that derived snapshots share the chunks they share). Records lie
 // scattered over the heap, each made in its own thread during a load; an index reads a
 // few fields of all of them every time one is rendered, and waited on memory more than
 // it computed (the same Codex index of 10,000 skills, with the same instructions, took
