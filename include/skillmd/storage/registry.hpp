@@ -622,15 +622,20 @@ private:
     /// the record the disabled list holds); `said` (out): what gating says of it (hidden,
     /// off).
     bool gate_alone(record_ptr& rec, std::vector<diagnostic>& said) const;
+    /// What the overrides decide for the read `r` (no layer: no rule matched); gating marks
+    /// a record with it.
+    override_decision override_of(skill_record const& r) const;
     /// Whether the overrides turn the read `r` off: a first load keeps it among the
     /// disabled skills, and no other skill's listing sees it.
     bool is_off(skill_record const& r) const;
-    /// A change where the skill read before (`before`, if any) or now (`now`, if any) is
-    /// off: the one goes from the disabled list or the listing (alone or through its
-    /// group), the other comes to the disabled list or the listing. `miss`: the stamp its
-    /// path keeps when it makes no skill now; `gated` (out): what gating says of `now`.
-    bool change_off(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const* before, record_ptr now,
-                    std::optional<file_stamp> miss, std::vector<diagnostic>& gated, diagnostics_draft& draft) const;
+    /// The cached read `before` out of next: from the disabled list when it is off, else
+    /// from the listing (alone, or its command's group resolved again without it); `miss`:
+    /// the stamp its path keeps when it is listed with no skill now.
+    bool read_leaves(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const& before, std::optional<file_stamp> miss,
+                     diagnostics_draft& draft) const;
+    /// The read `now` into next: to the disabled list when it is off, else listed (alone,
+    /// or its command's group resolved again with it); `gated` (out): what gating says of it.
+    bool read_comes(skillmd::snapshot& next, record_ptr now, std::vector<diagnostic>& gated, diagnostics_draft& draft) const;
     /// Where the disabled record of `r`'s read is (`present`) or goes: disabled_ is in the
     /// order of the reads (tier, then the path's command), known only where the walk's is;
     /// none where it is not, or another read of the same tier and command is there.

@@ -274,29 +274,21 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
         read_result now = read_one(work{tier, &where, nullptr});
         if (now.record) {
             said = std::move(now.diagnostics);
-            if (is_off(**before->record) || is_off(*now.record)) return change_off(next, &*before, now.record, std::nullopt, gated, draft);
             std::string const command((*before->record)->command); // the cached read goes below
-            if (now.record->command == command)
+            if (now.record->command == command && !is_off(**before->record) && !is_off(*now.record))
                 return shared(command) ? regroup(next, command, &*before, now.record, std::nullopt, gated, draft)
                                        : edit_in_place(next, tier, *before, std::move(now), gated);
-            // Named anew, where the name is the command: the old command goes, the new one comes.
-            if (!(shared(command) ? regroup(next, command, &*before, nullptr, std::nullopt, gated, draft) : remove_skill(next, *before, std::nullopt)))
-                return false;
-            std::string const renamed(now.record->command);
-            return shared(renamed) ? regroup(next, renamed, nullptr, now.record, std::nullopt, gated, draft) : add_skill(next, std::move(now), gated);
+            // Named anew (where the name is the command), or turned off or on: the read before
+            // goes, and the read now comes.
+            return read_leaves(next, *before, std::nullopt, draft) && read_comes(next, now.record, gated, draft);
         }
     }
     // Gone, or new: what would a walk list here now?
     auto const listed = candidate_now(tier, path);
     if (!listed) return false; // the source cannot say
     bool const had_skill = before && before->record;
-    auto const gone = [&](std::optional<file_stamp> miss) {
-        if (is_off(**before->record)) return change_off(next, &*before, nullptr, miss, gated, draft);
-        std::string_view const command = (*before->record)->command;
-        return shared(command) ? regroup(next, command, &*before, nullptr, miss, gated, draft) : remove_skill(next, *before, miss);
-    };
     if (!*listed) {
-        if (had_skill) return gone(std::nullopt);
+        if (had_skill) return read_leaves(next, *before, std::nullopt, draft);
         next.drop_miss({tier, path}); // a read that made nothing, of a candidate no longer listed (its folder gone)
         return true;
     }
@@ -305,13 +297,11 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
     said = std::move(now.diagnostics);
     if (now.record) {
         if (had_skill) return false;
-        if (is_off(*now.record)) return change_off(next, nullptr, now.record, std::nullopt, gated, draft);
-        std::string_view const command = now.record->command;
-        return shared(command) ? regroup(next, command, nullptr, now.record, std::nullopt, gated, draft) : add_skill(next, std::move(now), gated);
+        return read_comes(next, now.record, gated, draft);
     }
     // Listed, and no skill (a flat tier's folder without its SKILL.md, or a file that says
     // why it is none): a miss, as a first load keeps one.
-    if (had_skill) return gone(now.stamp);
+    if (had_skill) return read_leaves(next, *before, now.stamp, draft);
     using miss = typename skillmd::snapshot::miss;
     if (auto const m = next.miss_at({tier, path}); m != next.misses_.end() && m->tier == tier && m->path == path) {
         next.misses_[static_cast<std::size_t>(m - next.misses_.begin())].stamp = now.stamp;
@@ -409,7 +399,6 @@ bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, 
     record_ptr rec = *read->record;
     std::vector<diagnostic> said;
     bool const on = gate_alone(rec, said);
-    if (on == is_off(**read->record)) return false;
     std::string const command(was.command);
     auto const is_was = [&](record_ptr const& r) { return r->tier_index == was.tier_index && r->where.path == was.where.path; };
     // Where it is: listed (alone, a winner, or a keep-all copy `name@tier`), shadowed, or off.
@@ -839,9 +828,15 @@ bool basic_registry<Parser, Dedup, Sources...>::gate_alone(record_ptr& rec, std:
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::is_off(skill_record const& r) const
 {
-    if (opts_.overrides.empty()) return false;
-    auto const d = opts_.overrides.decide(r.command, r.meta.name, r.where.database ? std::string_view() : std::string_view(r.where.path));
+    auto const d = override_of(r);
     return !d.layer.empty() && d.mode == override_mode::off;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+override_decision basic_registry<Parser, Dedup, Sources...>::override_of(skill_record const& r) const
+{
+    if (opts_.overrides.empty()) return {};
+    return opts_.overrides.decide(r.command, r.meta.name, r.where.database ? std::string_view() : std::string_view(r.where.path));
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
@@ -861,42 +856,41 @@ std::optional<std::size_t> basic_registry<Parser, Dedup, Sources...>::disabled_p
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-bool basic_registry<Parser, Dedup, Sources...>::change_off(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const* before,
-                                                          record_ptr now, std::optional<file_stamp> miss, std::vector<diagnostic>& gated,
+bool basic_registry<Parser, Dedup, Sources...>::read_leaves(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const& before,
+                                                           std::optional<file_stamp> miss, diagnostics_draft& draft) const
+{
+    record_ptr const old = *before.record; // the cache's own: kept while its entry goes
+    if (is_off(*old)) {
+        auto const at = disabled_place(next, *old, true);
+        if (!at) return false;
+        auto& off = next.disabled_.items_;
+        std::erase(next.gated_, off[*at]);
+        off.erase(*at);
+        uncache_read(next, before, miss);
+        return true;
+    }
+    // Listed, alone or in a group: the group is resolved again without it.
+    std::string const command(old->command);
+    std::vector<diagnostic> none; // what gating says of a read that comes: none comes here
+    return has_company(next, command, skillmd::snapshot::key_of(old)) ? regroup(next, command, &before, nullptr, miss, none, draft)
+                                                                      : remove_skill(next, before, miss);
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::read_comes(skillmd::snapshot& next, record_ptr now, std::vector<diagnostic>& gated,
                                                           diagnostics_draft& draft) const
 {
-    // A refresh that returns false here is thrown away whole: what was changed before does not matter.
-    auto& off = next.disabled_.items_;
-    if (before) {
-        record_ptr const old = *before->record; // the cache's own: kept while its entry goes
-        if (is_off(*old)) {
-            auto const at = disabled_place(next, *old, true);
-            if (!at) return false;
-            std::erase(next.gated_, off[*at]);
-            off.erase(*at);
-            uncache_read(next, *before, now ? std::nullopt : miss);
-        } else {
-            // Listed (alone, or in a group) until now: it goes as a removed skill goes.
-            std::vector<diagnostic> none;
-            std::string const command(old->command);
-            bool const gone = has_company(next, command, skillmd::snapshot::key_of(old))
-                                  ? regroup(next, command, before, nullptr, now ? std::nullopt : miss, none, draft)
-                                  : remove_skill(next, *before, now ? std::nullopt : miss);
-            if (!gone) return false;
-        }
-    }
-    if (!now) return true;
-    if (!is_off(*now)) { // on now: it comes as a new skill comes
+    if (!is_off(*now)) { // listed, alone or in a group resolved again with it
         std::string const command(now->command);
         if (has_company(next, command, skillmd::snapshot::key_of(now))) return regroup(next, command, nullptr, now, std::nullopt, gated, draft);
         return add_skill(next, read_result{now, {}, {}, {}}, gated);
     }
     record_ptr rec = now; // the cache keeps the read as it is
-    if (gate_alone(rec, gated)) return false; // not as is_off() said
+    gate_alone(rec, gated); // off: `rec` is the record the disabled list holds, and `gated` says so
     auto const at = disabled_place(next, *rec, false);
     if (!at) return false;
     if (has_requirements(*rec)) next.gated_.push_back(rec);
-    off.insert(*at, std::move(rec));
+    next.disabled_.items_.insert(*at, std::move(rec));
     cache_read(next, now);
     return true;
 }
@@ -1292,8 +1286,7 @@ bool basic_registry<Parser, Dedup, Sources...>::gate_one(record_ptr& rec, requir
                                          "skill `" + rec->command + "` is hidden: " + *why});
         }
     }
-    if (opts_.overrides.empty()) return true;
-    auto d = opts_.overrides.decide(rec->command, rec->meta.name, rec->where.database ? std::string_view() : std::string_view(rec->where.path));
+    auto d = override_of(*rec);
     if (d.layer.empty()) return true;
     detail::edit(rec, [&](record_draft& e) {
         e.overridden = std::move(d);
