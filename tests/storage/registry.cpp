@@ -1177,7 +1177,7 @@ struct two_watched_tiers
     {
         int const before = walks();
         reg.refresh();
-        BOOST_TEST(walks() == before + walked, what);
+        BOOST_TEST(walks() - before == walked, what << ": " << walks() - before << " walks");
         BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
     }
 
@@ -1189,26 +1189,51 @@ struct two_watched_tiers
     reg_t reg;
 };
 
+/// What kind of changes random_changes_match_a_first_load makes.
+struct change_mix
+{
+    /// Changes that keep to themselves (every folder made beforehand or, flat, with its
+    /// skill, each tier's commands its own, every file a valid skill (some bearing a shared
+    /// `name:`), no folder removed or renamed), so most refreshes take the incremental path
+    /// and it is compared the most.
+    bool quiet = false;
+    /// With `quiet`: folders are made with their skills, and removed or renamed with all below them.
+    bool trees = false;
+    /// With `quiet`: the two tiers bear the same commands, so skills come and go shadowed,
+    /// shadowing, or winning back.
+    bool shadowing = false;
+    /// Flat: skill folders that are links into a folder both tiers allow (a dotfiles
+    /// checkout), made, pointed elsewhere, removed, led through a link pointed elsewhere, and
+    /// (unless `quiet`) left leading nowhere, to a file, or into the tier itself.
+    bool links = false;
+};
+
 /// Random changes to two tiers of one layout, refreshed after every one or two: each
 /// refreshed snapshot must equal a first load of the same files. Returns how many
-/// refreshes were derived without a walk. `quiet`: changes that keep to themselves (every
-/// folder made beforehand or, flat, with its skill, each tier's commands its own, every file a valid skill (some
-/// bearing a shared `name:`), no folder removed or renamed), so most refreshes take the incremental path and it is
-/// compared the most. `trees` (with `quiet`): folders are made with their skills, and
-/// removed or renamed with all below them. `shadowing` (with `quiet`): the two tiers bear
-/// the same commands, so skills come and go shadowed, shadowing, or winning back.
+/// refreshes were derived without a walk.
 template <class Dedup>
-int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned seed, int sequences, int steps, bool quiet = false,
-                                      bool trees = false, bool shadowing = false)
+int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned seed, int sequences, int steps, change_mix mix = {})
 {
+    bool const quiet = mix.quiet, trees = mix.trees, shadowing = mix.shadowing, links = mix.links;
     std::mt19937 rng(seed);
     auto const pick = [&](unsigned n) { return static_cast<int>(rng() % n); };
     int derived = 0;
     for (int q = 0; q < sequences; ++q) {
         temp_dir t;
         fs::path const roots[2] = {t / "a", t / "b"};
+        // (links) Skill folders d<j>, and the link `via`, which leads to v<j>. Quiet: skill k
+        // of a tier links only to its own d<j> (k = 0 also to `via`), so no tier reaches one
+        // folder twice; otherwise to any, as often two in one tier, which the walk reports.
+        fs::path const dotfiles = t / "dotfiles";
         directory_options o;
         o.layout = lay;
+        if (links) {
+            o.allowed_roots = {dotfiles.string()};
+            for (int j = 0; j < 12; ++j) write(dotfiles / numbered("d", j) / "SKILL.md", skill(numbered("d", j), "from dotfiles"));
+            for (int j = 0; j < 2; ++j) write(dotfiles / numbered("v", j) / "SKILL.md", skill(numbered("v", j), "through via"));
+            write(dotfiles / "note.txt", "a file");
+            fs::create_directory_symlink("v0", dotfiles / "via");
+        }
         // Skill k of a tier: flat `s<k>/SKILL.md`, files `s<k>.md`, nested `p<k>` for
         // k < 2 and `p<k % 2>/c<k>` under them (sub-skills) otherwise.
         // Quiet: tier 1's skills are numbered from 6, its parents from 2; unless `shadowing`,
@@ -1216,6 +1241,10 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
         bool const own = quiet && !shadowing;
         auto const id = [&](int tier, int k) { return own ? k + 6 * tier : k; };
         auto const parent = [&](int tier, int k) { return own ? k % 2 + 2 * tier : k % 2; };
+        auto const target = [&](int tier, int k) {
+            if (quiet) return k == 0 && pick(2) == 0 ? dotfiles / "via" : dotfiles / numbered("d", k + 6 * tier);
+            return pick(4) == 0 ? dotfiles / "via" : dotfiles / numbered("d", pick(12));
+        };
         auto const file_of = [&](int tier, int k) -> fs::path {
             fs::path const& r = roots[tier];
             if (lay == layout::files) return r / numbered("s", id(tier, k)).append(".md");
@@ -1239,9 +1268,56 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
             default: return skill(folder, numbered("version ", pick(1000))); // an edit that changes only the text
             }
         };
+        // A change to a flat skill folder `place` that is (or becomes) a link. Says what it did.
+        auto const change_links = [&](fs::path const& place, int tier, int k) -> std::string {
+            bool const free = !fs::exists(fs::symlink_status(place)), linked = fs::is_symlink(place);
+            switch (pick(quiet ? 4 : 7)) {
+            case 0:
+            case 1: { // made where the place is free, or pointed elsewhere as `ln -sfn` does: a new link renamed over it
+                fs::path const to = target(tier, k);
+                if (free) fs::create_directory_symlink(to, place);
+                else if (!linked) return "no link made over a folder";
+                else {
+                    fs::create_directory_symlink(to, fs::path(place).concat(".new"));
+                    fs::rename(fs::path(place).concat(".new"), place);
+                }
+                return place.string() + " -> " + to.string();
+            }
+            case 2:
+                if (!linked) return "no link to remove";
+                fs::remove(place);
+                return place.string() + " removed";
+            case 3: { // the link on the way pointed elsewhere: no event in either tier
+                fs::path const to = numbered("v", pick(2));
+                fs::create_directory_symlink(to, dotfiles / "via.new");
+                fs::rename(dotfiles / "via.new", dotfiles / "via");
+                return "via -> " + to.string();
+            }
+            case 4: { // a folder links lead to renamed away, or back: they lead nowhere meanwhile
+                fs::path const d = dotfiles / numbered("d", pick(12)), away = fs::path(d).concat(".away");
+                if (fs::exists(d)) fs::rename(d, away);
+                else if (fs::exists(away)) fs::rename(away, d);
+                return d.string() + " moved";
+            }
+            case 5: // to a file, passed over in silence
+                if (!free) return "no link to a file";
+                fs::create_symlink(dotfiles / "note.txt", place);
+                return place.string() + " -> note.txt";
+            default: { // into the tier itself: a second name for one of its folders, not followed
+                fs::path const to = roots[tier] / numbered("s", id(tier, pick(6)));
+                if (!free || fs::is_symlink(to)) return "no link into the tier";
+                fs::create_directory_symlink(to, place);
+                return place.string() + " -> " + to.string();
+            }
+            }
+        };
         for (int tier = 0; tier < 2; ++tier) {
             fs::create_directories(roots[tier]);
             for (int k = 0; k < 6; ++k) {
+                if (links && pick(4) == 0) {
+                    fs::create_directory_symlink(target(tier, k), file_of(tier, k).parent_path());
+                    continue;
+                }
                 // (flat: folders are made as skills are, at times)
                 if (quiet && ((lay == layout::nested && !trees) || (lay == layout::flat && pick(2) == 0)))
                     fs::create_directories(file_of(tier, k).parent_path());
@@ -1283,7 +1359,14 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
             for (int ops = 1 + pick(2); ops > 0; --ops) {
                 int const tier = pick(2), k = pick(6);
                 fs::path const f = file_of(tier, k);
-                bool const there = fs::exists(f);
+                if (links && pick(4) == 0) {
+                    done += change_links(f.parent_path(), tier, k) + "\n";
+                    continue;
+                }
+                std::error_code ec; // (a link renamed into the tier may lead to itself)
+                if (links && fs::is_symlink(f.parent_path()) && !fs::is_directory(f.parent_path(), ec))
+                    fs::remove(f.parent_path()); // leading nowhere, or to a file: made again as a folder below
+                bool const there = fs::exists(f, ec);
                 int const what = pick(100);
                 done += f.string() + (there ? " was there, " : " was not, ") + std::to_string(what) + "\n";
                 if (!there || what < 45 || (quiet && !trees && what >= 68 && what < 84)) { // created, or edited in place
@@ -1300,7 +1383,7 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
                     fs::path const from_place = lay == layout::files ? f : f.parent_path();
                     fs::path const to_place = lay == layout::files ? to : to.parent_path();
                     bool const into_itself = (to_place.string() + "/").starts_with(from_place.string() + "/");
-                    if (!fs::exists(to_place) && !into_itself) {
+                    if (!fs::exists(fs::symlink_status(to_place)) && !into_itself) {
                         fs::create_directories(to_place.parent_path());
                         fs::rename(from_place, to_place);
                     }
@@ -2633,6 +2716,135 @@ BOOST_AUTO_TEST_CASE(changes_through_links_refresh_to_what_a_first_load_gives)
                                       [&] { fs::remove(t / "elsewhere/p.md"); }});
 }
 
+// A flat tier meets all its links at its root: one made there (a skill folder kept in a
+// dotfiles checkout, as users install skills), pointed elsewhere, renamed or removed is
+// followed without a walk. Where a link leads can change with no event in the tier (a
+// link on its way pointed elsewhere, a folder on its way renamed): each refresh asks the
+// links again, and walks when one leads elsewhere. Each step equals a first load.
+BOOST_AUTO_TEST_CASE(links_at_a_flat_root_are_followed_without_a_walk)
+{
+    temp_dir t;
+    fs::path const user = t / "home/.claude/skills", project = t / "project/.claude/skills", dotfiles = t / "dotfiles";
+    for (char const* n : {"commit", "review", "deploy", "team/lint"}) write(dotfiles / n / "SKILL.md", skill(fs::path(n).filename().string(), n));
+    write(dotfiles / "notes.txt", "a file");
+    write(user / "local/SKILL.md", skill("local", "a plain folder"));
+    fs::create_directories(project);
+    fs::create_directory_symlink(dotfiles / "commit", user / "commit");
+    fs::create_directory_symlink("review", dotfiles / "current");
+    directory_options o;
+    o.allowed_roots = {dotfiles.string()};
+    two_watched_tiers<first_tier_wins> w("user", user, "project", project, lenient(dialects::claude_code()), o);
+    w.load();
+    auto const refresh = [&w](int walks, char const* what) { w.refresh(walks, what); };
+    auto const description = [&w](char const* command) {
+        auto const* r = w.reg.snapshot()->find(command);
+        return r ? std::string(r->meta.description) : std::string("(none)");
+    };
+    refresh(0, "nothing changed, with a link at the root");
+    write(dotfiles / "commit/SKILL.md", skill("commit", "edited where the link leads"));
+    refresh(0, "an edit through a link");
+    fs::create_directory_symlink(dotfiles / "review", user / "review");
+    refresh(0, "a link made");
+    BOOST_TEST(description("review") == "review");
+    fs::create_directory_symlink(dotfiles / "deploy", project / "ship");
+    refresh(0, "a link made in the other tier");
+    fs::create_directory_symlink(dotfiles / "deploy", user / "review.new");
+    fs::rename(user / "review.new", user / "review");
+    refresh(0, "a link pointed elsewhere as `ln -sfn` does");
+    BOOST_TEST(description("review") == "deploy");
+    fs::rename(user / "commit", user / "kept");
+    refresh(0, "a link renamed");
+    BOOST_TEST(description("kept") == "edited where the link leads");
+    fs::remove(user / "review");
+    refresh(0, "a link removed");
+    fs::create_symlink(dotfiles / "notes.txt", user / "notes");
+    refresh(0, "a link to a file, passed over");
+    fs::remove(user / "notes");
+    fs::create_directory_symlink(dotfiles / "team/lint", user / "notes");
+    refresh(0, "a link to a file replaced by one to a folder");
+    BOOST_TEST(description("notes") == "team/lint");
+    fs::create_directory_symlink(dotfiles / "current", user / "current");
+    refresh(0, "a link through a link");
+    BOOST_TEST(description("current") == "review");
+
+    // Where a link leads changed, with no event in either tier: the registry walks (both tiers).
+    fs::remove(dotfiles / "current");
+    fs::create_directory_symlink("deploy", dotfiles / "current");
+    refresh(2, "a link on the way pointed elsewhere");
+    BOOST_TEST(description("current") == "deploy");
+    w.reg.refresh();
+    refresh(0, "and then nothing");
+    fs::rename(dotfiles / "team", dotfiles / "team2");
+    refresh(2, "a folder on a link's way renamed: the link leads nowhere");
+    BOOST_TEST(description("notes") == "(none)");
+    fs::rename(dotfiles / "team2", dotfiles / "team");
+    refresh(2, "and back (a tier whose walk reported a link walks)");
+    BOOST_TEST(description("notes") == "team/lint");
+    w.reg.refresh();
+    refresh(0, "and then nothing");
+    fs::create_directory_symlink(dotfiles / "review", project / "look");
+    refresh(0, "a link in the other tier to a folder no other link of it reaches");
+    // What only a walk can say.
+    fs::create_directory_symlink(t / "home", user / "outside");
+    refresh(2, "a link outside the folders the tier may read");
+    fs::remove(user / "outside");
+    refresh(2, "removed");
+    w.reg.refresh();
+    fs::create_directory_symlink(user / "local", user / "again");
+    refresh(2, "a second name for a folder of the tier");
+    fs::remove(user / "again");
+    refresh(2, "removed");
+    w.reg.refresh();
+    fs::create_directory_symlink(dotfiles / "deploy", user / "deploy");
+    refresh(2, "a second link to one folder in one tier");
+}
+
+// One file reached through two tiers under one command is listed once: the second copy
+// is dropped, and no list holds it. When the winner becomes another file (saved by a
+// rename, pointed elsewhere) or goes, the copy comes back, shadowed or listed: a change to
+// that command is left to a full refresh, which finds it. A hard link, and a link in each
+// tier to one dotfiles folder.
+BOOST_AUTO_TEST_CASE(a_copy_dropped_as_its_winners_file_comes_back_when_the_winner_changes)
+{
+    temp_dir t;
+    fs::path const user = t / "user", project = t / "project", dotfiles = t / "dotfiles";
+    write(user / "x/SKILL.md", skill("x", "one file, two tiers"));
+    fs::create_directories(project / "x");
+    fs::create_hard_link(user / "x/SKILL.md", project / "x/SKILL.md");
+    write(dotfiles / "y/SKILL.md", skill("y", "linked from both tiers"));
+    write(dotfiles / "z/SKILL.md", skill("z", "another"));
+    fs::create_directory_symlink(dotfiles / "y", user / "y");
+    fs::create_directory_symlink(dotfiles / "y", project / "y");
+    write(user / "other/SKILL.md", skill("other", "a command of its own"));
+    directory_options o;
+    o.allowed_roots = {dotfiles.string()};
+    two_watched_tiers<first_tier_wins> w("user", user, "project", project, lenient(dialects::claude_code()), o);
+    w.load();
+    auto const refresh = [&w](int walks, char const* what) { w.refresh(walks, what); };
+    BOOST_TEST(w.reg.snapshot()->shadowed().empty());
+    write(user / "other/SKILL.md", skill("other", "edited"));
+    refresh(0, "another command edited");
+    write(user / "x/SKILL.md.new", skill("x", "saved by a rename: no longer the project's file"));
+    fs::rename(user / "x/SKILL.md.new", user / "x/SKILL.md");
+    refresh(2, "the winner saved as another file");
+    BOOST_TEST(w.reg.snapshot()->shadowed().size() == 1u);
+    w.reg.refresh();
+    fs::create_directory_symlink(dotfiles / "z", user / "y.new");
+    fs::rename(user / "y.new", user / "y");
+    refresh(2, "the winner's link pointed elsewhere");
+    BOOST_TEST(w.reg.snapshot()->shadowed().size() == 2u);
+    w.reg.refresh();
+    fs::remove(user / "y");
+    fs::create_directory_symlink(dotfiles / "y", user / "y");
+    w.reg.refresh();
+    w.reg.refresh();
+    BOOST_TEST_REQUIRE(w.reg.snapshot()->shadowed().size() == 1u); // y is one file again
+    fs::remove(user / "y");
+    refresh(2, "the winner's link removed");
+    BOOST_TEST_REQUIRE(w.reg.snapshot()->find("y") != nullptr);
+    BOOST_TEST(w.reg.snapshot()->find("y")->tier == "project");
+}
+
 // A snapshot's lists in chunks: every edit matches the same edit of a plain vector.
 BOOST_AUTO_TEST_CASE(chunked_lists_follow_inserts_erases_and_sets)
 {
@@ -2683,7 +2895,7 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
     int const n = property_sequences();
     unsigned const seed = property_seed();
     BOOST_TEST_MESSAGE("property: " << n << " sequences per layout, seed " << seed);
-    int const flat = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed, n, 8);
+    int const flat = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed, n, 8, {.links = true});
     int const nested = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 1, n, 8);
     int const files = random_changes_match_a_first_load<keep_all>(layout::files, dialects::agent_skills(), seed + 2, n, 8);
     BOOST_TEST_MESSAGE("derived without a walk: flat " << flat << ", nested " << nested << ", files " << files << " of " << 8 * n << " each");
@@ -2692,32 +2904,37 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
     BOOST_TEST(nested > 0);
     BOOST_TEST(files > 0);
     // Changes that keep to themselves: skills made, edited, saved by a rename and removed.
-    int const quiet_flat = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 3, n, 8, true);
-    int const quiet_nested = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 4, n, 8, true);
-    int const quiet_files = random_changes_match_a_first_load<keep_all>(layout::files, dialects::agent_skills(), seed + 5, n, 8, true);
+    int const quiet_flat = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 3, n, 8, {.quiet = true});
+    int const quiet_nested = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 4, n, 8, {.quiet = true});
+    int const quiet_files = random_changes_match_a_first_load<keep_all>(layout::files, dialects::agent_skills(), seed + 5, n, 8, {.quiet = true});
     BOOST_TEST_MESSAGE("quiet changes derived without a walk: flat " << quiet_flat << ", nested " << quiet_nested << ", files "
                                                                        << quiet_files << " of " << 8 * n << " each");
     for (int const derived : {quiet_flat, quiet_nested, quiet_files}) BOOST_TEST(derived > 8 * n / 2);
     // Nested trees made, renamed and removed whole, each walked alone.
-    int const trees = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 6, n, 8, true, true);
+    int const trees = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 6, n, 8, {.quiet = true, .trees = true});
     BOOST_TEST_MESSAGE("nested trees derived without a walk: " << trees << " of " << 8 * n);
     BOOST_TEST(trees > 8 * n / 2);
     // Both tiers with the same commands: each change re-resolves its command's group.
-    int const shadow_flat = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 7, n, 8, true, false, true);
+    int const shadow_flat = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 7, n, 8, {.quiet = true, .shadowing = true});
     int const shadow_nested =
-        random_changes_match_a_first_load<highest_tier_wins_warned>(layout::nested, dialects::sven(), seed + 8, n, 8, true, false, true);
+        random_changes_match_a_first_load<highest_tier_wins_warned>(layout::nested, dialects::sven(), seed + 8, n, 8, {.quiet = true, .shadowing = true});
     BOOST_TEST_MESSAGE("shadowing changes derived without a walk: flat " << shadow_flat << ", nested " << shadow_nested << " of " << 8 * n
                                                                           << " each");
     BOOST_TEST(shadow_flat > 8 * n / 2);
     BOOST_TEST(shadow_nested > 8 * n / 2);
     // Codex: the command is the `name:`, and every copy is kept as `name@tier`.
-    int const codex = random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 9, n, 8);
+    int const codex = random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 9, n, 8, {.links = true});
     int const codex_copies =
-        random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 10, n, 8, true, false, true);
+        random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 10, n, 8, {.quiet = true, .shadowing = true});
     BOOST_TEST_MESSAGE("Codex's copies derived without a walk: mixed " << codex << ", in both tiers " << codex_copies << " of " << 8 * n
                                                                          << " each");
     BOOST_TEST(codex > 0);
     BOOST_TEST(codex_copies > 8 * n / 2);
+    // Skill folders that are links into a dotfiles folder, made, pointed elsewhere and removed.
+    int const quiet_links =
+        random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 11, n, 8, {.quiet = true, .links = true});
+    BOOST_TEST_MESSAGE("links at flat roots derived without a walk: " << quiet_links << " of " << 8 * n);
+    BOOST_TEST(quiet_links > 8 * n / 2);
     ::unsetenv("SKILLMD_PROPERTY_TEST_GATE");
 }
 

@@ -214,9 +214,13 @@ private:
     // Where the collisions' reports begin in the diagnostics (after every read's and gate's,
     // before the look-alikes'), and how many there are: one per shadowed skill, in
     // shadowed_'s order, unless some group kept all (whose reports are of copies in one
-    // tier). How many skills were dropped as the very file of a winner: none of the lists
-    // holds those. A refresh re-resolves one command's group from these alone.
-    std::size_t collisions_from_ = 0, collisions_ = 0, collapsed_ = 0;
+    // tier). A refresh re-resolves one command's group from these alone.
+    std::size_t collisions_from_ = 0, collisions_ = 0;
+    // The commands, sorted, of skills dropped as the very file of a winner (one file reached
+    // through two tiers): none of the lists holds those, so a change to such a command (the
+    // winner edited into another file, or removed, brings the dropped copy back) is a first
+    // load's work.
+    std::vector<std::string> collapsed_;
     // Names that find a skill besides its command (`name:` or a label), sorted, each with
     // the command of its skill, viewing the records of skills_ (so a skill added or
     // removed moves no entry); a command is found by binary search in skills_, so it

@@ -205,7 +205,7 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     // the changed files below are read under the same requirements.
     if (regating) {
         // A file reached through two tiers and dropped as the same file was gated too: its report stays.
-        if (previous.collapsed_ != 0) return nullptr;
+        if (!previous.collapsed_.empty()) return nullptr;
         requirement_checker gate;
         std::vector<record_ptr> flipped;
         for (auto const& r : previous.gated_)
@@ -268,10 +268,16 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
     auto const before = next.cached(tier, path);
     // A skill that shares its command with another, in any tier: the group is resolved again.
     auto const shared = [&](std::string_view command) { return has_company(next, command, {tier, path}); };
+    // One whose command lost a copy as the same file as its winner: a first load's work.
+    auto const collapsed = [&](std::string_view command) {
+        return std::binary_search(next.collapsed_.begin(), next.collapsed_.end(), command, std::less<>());
+    };
+    if (before && before->record && collapsed((*before->record)->command)) return false;
     if (before && before->record) {
         candidate where = (*before->record)->where.owned();
         where.stamp = {}; // a save by rename is another file at the same path: read it, as a walk would
         read_result now = read_one(work{tier, &where, nullptr});
+        if (now.record && collapsed(now.record->command)) return false;
         if (now.record) {
             said = std::move(now.diagnostics);
             std::string const command((*before->record)->command); // the cached read goes below
@@ -296,7 +302,7 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
     read_result now = read_one(work{tier, &where, nullptr});
     said = std::move(now.diagnostics);
     if (now.record) {
-        if (had_skill) return false;
+        if (had_skill || collapsed(now.record->command)) return false;
         return read_comes(next, now.record, gated, draft);
     }
     // Listed, and no skill (a flat tier's folder without its SKILL.md, or a file that says
@@ -471,7 +477,7 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     // A refresh that returns false here is thrown away whole: what was changed before does not matter.
     std::string const command(command_viewed); // the records viewed are replaced below
     // Every report of a collision is a shadowed skill's, in order; none was dropped as the winner's file.
-    if (next.collisions_ != next.shadowed_.items_.size() || next.collapsed_ != 0) return false;
+    if (next.collisions_ != next.shadowed_.items_.size() || !next.collapsed_.empty()) return false;
     if (!looks_like_no_other(next, command)) return false;
     // What is listed of it: the skill, or the copies a keep-all policy lists as `name@tier`
     // (two or more). Held here: the names table views their strings until the end.
@@ -1348,6 +1354,10 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
         return;
     }
     skills.reserve(skills.size() + kept.size());
+    // Groups come in command order: the commands that lose a copy as its winner's file stay sorted.
+    auto const collapsed_in = [&next](std::string const& command) {
+        if (next.collapsed_.empty() || next.collapsed_.back() != command) next.collapsed_.push_back(command);
+    };
     std::vector<record_ptr> group;
     for (std::size_t first = 0, last; first < kept.size(); first = last) {
         for (last = first + 1; last < kept.size() && kept[last]->command == kept[first]->command; ++last) {}
@@ -1368,7 +1378,7 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
                     for (std::size_t j = 0; j < i; ++j)
                         if (group[i]->where.stamp.same_file(group[j]->where.stamp)) {
                             group.erase(group.begin() + static_cast<std::ptrdiff_t>(i--));
-                            ++next.collapsed_;
+                            collapsed_in(command);
                             break;
                         }
             }
@@ -1399,7 +1409,7 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
             if (i == d.winner) continue;
             auto& r = group[i];
             if (Dedup::collapse_same_file && r->where.stamp.same_file(group[d.winner]->where.stamp)) {
-                ++next.collapsed_;
+                collapsed_in(command);
                 continue;
             }
             constexpr auto level = [] {

@@ -119,9 +119,11 @@ public:
         walk finds (an empty list: nothing). Other files in skill folders (an editor's swap
         and backup files, bundled files) change nothing a walk finds and are not listed.
         A folder made, removed or renamed at a flat tier's root, or anywhere in a nested
-        tier, lists the skill files it brings or takes (a nested one made is walked alone).
+        tier, lists the skill files it brings or takes (a nested one made is walked alone);
+        so does a link made, removed, renamed or pointed elsewhere at a flat tier's root.
         Nothing at all when the tree must be walked again: another folder made, removed or
-        renamed, a link made or removed where the walk goes, a SKILL.md in another case,
+        renamed, a link made or removed where a nested walk goes, a flat root's link that
+        leads elsewhere than it did (asked at every call), a SKILL.md in another case,
         a watch lost, the queue overflowed, or the watch is not complete. A refresh reads
         only the files listed (candidate_at() says what a walk would make of each).
     */
@@ -141,6 +143,9 @@ public:
 private:
     read_outcome read(candidate const& c, bool head) const;
 
+    /// The root's and the allowed roots' canonical paths as they are now (those that exist),
+    /// kept for roots() by resolve_roots().
+    std::vector<std::string> roots_now() const;
     std::shared_ptr<std::vector<std::string> const> resolve_roots() const;
 
     /// A folder with `skill.md` (or any other case) but no `SKILL.md` is a skill its author
@@ -162,6 +167,8 @@ private:
         new_skill, ///< a skill file where the walk would list one
         new_folder, ///< a skill folder where the walk would list one (flat layout)
         folder_gone, ///< a skill folder the walk listed, removed or renamed (flat layout)
+        link_made,  ///< a link made at the root, or renamed to there (flat layout)
+        link_gone,  ///< a link the walk met at the root, removed or renamed away (flat layout)
         subtree_made, ///< a folder made or renamed to where the walk would list it (nested layout)
         subtree_gone, ///< a folder the walk listed, removed or renamed, with all below it (nested layout)
         shape,     ///< something only a walk can tell
@@ -180,6 +187,12 @@ private:
     /// `edited`; false when only a whole walk can tell.
     bool add_subtree(watch_state& w, std::string const& folder, std::string const& name,
                      std::set<std::string>& edited) const;
+    /// Flat, for changes(): the link `entry` (named `name`) made at the root, replacing what
+    /// was there: a skill folder where it leads to a folder the walk would follow, watched
+    /// through the link, its skill file to `edited`; false when only a whole walk can tell
+    /// (a link to nothing, outside the tier's folders, or a second path to a watched folder).
+    bool follow_link(watch_state& w, std::string const& entry, std::string const& name, std::set<std::string>& edited,
+                     std::set<std::string>& leaving) const;
 
     void list_bundled(std::string const& dir, std::string const& prefix, std::size_t depth,
                       std::set<std::pair<dev_t, ino_t>>& seen, std::vector<std::string>& out, std::size_t limit,

@@ -803,6 +803,24 @@ SKILLMD_DECL std::vector<std::string> mounts_near(std::vector<std::string> const
     return out;
 }
 
+/// Where a link leads: its target's canonical path and identity (all empty: nowhere).
+/// A link's target can be renamed, or a link on its way pointed elsewhere, with no event
+/// in the tier; comparing what it leads to now with what a walk saw tells.
+struct seen_link
+{
+    std::string real;
+    dev_t device = 0;
+    ino_t inode = 0;
+    bool operator==(seen_link const&) const = default;
+};
+
+inline seen_link seen_link_of(std::string const& path)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return {};
+    return {real_path(path), st.st_dev, st.st_ino};
+}
+
 } // namespace detail
 
 struct directory_source::watch_state
@@ -829,8 +847,15 @@ struct directory_source::watch_state
     // another leads to, and any entry made or removed is left to a walk.
     bool linked = false;
     // The last walk listed a symbolic link (other than a SKILL.md): entries made or removed
-    // may change what it leads to, so they are left to a walk.
+    // may change what it leads to, so they are left to a walk (but see `links`).
     bool met_link = false;
+    // Flat: the links at the root and where each led, as the walk found them (`walk_links`,
+    // handed to the next watch()) and as changes() has followed them since. A flat tier
+    // reads only the root and one file per folder, so these are all the links it goes
+    // through: each look asks again where they lead, and links made or removed at the
+    // root are followed without a walk. Past `most_links` the walk is cheaper.
+    std::map<std::string, detail::seen_link> links, walk_links;
+    static constexpr std::size_t most_links = 128;
     struct watched_inode
     {
         int wd = -1;
@@ -921,6 +946,29 @@ struct directory_source::watch_state
         forget(set);
         return false;
     }
+    /// A link's watch, set through it on the folder `seen` names: false (and no watch) when
+    /// the link leads elsewhere now, or the folder is watched under another path too.
+    bool add_followed(std::string const& path, detail::seen_link const& seen)
+    {
+        add(path, false);
+        auto const set = watched.find(path);
+        if (set == watched.end()) return false;
+        if (set->second.device == seen.device && set->second.inode == seen.inode && paths[set->second.wd].size() == 1) return true;
+        forget(set);
+        return false;
+    }
+    /// Flat: the skill folder `entry` (or a link to one) removed or renamed away, or
+    /// replaced: its skill file goes to `edited`, where the registry finds it gone or
+    /// another; what its watches see from now on is no news.
+    void drop_folder(std::string const& entry, std::set<std::string>& edited, std::set<std::string>& leaving)
+    {
+        std::string const file = detail::joined(entry, "SKILL.md");
+        for (auto const& p : {entry, file})
+            if (auto const at = watched.find(p); at != watched.end()) forget(at);
+        if (skill_dirs.erase(entry) != 0) edited.insert(file);
+        files.erase(file);
+        leaving.erase(entry);
+    }
     /// A walked folder removed or renamed, in the nested layout: it and every folder and
     /// skill file below it leave what the last walk saw, their watches taken off (the
     /// inodes may live on elsewhere). Each skill file goes to `edited`, where the registry
@@ -1002,6 +1050,8 @@ struct directory_source::walk_shared
     alignas(64) std::atomic<bool> stopped{false};
     std::atomic<bool> timing_dependent{false};
     std::atomic<bool> met_link{false}; ///< a symbolic link among the entries listed (see watch())
+    std::mutex links_mutex;
+    std::map<std::string, detail::seen_link> links; ///< flat: the root's links, where each led (see watch_state::links)
     std::shared_ptr<std::vector<std::string> const> roots;
     early_reader const* early = nullptr; ///< who takes the files read during the walk, if anyone
     /// Where helpers open the folders whose listings they take (posix_walk::anchor_of).
@@ -1375,6 +1425,14 @@ struct directory_source::walker
                        detail::entry_type type, typename Fs::id& id)
     {
         auto const f = Fs::follow(dir, name, full, &id);
+        if (src.opts_.layout == layout::flat && f.error == 0) { // (one to nothing is reported: the tier then walks)
+            struct stat lst {};
+            if (::lstat(full.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+                auto seen = detail::seen_link_of(full);
+                std::lock_guard<std::mutex> lock(sh->links_mutex);
+                sh->links[full] = std::move(seen);
+            }
+        }
         if (f.error != 0) {
             if (f.error == ENOENT && type == detail::entry_type::link) warn(full, "broken symbolic link; skipped");
             else if (f.error != ENOENT) warn(full, f.message + "; skipped");
@@ -1608,6 +1666,7 @@ std::optional<discovery> directory_source::discover_with(unsigned threads, early
     {
         std::lock_guard<std::mutex> lock(watch_->mutex);
         watch_->met_link = sh.met_link.load();
+        watch_->walk_links = std::move(sh.links);
     }
     return std::move(w.out);
 }
@@ -1714,10 +1773,19 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
     w.noted.clear();
     for (auto const& g : d.diagnostics) w.noted.insert(g.file);
     // A walk that said something or met a link: any entry made or removed is left to a
-    // walk. A SKILL.md that is a link is watched through it, which sees its target's
-    // changes only when the link leads straight to the file: one through another link
-    // (or to nothing yet) can change with no event anywhere, and every refresh walks.
-    w.linked = w.met_link || !d.diagnostics.empty() || !opts_.allowed_roots.empty();
+    // walk; but a flat tier's links are all at its root, each asked at every look where
+    // it leads (`links`), so only a walk that said something leaves them to a walk there.
+    // A SKILL.md that is a link is watched through it, which sees its target's changes
+    // only when the link leads straight to the file: one through another link (or to
+    // nothing yet) can change with no event anywhere, and every refresh walks.
+    if (opts_.layout == layout::flat) {
+        w.links = std::move(w.walk_links);
+        w.linked = !d.diagnostics.empty() || w.links.size() > watch_state::most_links;
+    } else {
+        w.links.clear();
+        w.linked = w.met_link || !d.diagnostics.empty() || !opts_.allowed_roots.empty();
+    }
+    w.walk_links.clear();
     bool link = false, skill_link = false;
     for (auto const& c : d.skills) {
         struct stat lst {};
@@ -1745,7 +1813,8 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
     // Only mounts at, above or below the root change what a tier with no links reads:
     // where it has some, what they lead to may lie under any mount.
     w.scope.clear();
-    if (w.watched.count(root_) && !w.met_link && !skill_link && opts_.allowed_roots.empty()) w.scope = detail::real_path(root_);
+    if (w.watched.count(root_) && !w.met_link && w.links.empty() && !skill_link && opts_.allowed_roots.empty())
+        w.scope = detail::real_path(root_);
     w.near_mounts = w.scope.empty() ? std::vector<std::string>{} : detail::mounts_near(w.mount_table, w.scope);
     // Without the mount table, a mount would go unseen: the tier walks at every refresh.
     w.complete = complete && !link && !w.broken && w.mounts >= 0 && w.table_known && !mounts_opened;
@@ -1845,18 +1914,18 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                     edited.insert(file);
                     break;
                 }
-                case effect::folder_gone: {
+                case effect::folder_gone:
                     // Its skill goes (the registry finds the file gone, and the folder not
                     // listed); the same folder made again, or renamed to here, is new.
-                    std::string const file = detail::joined(entry, "SKILL.md");
-                    for (auto const& p : {entry, file})
-                        if (auto const at_path = w.watched.find(p); at_path != w.watched.end()) w.forget(at_path);
-                    w.skill_dirs.erase(entry);
-                    w.files.erase(file);
-                    leaving.erase(entry);
-                    edited.insert(file);
+                    w.drop_folder(entry, edited, leaving);
                     break;
-                }
+                case effect::link_made:
+                    if (!follow_link(w, entry, name, edited, leaving)) w.changed = true;
+                    break;
+                case effect::link_gone:
+                    w.links.erase(entry);
+                    if (w.skill_dirs.count(entry)) w.drop_folder(entry, edited, leaving);
+                    break;
                 case effect::subtree_gone:
                     w.drop_below(entry, edited, leaving);
                     replaced.insert(entry);
@@ -1885,6 +1954,16 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     }
     if (!leaving.empty()) w.changed = true;
     if (!w.anchor_in_place()) w.changed = true; // a folder above renamed, or replaced
+    // Where the root's links lead, and which folders the tier may read, can change with no
+    // event in it (a folder renamed on a link's way, a link there pointed elsewhere).
+    if (!w.changed && !w.links.empty()) {
+        for (auto const& [path, seen] : w.links)
+            if (detail::seen_link_of(path) != seen) {
+                w.changed = true;
+                break;
+            }
+        if (!w.changed && roots_now() != *roots()) w.changed = true;
+    }
     if (w.mounts_changed()) w.changed = true; // which folders it covers is the walk's to find
     w.read_since = true; // until this returns nothing: the registry reads what it gives, or walks
     if (!w.complete || w.changed) return std::nullopt;
@@ -1909,6 +1988,38 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     return std::vector<std::string>(edited.begin(), edited.end());
 }
 
+SKILLMD_DECL bool directory_source::follow_link(watch_state& w, std::string const& entry, std::string const& name,
+                                                std::set<std::string>& edited, std::set<std::string>& leaving) const
+{
+    // What was there goes first: a link renamed over another (`ln -sfn`).
+    w.links.erase(entry);
+    w.drop_folder(entry, edited, leaving);
+    auto seen = detail::seen_link_of(entry);
+    struct stat st {};
+    if (seen.real.empty() || ::stat(entry.c_str(), &st) != 0 || st.st_dev != seen.device || st.st_ino != seen.inode)
+        return false; // to nothing (the walk says so), or pointed elsewhere meanwhile
+    if (!S_ISDIR(st.st_mode)) { // to a file: passed over in silence, as the walk does
+        w.links.emplace(entry, std::move(seen));
+        return true;
+    }
+    // Outside the tier's folders, or to one of its own: the walk says why it is not
+    // followed. Past the bounds, or named so it cannot be listed: the walk says that too.
+    auto const roots = this->roots();
+    if (!detail::within(seen.real, *roots) || (!roots->empty() && detail::within(seen.real, roots->front())) ||
+        !detail::printable_name(name) || opts_.max_depth < 1 || w.skill_dirs.size() + 2 >= opts_.max_directories)
+        return false;
+    if (!w.add_followed(entry, seen)) return false; // a second path to a watched folder: the walk skips one
+    w.links.emplace(entry, std::move(seen));
+    w.skill_dirs.insert(entry);
+    std::string const file = detail::joined(entry, "SKILL.md");
+    w.files.insert(file);
+    edited.insert(file);
+    // What it leads to may lie under any mount.
+    w.scope.clear();
+    w.near_mounts.clear();
+    return true;
+}
+
 SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state const& w, std::string const& folder,
                                                                     std::string const& name, std::string const& entry,
                                                                     bool is_folder, bool made) const
@@ -1928,6 +2039,11 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
     bool const walked = w.walked.count(folder) != 0;
     switch (opts_.layout) {
     case layout::flat:
+        // A link made or removed at the root, where the walk meets all the tier's links.
+        if (walked && folder == root_ && !is_folder && !w.linked && name != "SKILL.md" && !skipped(name)) {
+            if (!made && w.links.count(entry)) return effect::link_gone;
+            if (made && a_link()) return effect::link_made;
+        }
         // Only the root is listed; a skill folder is only asked for its SKILL.md. A plain
         // folder made there, on the root's file system, is one more the walk would admit
         // when its name is printable and the count stays well within the bound.
@@ -2119,13 +2235,18 @@ SKILLMD_DECL read_outcome directory_source::read(candidate const& c, bool head) 
     return misnamed(c, detail::read_regular(c.path, opts_.max_file_bytes, head, checks));
 }
 
+SKILLMD_DECL std::vector<std::string> directory_source::roots_now() const
+{
+    std::vector<std::string> out;
+    if (auto r = detail::real_path(root_); !r.empty()) out.push_back(std::move(r));
+    for (auto const& a : opts_.allowed_roots)
+        if (auto r = detail::real_path(a); !r.empty()) out.push_back(std::move(r));
+    return out;
+}
+
 SKILLMD_DECL std::shared_ptr<std::vector<std::string> const> directory_source::resolve_roots() const
 {
-    auto out = std::make_shared<std::vector<std::string>>();
-    if (auto r = detail::real_path(root_); !r.empty()) out->push_back(std::move(r));
-    for (auto const& a : opts_.allowed_roots)
-        if (auto r = detail::real_path(a); !r.empty()) out->push_back(std::move(r));
-    std::shared_ptr<std::vector<std::string> const> done = std::move(out);
+    std::shared_ptr<std::vector<std::string> const> done = std::make_shared<std::vector<std::string>>(roots_now());
     std::lock_guard<std::mutex> lock(roots_->mutex);
     roots_->resolved = done;
     return done;
