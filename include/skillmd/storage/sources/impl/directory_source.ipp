@@ -1902,8 +1902,11 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                     edited.insert(entry);
                     break;
                 case effect::new_folder: {
-                    // Watched before its SKILL.md is read (by the registry, after this), so
-                    // nothing made in it from now on is missed.
+                    // One renamed over a skill folder (an empty one: rename(2) replaces no
+                    // other) takes its place: what was there goes first. Watched before its
+                    // SKILL.md is read (by the registry, after this), so nothing made in it
+                    // from now on is missed.
+                    w.drop_folder(entry, edited, leaving);
                     if (!w.add_alone(entry)) {
                         w.changed = true;
                         break;
@@ -2038,7 +2041,7 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
     auto const walk_sees = [&] { return is_folder || was_seen() || (made && a_link()); };
     bool const walked = w.walked.count(folder) != 0;
     switch (opts_.layout) {
-    case layout::flat:
+    case layout::flat: {
         // A link made or removed at the root, where the walk meets all the tier's links.
         if (walked && folder == root_ && !is_folder && !w.linked && name != "SKILL.md" && !skipped(name)) {
             if (!made && w.links.count(entry)) return effect::link_gone;
@@ -2046,8 +2049,12 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
         }
         // Only the root is listed; a skill folder is only asked for its SKILL.md. A plain
         // folder made there, on the root's file system, is one more the walk would admit
-        // when its name is printable and the count stays well within the bound.
-        if (walked && made && is_folder && folder == root_ && !was_seen() && name != "SKILL.md" && detail::printable_name(name) &&
+        // when its name is printable and the count stays well within the bound; one
+        // renamed over a skill folder takes its place.
+        bool const replaces_skill_folder = w.skill_dirs.count(entry) != 0 && !w.links.count(entry) && !w.noted.count(entry) &&
+                                           !w.noted.count(detail::escaped(entry));
+        if (walked && made && is_folder && folder == root_ && (replaces_skill_folder || !was_seen()) && name != "SKILL.md" &&
+            detail::printable_name(name) &&
             !skipped(name) && opts_.max_depth >= 1 &&
             w.skill_dirs.size() + 2 < opts_.max_directories) {
             struct stat st {}, root {};
@@ -2060,6 +2067,7 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
             return effect::folder_gone;
         if (walked) return walk_sees() ? effect::shape : effect::none;
         return w.skill_dirs.count(folder) ? effect::none : effect::shape;
+    }
     case layout::nested:
         if (!walked) return effect::shape;
         if (name == "SKILL.md") {
