@@ -2775,6 +2775,21 @@ BOOST_AUTO_TEST_CASE(links_at_a_flat_root_are_followed_without_a_walk)
     fs::create_directory_symlink(dotfiles / "current", user / "current");
     refresh(0, "a link through a link");
     BOOST_TEST(description("current") == "review");
+    // Two links exchanged (RENAME_EXCHANGE): each entry reports gone after it came, and is
+    // taken as what it is once every event is in. In one tier, and across the two.
+    auto const exchange = [](fs::path const& a, fs::path const& b) {
+        BOOST_TEST_REQUIRE(::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0);
+    };
+    exchange(user / "kept", user / "notes");
+    refresh(0, "two links exchanged");
+    BOOST_TEST(description("kept") == "team/lint");
+    exchange(user / "notes", project / "ship");
+    refresh(0, "two links exchanged across the tiers");
+    BOOST_TEST(description("ship") == "edited where the link leads");
+    exchange(user / "notes", project / "ship");
+    exchange(user / "notes", user / "kept");
+    refresh(0, "and back");
+    BOOST_TEST(description("kept") == "edited where the link leads");
 
     // Where a link leads changed, with no event in either tier: the registry walks (both tiers).
     fs::remove(dotfiles / "current");
@@ -2806,6 +2821,15 @@ BOOST_AUTO_TEST_CASE(links_at_a_flat_root_are_followed_without_a_walk)
     w.reg.refresh();
     fs::create_directory_symlink(dotfiles / "deploy", user / "deploy");
     refresh(2, "a second link to one folder in one tier");
+    fs::remove(user / "deploy");
+    refresh(2, "removed");
+    // A link to nothing yet, named beyond ASCII (its report escapes the name): its target
+    // made later, with no event in the tier, is found.
+    fs::create_directory_symlink(dotfiles / "later", user / "caf\xc3\xa9");
+    refresh(2, "a link to nothing yet");
+    write(dotfiles / "later/SKILL.md", skill("later", "made where the link leads"));
+    refresh(2, "its target made");
+    BOOST_TEST(description("caf\xc3\xa9") == "made where the link leads");
 }
 
 // One file reached through two tiers under one command is listed once: the second copy

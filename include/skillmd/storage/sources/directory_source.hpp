@@ -165,10 +165,7 @@ private:
     enum class effect : std::uint8_t {
         none,      ///< nothing: a file the walk passes over
         new_skill, ///< a skill file where the walk would list one
-        new_folder, ///< a skill folder where the walk would list one (flat layout)
-        folder_gone, ///< a skill folder the walk listed, removed or renamed (flat layout)
-        link_made,  ///< a link made at the root, or renamed to there (flat layout)
-        link_gone,  ///< a link the walk met at the root, removed or renamed away (flat layout)
+        root_entry, ///< a folder or link made, removed or renamed at the root (flat layout): see settle_root_entry
         subtree_made, ///< a folder made or renamed to where the walk would list it (nested layout)
         subtree_gone, ///< a folder the walk listed, removed or renamed, with all below it (nested layout)
         shape,     ///< something only a walk can tell
@@ -187,12 +184,16 @@ private:
     /// `edited`; false when only a whole walk can tell.
     bool add_subtree(watch_state& w, std::string const& folder, std::string const& name,
                      std::set<std::string>& edited) const;
-    /// Flat, for changes(): the link `entry` (named `name`) made at the root, replacing what
-    /// was there: a skill folder where it leads to a folder the walk would follow, watched
-    /// through the link, its skill file to `edited`; false when only a whole walk can tell
-    /// (a link to nothing, outside the tier's folders, or a second path to a watched folder).
-    bool follow_link(watch_state& w, std::string const& entry, std::string const& name, std::set<std::string>& edited,
-                     std::set<std::string>& leaving) const;
+    /// Flat, for changes(), once every event is in and what the last walk saw there is
+    /// dropped: the root's entry `entry`, made, removed or renamed, taken as what it is now.
+    /// A plain folder the walk would admit, or a link it would follow, is watched and its
+    /// skill file goes to `edited`. False when only a whole walk can tell.
+    bool settle_root_entry(watch_state& w, std::string const& entry, std::set<std::string>& edited) const;
+    /// The link `entry` (named `name`) at a flat root: a skill folder where it leads to a
+    /// folder the walk would follow, watched through the link, its skill file to `edited`;
+    /// false when only a whole walk can tell (a link to nothing, outside the tier's folders,
+    /// a second path to a watched folder, or past the number of links asked at each look).
+    bool follow_link(watch_state& w, std::string const& entry, std::string const& name, std::set<std::string>& edited) const;
 
     void list_bundled(std::string const& dir, std::string const& prefix, std::size_t depth,
                       std::set<std::pair<dev_t, ino_t>>& seen, std::vector<std::string>& out, std::size_t limit,

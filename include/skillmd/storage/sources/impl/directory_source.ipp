@@ -1425,7 +1425,7 @@ struct directory_source::walker
                        detail::entry_type type, typename Fs::id& id)
     {
         auto const f = Fs::follow(dir, name, full, &id);
-        if (src.opts_.layout == layout::flat && f.error == 0) { // (one to nothing is reported: the tier then walks)
+        if (src.opts_.layout == layout::flat) { // one to nothing too: its target can come with no event in the tier
             struct stat lst {};
             if (::lstat(full.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
                 auto seen = detail::seen_link_of(full);
@@ -1804,10 +1804,11 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
         keep.insert(c.path);
     }
     // A link the walk reported rather than listed (one to nothing yet, in the files
-    // layout): what it leads to can come or change with no event in the tree.
+    // layout): what it leads to can come or change with no event in the tree. So can what
+    // a report names that is not there by that name (one the report escapes: `caf\xc3\xa9`).
     for (auto const& g : d.diagnostics) {
         struct stat lst {};
-        if (!link && !g.file.empty() && ::lstat(g.file.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) link = skill_link = true;
+        if (!link && !g.file.empty() && (::lstat(g.file.c_str(), &lst) != 0 || S_ISLNK(lst.st_mode))) link = skill_link = true;
     }
     w.keep_only(keep);
     // Only mounts at, above or below the root change what a tier with no links reads:
@@ -1841,6 +1842,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     // left to a walk).
     std::set<std::string> leaving;
     std::set<std::string> replaced; // nested folders gone: is another there now?
+    std::set<std::string> root_touched; // flat: root entries made, removed or renamed
     auto const may_leave = [&](std::string const& p) {
         if (w.linked || p == root_) return false;
         if (opts_.layout == layout::flat) return w.skill_dirs.count(p) != 0;
@@ -1880,8 +1882,10 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
             for (auto const& watched : it->second) {
                 if (e->len == 0) { // the watched thing itself: a skill file, or a folder
                     if (w.files.count(watched)) edited.insert(watched); // whatever happened, reading it tells
-                    else if ((e->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) != 0 && may_leave(watched)) leaving.insert(watched);
-                    else w.changed = true; // a folder's attributes, or the folder moved or gone
+                    // A folder moved or gone, or its attributes changed (its link count, when
+                    // one is renamed over it): its parent's events settle it, or the tier walks.
+                    else if ((e->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB)) != 0 && may_leave(watched)) leaving.insert(watched);
+                    else w.changed = true;
                     continue;
                 }
                 std::string const name = e->name;
@@ -1901,34 +1905,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                     w.files.insert(entry);
                     edited.insert(entry);
                     break;
-                case effect::new_folder: {
-                    // One renamed over a skill folder (an empty one: rename(2) replaces no
-                    // other) takes its place: what was there goes first. Watched before its
-                    // SKILL.md is read (by the registry, after this), so nothing made in it
-                    // from now on is missed.
-                    w.drop_folder(entry, edited, leaving);
-                    if (!w.add_alone(entry)) {
-                        w.changed = true;
-                        break;
-                    }
-                    w.skill_dirs.insert(entry);
-                    std::string const file = detail::joined(entry, "SKILL.md");
-                    w.files.insert(file);
-                    edited.insert(file);
-                    break;
-                }
-                case effect::folder_gone:
-                    // Its skill goes (the registry finds the file gone, and the folder not
-                    // listed); the same folder made again, or renamed to here, is new.
-                    w.drop_folder(entry, edited, leaving);
-                    break;
-                case effect::link_made:
-                    if (!follow_link(w, entry, name, edited, leaving)) w.changed = true;
-                    break;
-                case effect::link_gone:
-                    w.links.erase(entry);
-                    if (w.skill_dirs.count(entry)) w.drop_folder(entry, edited, leaving);
-                    break;
+                case effect::root_entry: root_touched.insert(entry); break;
                 case effect::subtree_gone:
                     w.drop_below(entry, edited, leaving);
                     replaced.insert(entry);
@@ -1944,6 +1921,17 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
             }
         }
     }
+    // Flat: each root entry made, removed or renamed is settled by what it is now that every
+    // event is in. Events come in order, but what they name may have changed since: two
+    // entries exchanged (RENAME_EXCHANGE) report each as gone after it came.
+    // What the last walk (or look) saw at each goes first, so two exchanged take each
+    // other's place.
+    for (auto const& entry : root_touched) {
+        w.links.erase(entry);
+        w.drop_folder(entry, edited, leaving);
+    }
+    for (auto const& entry : root_touched)
+        if (!w.changed && !settle_root_entry(w, entry, edited)) w.changed = true;
     // A folder gone whose path holds another now, with no event left to say so: two
     // folders exchanged (RENAME_EXCHANGE says each arrived, then each left). Walked once
     // every event is in, so neither's watch is still set on the other's path.
@@ -1991,25 +1979,44 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     return std::vector<std::string>(edited.begin(), edited.end());
 }
 
-SKILLMD_DECL bool directory_source::follow_link(watch_state& w, std::string const& entry, std::string const& name,
-                                                std::set<std::string>& edited, std::set<std::string>& leaving) const
+SKILLMD_DECL bool directory_source::settle_root_entry(watch_state& w, std::string const& entry, std::set<std::string>& edited) const
 {
-    // What was there goes first: a link renamed over another (`ln -sfn`).
-    w.links.erase(entry);
-    w.drop_folder(entry, edited, leaving);
+    struct stat st {};
+    if (::lstat(entry.c_str(), &st) != 0) return errno == ENOENT; // gone
+    std::string const name = entry.substr(root_.size() + 1);
+    if (S_ISLNK(st.st_mode)) return follow_link(w, entry, name, edited);
+    if (!S_ISDIR(st.st_mode)) return true; // a file: passed over
+    // A plain folder on the root's file system is one more the walk would admit when its
+    // name is printable and the count stays well within the bound. Watched before its
+    // SKILL.md is read (by the registry, after this), so nothing made in it from now on is missed.
+    struct stat root {};
+    if (!detail::printable_name(name) || opts_.max_depth < 1 || w.skill_dirs.size() + 2 >= opts_.max_directories ||
+        ::stat(root_.c_str(), &root) != 0 || st.st_dev != root.st_dev || !w.add_alone(entry))
+        return false;
+    w.skill_dirs.insert(entry);
+    std::string const file = detail::joined(entry, "SKILL.md");
+    w.files.insert(file);
+    edited.insert(file);
+    return true;
+}
+
+SKILLMD_DECL bool directory_source::follow_link(watch_state& w, std::string const& entry, std::string const& name,
+                                                std::set<std::string>& edited) const
+{
     auto seen = detail::seen_link_of(entry);
     struct stat st {};
     if (seen.real.empty() || ::stat(entry.c_str(), &st) != 0 || st.st_dev != seen.device || st.st_ino != seen.inode)
         return false; // to nothing (the walk says so), or pointed elsewhere meanwhile
     if (!S_ISDIR(st.st_mode)) { // to a file: passed over in silence, as the walk does
         w.links.emplace(entry, std::move(seen));
-        return true;
+        return w.links.size() <= watch_state::most_links;
     }
     // Outside the tier's folders, or to one of its own: the walk says why it is not
     // followed. Past the bounds, or named so it cannot be listed: the walk says that too.
     auto const roots = this->roots();
     if (!detail::within(seen.real, *roots) || (!roots->empty() && detail::within(seen.real, roots->front())) ||
-        !detail::printable_name(name) || opts_.max_depth < 1 || w.skill_dirs.size() + 2 >= opts_.max_directories)
+        !detail::printable_name(name) || opts_.max_depth < 1 || w.skill_dirs.size() + 2 >= opts_.max_directories ||
+        w.links.size() >= watch_state::most_links)
         return false;
     if (!w.add_followed(entry, seen)) return false; // a second path to a watched folder: the walk skips one
     w.links.emplace(entry, std::move(seen));
@@ -2041,33 +2048,17 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
     auto const walk_sees = [&] { return is_folder || was_seen() || (made && a_link()); };
     bool const walked = w.walked.count(folder) != 0;
     switch (opts_.layout) {
-    case layout::flat: {
-        // A link made or removed at the root, where the walk meets all the tier's links.
-        if (walked && folder == root_ && !is_folder && !w.linked && name != "SKILL.md" && !skipped(name)) {
-            if (!made && w.links.count(entry)) return effect::link_gone;
-            if (made && a_link()) return effect::link_made;
+    case layout::flat:
+        // Only the root is listed; a skill folder is only asked for its SKILL.md. A folder
+        // made, removed or renamed there, or a link (the walk meets all the tier's links
+        // there), is settled by what it is once every event is in (settle_root_entry).
+        if (walked && folder == root_ && name != "SKILL.md" && !skipped(name) && !w.noted.count(entry) &&
+            !w.noted.count(detail::escaped(entry))) {
+            if (is_folder && (made || w.skill_dirs.count(entry))) return effect::root_entry;
+            if (!is_folder && !w.linked && (made ? a_link() : w.links.count(entry) != 0)) return effect::root_entry;
         }
-        // Only the root is listed; a skill folder is only asked for its SKILL.md. A plain
-        // folder made there, on the root's file system, is one more the walk would admit
-        // when its name is printable and the count stays well within the bound; one
-        // renamed over a skill folder takes its place.
-        bool const replaces_skill_folder = w.skill_dirs.count(entry) != 0 && !w.links.count(entry) && !w.noted.count(entry) &&
-                                           !w.noted.count(detail::escaped(entry));
-        if (walked && made && is_folder && folder == root_ && (replaces_skill_folder || !was_seen()) && name != "SKILL.md" &&
-            detail::printable_name(name) &&
-            !skipped(name) && opts_.max_depth >= 1 &&
-            w.skill_dirs.size() + 2 < opts_.max_directories) {
-            struct stat st {}, root {};
-            if (::lstat(entry.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::stat(root_.c_str(), &root) == 0 && st.st_dev == root.st_dev)
-                return effect::new_folder;
-        }
-        // One the walk listed, removed or renamed away: only its skill goes.
-        if (walked && !made && is_folder && folder == root_ && w.skill_dirs.count(entry) && !w.noted.count(entry) &&
-            !w.noted.count(detail::escaped(entry)))
-            return effect::folder_gone;
         if (walked) return walk_sees() ? effect::shape : effect::none;
         return w.skill_dirs.count(folder) ? effect::none : effect::shape;
-    }
     case layout::nested:
         if (!walked) return effect::shape;
         if (name == "SKILL.md") {
