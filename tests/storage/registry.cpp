@@ -2768,6 +2768,13 @@ BOOST_AUTO_TEST_CASE(links_at_a_flat_root_are_followed_without_a_walk)
     refresh(0, "a link removed");
     fs::create_symlink(dotfiles / "notes.txt", user / "notes");
     refresh(0, "a link to a file, passed over");
+    // Its file replaced by a folder with a skill (which may get the file's inode number):
+    // only a walk follows it.
+    fs::remove(dotfiles / "notes.txt");
+    write(dotfiles / "notes.txt/SKILL.md", skill("notes", "a folder where a file was"));
+    refresh(2, "a link's file replaced by a folder");
+    BOOST_TEST(description("notes") == "a folder where a file was");
+    w.reg.refresh();
     fs::remove(user / "notes");
     fs::create_directory_symlink(dotfiles / "team/lint", user / "notes");
     refresh(0, "a link to a file replaced by one to a folder");

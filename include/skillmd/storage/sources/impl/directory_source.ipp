@@ -803,14 +803,16 @@ SKILLMD_DECL std::vector<std::string> mounts_near(std::vector<std::string> const
     return out;
 }
 
-/// Where a link leads: its target's canonical path and identity (all empty: nowhere).
-/// A link's target can be renamed, or a link on its way pointed elsewhere, with no event
-/// in the tier; comparing what it leads to now with what a walk saw tells.
+/// Where a link leads: its target's canonical path, identity and kind (all empty:
+/// nowhere). A link's target can be renamed, or a link on its way pointed elsewhere, with
+/// no event in the tier; comparing what it leads to now with what a walk saw tells. The
+/// kind too: a file removed and a folder made in its place may get its inode number.
 struct seen_link
 {
     std::string real;
     dev_t device = 0;
     ino_t inode = 0;
+    mode_t kind = 0;
     bool operator==(seen_link const&) const = default;
 };
 
@@ -818,7 +820,7 @@ inline seen_link seen_link_of(std::string const& path)
 {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return {};
-    return {real_path(path), st.st_dev, st.st_ino};
+    return {real_path(path), st.st_dev, st.st_ino, static_cast<mode_t>(st.st_mode & S_IFMT)};
 }
 
 } // namespace detail
