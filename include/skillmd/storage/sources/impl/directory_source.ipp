@@ -1985,7 +1985,7 @@ SKILLMD_DECL bool directory_source::settle_root_entry(watch_state& w, std::strin
 {
     struct stat st {};
     if (::lstat(entry.c_str(), &st) != 0) return errno == ENOENT; // gone
-    std::string const name = entry.substr(root_.size() + 1);
+    std::string const name = entry.substr(entry.rfind('/') + 1);
     if (S_ISLNK(st.st_mode)) return follow_link(w, entry, name, edited);
     if (!S_ISDIR(st.st_mode)) return true; // a file: passed over
     // A plain folder on the root's file system is one more the walk would admit when its
