@@ -272,13 +272,13 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
     auto const collapsed = [&](std::string_view command) {
         return std::binary_search(next.collapsed_.begin(), next.collapsed_.end(), command, std::less<>());
     };
-    if (before && before->record && collapsed((*before->record)->command)) return false;
     if (before && before->record) {
+        if (collapsed((*before->record)->command)) return false;
         candidate where = (*before->record)->where.owned();
         where.stamp = {}; // a save by rename is another file at the same path: read it, as a walk would
         read_result now = read_one(work{tier, &where, nullptr});
-        if (now.record && collapsed(now.record->command)) return false;
         if (now.record) {
+            if (collapsed(now.record->command)) return false;
             said = std::move(now.diagnostics);
             std::string const command((*before->record)->command); // the cached read goes below
             if (now.record->command == command && !is_off(**before->record) && !is_off(*now.record))

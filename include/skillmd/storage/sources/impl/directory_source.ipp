@@ -959,6 +959,15 @@ struct directory_source::watch_state
         forget(set);
         return false;
     }
+    /// Flat: the folder `entry` (or a link to one), watched, is a skill folder: its skill
+    /// file goes to `edited`, for the registry to read.
+    void adopt_folder(std::string const& entry, std::set<std::string>& edited)
+    {
+        skill_dirs.insert(entry);
+        std::string const file = detail::joined(entry, "SKILL.md");
+        files.insert(file);
+        edited.insert(file);
+    }
     /// Flat: the skill folder `entry` (or a link to one) removed or renamed away, or
     /// replaced: its skill file goes to `edited`, where the registry finds it gone or
     /// another; what its watches see from now on is no news.
@@ -1995,10 +2004,7 @@ SKILLMD_DECL bool directory_source::settle_root_entry(watch_state& w, std::strin
     if (!detail::printable_name(name) || opts_.max_depth < 1 || w.skill_dirs.size() + 2 >= opts_.max_directories ||
         ::stat(root_.c_str(), &root) != 0 || st.st_dev != root.st_dev || !w.add_alone(entry))
         return false;
-    w.skill_dirs.insert(entry);
-    std::string const file = detail::joined(entry, "SKILL.md");
-    w.files.insert(file);
-    edited.insert(file);
+    w.adopt_folder(entry, edited);
     return true;
 }
 
@@ -2022,10 +2028,7 @@ SKILLMD_DECL bool directory_source::follow_link(watch_state& w, std::string cons
         return false;
     if (!w.add_followed(entry, seen)) return false; // a second path to a watched folder: the walk skips one
     w.links.emplace(entry, std::move(seen));
-    w.skill_dirs.insert(entry);
-    std::string const file = detail::joined(entry, "SKILL.md");
-    w.files.insert(file);
-    edited.insert(file);
+    w.adopt_folder(entry, edited);
     // What it leads to may lie under any mount.
     w.scope.clear();
     w.near_mounts.clear();
