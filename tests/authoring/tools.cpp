@@ -152,6 +152,38 @@ BOOST_AUTO_TEST_CASE(path_rules_beat_name_rules_and_deeper_paths_win)
     BOOST_TEST(has(ds, "override-invalid"));
 }
 
+BOOST_AUTO_TEST_CASE(the_rules_two_sets_differ_by_are_those_a_decision_can_turn_on)
+{
+    auto const patterns = [](std::vector<override_rule> const& v) {
+        std::string out;
+        for (auto const& r : v) out += r.pattern + (r.by_path ? "/ " : " ");
+        return out;
+    };
+    overrides a, b;
+    a.add(layer("user settings", {{"x", false, override_mode::off}, {"y", false, override_mode::off}, {"z", false, override_mode::on}}));
+    b.add(layer("user settings", {{"x", false, override_mode::off}, {"y", false, override_mode::off}, {"z", false, override_mode::on}}));
+    BOOST_TEST(overrides::changed_rules(a, b).empty());
+    // A mode changed in the middle: that rule, as it was and as it is.
+    overrides c;
+    c.add(layer("user settings", {{"x", false, override_mode::off}, {"y", false, override_mode::name_only}, {"z", false, override_mode::on}}));
+    BOOST_TEST(patterns(overrides::changed_rules(a, c)) == "y y ");
+    // Two rules swapped: a tie between them may go the other way now.
+    overrides d;
+    d.add(layer("user settings", {{"y", false, override_mode::off}, {"x", false, override_mode::off}, {"z", false, override_mode::on}}));
+    BOOST_TEST(patterns(overrides::changed_rules(a, d)) == "x y y x ");
+    // A layer added, and a layer renamed: all their rules.
+    overrides e = a;
+    e.add(layer("project settings", {{"/p", true, override_mode::off}}));
+    BOOST_TEST(patterns(overrides::changed_rules(a, e)) == "/p/ ");
+    overrides f;
+    f.add(layer("managed settings", {{"x", false, override_mode::off}}));
+    BOOST_TEST(patterns(overrides::changed_rules(a, f)) == "x y z x ");
+    // Paths are compared normal: a plain absolute path as it is, any other made so.
+    BOOST_TEST(overrides::normal("/a/b/") == "/a/b");
+    BOOST_TEST(overrides::normal("/a//b/./c/../d") == "/a/b/d");
+    BOOST_TEST(overrides::normal("/") == "/");
+}
+
 BOOST_AUTO_TEST_CASE(an_off_skill_is_absent_from_the_tool_the_triggers_and_mcp)
 {
     temp_dir t;

@@ -1206,6 +1206,9 @@ struct change_mix
     /// checkout), made, pointed elsewhere, removed, led through a link pointed elsewhere, and
     /// (unless `quiet`) left leading nowhere, to a file, or into the tier itself.
     bool links = false;
+    /// Operators' rules set anew at times (set_overrides): by name, by path, in two layers
+    /// or under another label, from none to a whole tier off.
+    bool rules = false;
 };
 
 /// Random changes to two tiers of one layout, refreshed after every one or two: each
@@ -1214,7 +1217,7 @@ struct change_mix
 template <class Dedup>
 int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned seed, int sequences, int steps, change_mix mix = {})
 {
-    bool const quiet = mix.quiet, trees = mix.trees, shadowing = mix.shadowing, links = mix.links;
+    bool const quiet = mix.quiet, trees = mix.trees, shadowing = mix.shadowing, links = mix.links, rules = mix.rules;
     std::mt19937 rng(seed);
     auto const pick = [&](unsigned n) { return static_cast<int>(rng() % n); };
     int derived = 0;
@@ -1332,14 +1335,32 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
         auto [a, b] = sources();
         // Mixed: operators' overrides too. A shared `name:` off, another name-only, and one
         // of tier b's places off by path (nested: a parent folder, its sub-skills with it),
-        // which the project's settings turn on again for one skill below it.
+        // which the project's settings turn on again for one skill below it. With `rules`,
+        // one of four other sets at times, or back to the first.
+        int rule_set = 0;
         auto const options = [&] {
             registry_options opts = lenient(dia);
-            if (quiet) return opts;
             fs::path const place = lay == layout::files ? roots[1] / "s4.md" : lay == layout::flat ? roots[1] / "s4" : roots[1] / "p1";
-            opts.overrides.add({"user settings", "", {{"n1", false, override_mode::off}, {"n2", false, override_mode::name_only},
-                                                      {place.string(), true, override_mode::off}}});
-            opts.overrides.add({"project settings", "", {{(roots[1] / "p1" / "c5").string(), true, override_mode::on}}});
+            fs::path const spared = lay == layout::files ? file_of(0, 2) : file_of(0, 2).parent_path();
+            switch (rule_set) {
+            case 0:
+            case 4:
+                if (quiet && rule_set == 0) break;
+                opts.overrides.add({rule_set == 0 ? "user settings" : "managed settings", "",
+                                    {{"n1", false, override_mode::off}, {"n2", false, override_mode::name_only},
+                                     {place.string(), true, override_mode::off}}});
+                opts.overrides.add({"project settings", "", {{(roots[1] / "p1" / "c5").string(), true, override_mode::on}}});
+                break;
+            case 1: break; // none
+            case 2:
+                opts.overrides.add({"user settings", "", {{numbered("s", 1), false, override_mode::off}, {numbered("c", 3), false, override_mode::off},
+                                                          {"p0", false, override_mode::name_only}, {"n0", false, override_mode::user_invocable_only}}});
+                break;
+            default: // tier a off, but for one skill and a name the project's settings decide
+                opts.overrides.add({"user settings", "", {{roots[0].string(), true, override_mode::off}}});
+                opts.overrides.add({"project settings", "", {{spared.string(), true, override_mode::on}, {"n1", false, override_mode::off}}});
+                break;
+            }
             return opts;
         };
         ::unsetenv("SKILLMD_PROPERTY_TEST_GATE");
@@ -1350,6 +1371,11 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
         std::string done; // what the last step did, should it fail
         for (int step = 0; step < steps; ++step) {
             done.clear();
+            if (rules && pick(4) == 0) { // the operators' rules set anew
+                rule_set = pick(5);
+                reg.set_overrides(options().overrides);
+                done += "rules set " + std::to_string(rule_set) + "\n";
+            }
             if (!quiet && pick(4) == 0) { // the gated skills' requirement met, or no longer
                 bool const set = std::getenv("SKILLMD_PROPERTY_TEST_GATE") != nullptr;
                 if (set) ::unsetenv("SKILLMD_PROPERTY_TEST_GATE");
@@ -2260,6 +2286,111 @@ BOOST_AUTO_TEST_CASE(a_skill_turned_off_or_on_by_an_override_is_derived)
     BOOST_TEST(off() == "p/k ");
 }
 
+BOOST_AUTO_TEST_CASE(rules_set_anew_place_only_the_skills_they_decide_otherwise_without_a_walk)
+{
+    temp_dir root;
+    fs::path const t = root / "one", u = root / "two";
+    write(t / "a/SKILL.md", skill("a", "plain"));
+    write(t / "c/SKILL.md", skill("c", "the winner"));
+    write(u / "c/SKILL.md", skill("c", "shadowed"));
+    write(t / "p/SKILL.md", skill("p", "a parent"));
+    write(t / "p/k/SKILL.md", skill("k", "its sub-skill"));
+    write(t / "w/SKILL.md", "---\nname: w\ndescription: with a word of its own\ncolour: red\n---\n");
+    write(t / "g/SKILL.md", skill("g", "gated", "sven:\n  requires_env: [SKILLMD_TEST_RULES_GATE]\n"));
+    write(u / "b/SKILL.md", skill("b", "plain too"));
+    directory_options o;
+    o.layout = layout::nested;
+    dialect d = dialects::sven();
+    d.name_is_label = false;
+    two_watched_tiers<highest_tier_wins> w("one", t, "two", u, lenient(d), o);
+    auto& reg = w.reg;
+    auto const set = [&](std::vector<override_layer> layers) {
+        overrides rules;
+        for (auto& l : layers) rules.add(std::move(l));
+        w.opts.overrides = rules; // what the first load each refresh is compared with reads
+        reg.set_overrides(std::move(rules));
+    };
+    auto const user = [](std::vector<override_rule> r) { return override_layer{"user settings", "settings.json", std::move(r)}; };
+    auto const project = [](std::vector<override_rule> r) { return override_layer{"project settings", ".claude/settings.json", std::move(r)}; };
+    auto const off = [&] {
+        std::string out;
+        for (auto const& r : reg.snapshot()->disabled()) out += std::string(r.command) + (r.hidden ? "(hidden) " : " ");
+        return out;
+    };
+    auto const mode_of = [&](std::string_view command) {
+        auto const* r = reg.snapshot()->find(command);
+        return !r ? std::string("absent") : r->overridden ? std::string(to_string(r->overridden->mode)) : std::string("none");
+    };
+    ::unsetenv("SKILLMD_TEST_RULES_GATE");
+    w.load();
+    BOOST_TEST_REQUIRE(off().empty());
+    set({user({{"a", false, override_mode::off}})});
+    w.refresh(0, "a listed skill turned off by name");
+    BOOST_TEST(off() == "a ");
+    set({user({{"a", false, override_mode::name_only}})});
+    w.refresh(0, "the same rule, name-only: listed again");
+    BOOST_TEST(mode_of("a") == "name-only");
+    set({user({{"a", false, override_mode::user_invocable_only}})});
+    w.refresh(0, "user-invocable-only");
+    BOOST_TEST(reg.snapshot()->find("a")->meta.user_invocable);
+    set({});
+    w.refresh(0, "no rules: as it says itself");
+    BOOST_TEST(mode_of("a") == "none");
+    set({user({{(t / "c").string(), true, override_mode::off}})});
+    w.refresh(0, "the winner off by its folder: the copy it shadowed wins");
+    BOOST_TEST(std::string(reg.snapshot()->find("c")->tier) == "two");
+    BOOST_TEST(reg.snapshot()->shadowed().empty());
+    set({user({{(t / "c").string(), true, override_mode::off}}), project({{(t / "c/SKILL.md").string(), true, override_mode::on}})});
+    w.refresh(0, "the project's settings turn it on again: it shadows again");
+    BOOST_TEST(reg.snapshot()->shadowed().size() == 1u);
+    set({user({{"c", false, override_mode::off}})});
+    w.refresh(0, "both copies off by their command");
+    BOOST_TEST(off() == "c c ");
+    BOOST_TEST(reg.snapshot()->find("c") == nullptr);
+    set({user({{(t / "p").string(), true, override_mode::off}})});
+    w.refresh(0, "a parent's folder off: its sub-skill with it, both copies back");
+    BOOST_TEST(off() == "p p/k ");
+    set({user({{(t / "p").string(), true, override_mode::off}}), project({{"p/k", false, override_mode::on}})});
+    w.refresh(0, "its sub-skill on again by a later layer");
+    BOOST_TEST(off() == "p ");
+    // A skill that says something of its own, and a gated one: their reports stay where a
+    // first load puts them, gating's and the override's after the read's.
+    set({user({{"w", false, override_mode::off}, {"g", false, override_mode::off}})});
+    w.refresh(0, "a skill with a word of its own and a hidden one off");
+    BOOST_TEST(off() == "g(hidden) w ");
+    ::setenv("SKILLMD_TEST_RULES_GATE", "1", 1);
+    set({user({{"w", false, override_mode::off}})});
+    w.refresh(2, "rules and a requirement changed together: a first load's work");
+    ::unsetenv("SKILLMD_TEST_RULES_GATE");
+    w.refresh(0, "the requirement alone");
+    // The same rules under another layer's name: each skill they decide says so.
+    set({override_layer{"managed settings", "/etc/managed.json", {{"w", false, override_mode::off}}}});
+    w.refresh(0, "the layer renamed");
+    BOOST_TEST(reg.snapshot()->disabled().front().overridden->layer == "managed settings");
+    // Rules set twice before a refresh: the snapshot was made under the first.
+    set({user({{"b", false, override_mode::off}})});
+    set({user({{"b", false, override_mode::name_only}, {"a", false, override_mode::off}})});
+    w.refresh(0, "rules set twice");
+    BOOST_TEST(off() == "a ");
+    BOOST_TEST(mode_of("b") == "name-only");
+    // Rules and a file changed in one refresh: the file is read under today's rules.
+    set({user({{"b", false, override_mode::off}})});
+    write(t / "a/SKILL.md", "---\nname: b\ndescription: named like the skill that is off\n---\n");
+    w.refresh(0, "a rule and an edit together");
+    BOOST_TEST(off() == "a b ");
+    // The same rules again: nothing to do, the snapshot stands.
+    auto const before = reg.snapshot();
+    set({user({{"b", false, override_mode::off}})});
+    w.refresh(0, "the same rules");
+    BOOST_TEST(reg.snapshot() == before);
+    // Rules set before the first load, and a refresh that walks: today's rules.
+    set({});
+    fs::create_directory_symlink(t / "a", u / "link");
+    w.refresh(2, "a link made where the walk goes, with the rules changed: a walk under today's");
+    fs::remove(u / "link");
+    w.refresh(2, "and removed");
+}
+
 BOOST_AUTO_TEST_CASE(a_requirement_changed_gates_its_skills_again_without_a_walk)
 {
     temp_dir root;
@@ -2935,9 +3066,9 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
     int const n = property_sequences();
     unsigned const seed = property_seed();
     BOOST_TEST_MESSAGE("property: " << n << " sequences per layout, seed " << seed);
-    int const flat = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed, n, 8, {.links = true});
-    int const nested = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 1, n, 8);
-    int const files = random_changes_match_a_first_load<keep_all>(layout::files, dialects::agent_skills(), seed + 2, n, 8);
+    int const flat = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed, n, 8, {.links = true, .rules = true});
+    int const nested = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 1, n, 8, {.rules = true});
+    int const files = random_changes_match_a_first_load<keep_all>(layout::files, dialects::agent_skills(), seed + 2, n, 8, {.rules = true});
     BOOST_TEST_MESSAGE("derived without a walk: flat " << flat << ", nested " << nested << ", files " << files << " of " << 8 * n << " each");
     // The fast path was taken, and compared, in every layout.
     BOOST_TEST(flat > 0);
@@ -2957,15 +3088,15 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
     // Both tiers with the same commands: each change re-resolves its command's group.
     int const shadow_flat = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 7, n, 8, {.quiet = true, .shadowing = true});
     int const shadow_nested =
-        random_changes_match_a_first_load<highest_tier_wins_warned>(layout::nested, dialects::sven(), seed + 8, n, 8, {.quiet = true, .shadowing = true});
+        random_changes_match_a_first_load<highest_tier_wins_warned>(layout::nested, dialects::sven(), seed + 8, n, 8, {.quiet = true, .shadowing = true, .rules = true});
     BOOST_TEST_MESSAGE("shadowing changes derived without a walk: flat " << shadow_flat << ", nested " << shadow_nested << " of " << 8 * n
                                                                           << " each");
     BOOST_TEST(shadow_flat > 8 * n / 2);
     BOOST_TEST(shadow_nested > 8 * n / 2);
     // Codex: the command is the `name:`, and every copy is kept as `name@tier`.
-    int const codex = random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 9, n, 8, {.links = true});
+    int const codex = random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 9, n, 8, {.links = true, .rules = true});
     int const codex_copies =
-        random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 10, n, 8, {.quiet = true, .shadowing = true});
+        random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 10, n, 8, {.quiet = true, .shadowing = true, .rules = true});
     BOOST_TEST_MESSAGE("Codex's copies derived without a walk: mixed " << codex << ", in both tiers " << codex_copies << " of " << 8 * n
                                                                          << " each");
     BOOST_TEST(codex > 0);

@@ -17,6 +17,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -57,6 +59,14 @@ struct override_rule
     std::string pattern; ///< a name, or an absolute path when `by_path`
     bool by_path = false;
     override_mode mode = override_mode::on;
+
+    /// Whether the rule names the skill `command` (frontmatter `name`), whose SKILL.md is
+    /// `file` (absolute and normal, see overrides::normal; "" for a database's skill).
+    bool matches(std::string_view command, std::string_view name, std::string_view file) const noexcept
+    {
+        return by_path ? (!file.empty() && detail::within(file, pattern)) : (pattern == command || (!name.empty() && pattern == name));
+    }
+    bool operator==(override_rule const&) const = default;
 };
 
 /// The rules of one settings file.
@@ -74,6 +84,7 @@ struct override_decision
     std::string layer;   ///< the deciding layer's label ("" when no rule matched)
     std::string origin;  ///< its file
     std::string pattern; ///< the rule that matched
+    bool operator==(override_decision const&) const = default;
 };
 
 /** Layers of override rules, lowest precedence first.
@@ -104,9 +115,7 @@ public:
         for (auto const& layer : layers_) {
             override_rule const* best = nullptr;
             for (auto const& r : layer.rules) {
-                bool const hit = r.by_path ? (!file.empty() && detail::within(file, r.pattern))
-                                           : (r.pattern == command || (!name.empty() && r.pattern == name));
-                if (!hit) continue;
+                if (!r.matches(command, name, file)) continue;
                 // Path over name, deeper path over shallower, else the later rule.
                 if (!best || (r.by_path && !best->by_path) ||
                     (r.by_path == best->by_path && r.pattern.size() >= best->pattern.size()))
@@ -120,6 +129,11 @@ public:
     /// Lexically absolute and normal: what path rules and skill paths are compared as.
     static std::string normal(std::string_view p)
     {
+        // Already so (what a directory source gives): no allocation but the copy.
+        if (plain_absolute(p)) {
+            while (p.size() > 1 && p.back() == '/') p.remove_suffix(1);
+            return std::string(p);
+        }
         std::error_code ec;
         auto a = std::filesystem::absolute(std::filesystem::path(p), ec);
         if (ec) a = std::filesystem::path(p);
@@ -128,7 +142,48 @@ public:
         return s;
     }
 
+    /** The rules one of `before` and `after` has and the other has not, where they differ:
+        a skill that none of them matches is decided alike by both. Per layer, the rules
+        past the common head and before the common tail (a rule's place decides a tie);
+        every rule of a layer whose label or file differs, or that one side lacks.
+    */
+    static std::vector<override_rule> changed_rules(overrides const& before, overrides const& after)
+    {
+        std::vector<override_rule> out;
+        auto const& a = before.layers_;
+        auto const& b = after.layers_;
+        auto const all = [&](std::vector<override_rule> const& rules) { out.insert(out.end(), rules.begin(), rules.end()); };
+        for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+            if (i >= a.size() || i >= b.size() || a[i].label != b[i].label || a[i].origin != b[i].origin) {
+                if (i < a.size()) all(a[i].rules);
+                if (i < b.size()) all(b[i].rules);
+                continue;
+            }
+            auto const& x = a[i].rules;
+            auto const& y = b[i].rules;
+            std::size_t head = 0, tail = 0;
+            while (head < x.size() && head < y.size() && x[head] == y[head]) ++head;
+            while (tail < x.size() - head && tail < y.size() - head && x[x.size() - 1 - tail] == y[y.size() - 1 - tail]) ++tail;
+            out.insert(out.end(), x.begin() + static_cast<std::ptrdiff_t>(head), x.end() - static_cast<std::ptrdiff_t>(tail));
+            out.insert(out.end(), y.begin() + static_cast<std::ptrdiff_t>(head), y.end() - static_cast<std::ptrdiff_t>(tail));
+        }
+        return out;
+    }
+
 private:
+    /// Absolute, and neither `.`, `..` nor an empty part: lexically normal already.
+    static bool plain_absolute(std::string_view p) noexcept
+    {
+        if (p.empty() || p.front() != '/') return false;
+        for (std::size_t at = 0; at < p.size();) {
+            std::size_t const end = std::min(p.find('/', at + 1), p.size());
+            std::string_view const part = p.substr(at + 1, end - at - 1);
+            if ((part.empty() && end != p.size() && at + 1 != p.size()) || part == "." || part == "..") return false;
+            at = end;
+        }
+        return true;
+    }
+
     std::vector<override_layer> layers_;
 };
 

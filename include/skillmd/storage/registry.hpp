@@ -480,6 +480,19 @@ public:
     /// (sources that have no files list none).
     std::vector<std::string> bundled_files(skill_record const& r) const;
 
+    /** Operators' rules in place of `options().overrides`, applied by the next refresh():
+        the skills whose decision changes (only those a changed rule names are asked) leave
+        where they were and come where the rules put them now, from what was read, as a
+        first load of the same files under these rules would list them. Safe beside
+        readers of snapshots; not beside a caller of options().
+    */
+    void set_overrides(skillmd::overrides rules)
+    {
+        std::lock_guard<std::mutex> one_writer(refresh_mutex_);
+        if (!overrides_before_) overrides_before_ = std::move(opts_.overrides); // what the snapshot was made under
+        opts_.overrides = std::move(rules);
+    }
+
     registry_options const& options() const noexcept { return opts_; }
     static constexpr std::size_t tier_count = sizeof...(Sources);
     template <std::size_t I>
@@ -558,9 +571,25 @@ private:
         Null when a change is of any other kind: the full refresh then gives what a first
         load would.
     */
-    std::shared_ptr<skillmd::snapshot> derive(skillmd::snapshot const& previous, tier_changes const& changes, bool regating) const;
     /// The diagnostics of the snapshot a refresh derives, copied at the first change to them.
     using diagnostics_draft = std::shared_ptr<std::vector<diagnostic>>;
+    /// Rules set since the last snapshot (set_overrides): those it was made under, and the
+    /// rules one set has and the other not.
+    struct override_change
+    {
+        skillmd::overrides const& before;
+        std::vector<override_rule> rules;
+    };
+    std::shared_ptr<skillmd::snapshot> derive(skillmd::snapshot const& previous, tier_changes const& changes, bool regating,
+                                              override_change const* rules) const;
+    /// The reads whose override decision `change` turns (a changed rule names them) taken out
+    /// under the rules before and put back under today's, what they said and gating says with them.
+    bool redecide(skillmd::snapshot& next, override_change const& change, diagnostics_draft& draft) const;
+    /// What the read at `path` said, and gating after it, taken out of said_ and gate_said_
+    /// (`range`: where they are, one range as a first load puts them; none when they said
+    /// nothing). False when the two are apart.
+    static bool take_said(skillmd::snapshot& next, std::size_t tier, std::string const& path,
+                          std::optional<typename skillmd::snapshot::span_of_diagnostics>& range);
     static std::vector<diagnostic>& writable(skillmd::snapshot& next, diagnostics_draft& draft);
     /// The skill `was` (of the last snapshot) gated again, its requirements met now and not
     /// before or the reverse: hidden or not where it is (listed, a keep-all copy, or
@@ -627,8 +656,14 @@ private:
     /// off).
     bool gate_alone(record_ptr& rec, std::vector<diagnostic>& said) const;
     /// What the overrides decide for the read `r` (no layer: no rule matched); gating marks
-    /// a record with it.
-    override_decision override_of(skill_record const& r) const;
+    /// a record with it. The rules in force: today's, or while redecide takes reads out,
+    /// those the last snapshot was made under.
+    override_decision override_of(skill_record const& r) const { return decided(deciding_ ? *deciding_ : opts_.overrides, r); }
+    static override_decision decided(skillmd::overrides const& rules, skill_record const& r)
+    {
+        if (rules.empty()) return {};
+        return rules.decide(r.command, r.meta.name, r.where.database ? std::string_view() : std::string_view(r.where.path));
+    }
     /// Whether the overrides turn the read `r` off: a first load keeps it among the
     /// disabled skills, and no other skill's listing sees it.
     bool is_off(skill_record const& r) const;
@@ -823,6 +858,8 @@ private:
     std::string last_error_;
     bool loaded_ = false;
     bool rewalk_ = false; ///< a refresh failed after sources told it what changed
+    std::optional<skillmd::overrides> overrides_before_; ///< the rules the snapshot was made under, when set_overrides changed them
+    mutable skillmd::overrides const* deciding_ = nullptr; ///< see override_of
 };
 
 } // namespace skillmd

@@ -52,6 +52,10 @@ void prefetch_ahead(List const& list, std::size_t i,
 
 inline file_stamp const& stamp_of(record_draft const& d) noexcept { return d.where.stamp; }
 inline file_stamp const& stamp_of(record_parts const& d) noexcept { return d.stamp; }
+/// A record from a first read is of a file that read found: confirmed, whatever the walk
+/// could say of it (a candidate it only guessed at, whose file came before the read).
+inline bool confirmed_of(record_draft const& d) noexcept { return d.where.confirmed; }
+inline bool confirmed_of(record_parts const&) noexcept { return true; }
 
 /// Writes `d` (a record_draft or record_parts) into `r` and the bytes after it (see
 /// arena_writer: run once to count, once to write), with `children` as the record's
@@ -74,7 +78,7 @@ void pack_record(arena_writer& w, skill_record& r, Draft const& d, Children cons
     w.text_within(r.where.command, d.where.command, r.command, d.command);
     r.where.stamp = stamp_of(d);
     r.where.database = d.where.database;
-    r.where.confirmed = d.where.confirmed;
+    r.where.confirmed = confirmed_of(d);
     auto const strings = [](arena_writer& a, packed_string& to, std::string_view s) { a.text(to, s); };
     packed_metadata::each_member([&](auto from, auto to) {
         auto const& value = d.meta.*from;

@@ -146,6 +146,8 @@ template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_sour
 void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
 {
     auto const previous = snapshot();
+    // Rules set since the last snapshot: taken here, so a refresh that fails walks under today's.
+    auto const rules_before = std::exchange(overrides_before_, std::nullopt);
     auto const publish = [&](std::shared_ptr<skillmd::snapshot const> made) {
         std::lock_guard<std::mutex> swap(current_mutex_);
         current_.swap(made); // the old snapshot dies outside readers' view, after the lock
@@ -158,8 +160,12 @@ void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
         bool const known = std::all_of(changes.begin(), changes.end(), [](auto const& c) { return c.has_value(); });
         if (known) {
             bool const gating_same = gating_unchanged(*previous);
-            if (gating_same && std::all_of(changes.begin(), changes.end(), [](auto const& c) { return c->empty(); })) return;
-            if (auto derived = derive(*previous, changes, !gating_same)) return publish(std::move(derived));
+            std::optional<override_change> rules;
+            if (rules_before)
+                if (auto changed = skillmd::overrides::changed_rules(*rules_before, opts_.overrides); !changed.empty())
+                    rules.emplace(override_change{*rules_before, std::move(changed)});
+            if (gating_same && !rules && std::all_of(changes.begin(), changes.end(), [](auto const& c) { return c->empty(); })) return;
+            if (auto derived = derive(*previous, changes, !gating_same, rules ? &*rules : nullptr)) return publish(std::move(derived));
         }
     }
     auto next = std::make_shared<skillmd::snapshot>();
@@ -178,7 +184,8 @@ void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::derive(skillmd::snapshot const& previous,
-                                                                                     tier_changes const& changes, bool regating) const
+                                                                                     tier_changes const& changes, bool regating,
+                                                                                     override_change const* rules) const
 {
     auto next = std::make_shared<skillmd::snapshot>();
     next->skills_.items_ = previous.skills_.items_; // chunks, shared
@@ -200,6 +207,9 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->reads_in_order_ = previous.reads_in_order_;
     next->pieces_ = previous.pieces_;
     diagnostics_draft draft; // the diagnostics, copied when the first change to them comes
+    // Skills the rules decide otherwise now, placed again first: the changed files below
+    // are read under today's rules. (With gating changed too, a first load's work.)
+    if (rules && (regating || !redecide(*next, *rules, draft))) return nullptr;
     // Skills whose requirements are met now and were not, or the reverse (or unmet for
     // another reason), gated again first:
     // the changed files below are read under the same requirements.
@@ -234,30 +244,95 @@ bool basic_registry<Parser, Dedup, Sources...>::apply_change(skillmd::snapshot& 
                                                             diagnostics_draft& draft) const
 {
     using span_of_diagnostics = typename skillmd::snapshot::span_of_diagnostics;
-    // What the last read at this path said, and gating after it (one range: a first load
-    // puts them together): taken out of said_ and gate_said_ here (the changes below move
-    // the others' places in the cache), put back with what they say now.
+    // What the last read at this path said, and gating after it: taken out here (the
+    // changes below move the others' places in the cache), put back with what they say now.
     std::optional<span_of_diagnostics> said_before;
-    if (auto const before = next.cached(tier, path)) {
-        if (before->record) {
-            auto const at = static_cast<std::uint32_t>(before->at);
-            auto const e = skillmd::snapshot::said_at(next.said_, at);
-            auto const g = skillmd::snapshot::said_at(next.gate_said_, at);
-            bool const read_said = e != next.said_.end(), gate_said = g != next.gate_said_.end();
-            if (read_said && gate_said && e->second.first + e->second.count != g->second.first) return false;
-            if (read_said || gate_said)
-                said_before = span_of_diagnostics{read_said ? e->second.first : g->second.first,
-                                                  (read_said ? e->second.count : 0) + (gate_said ? g->second.count : 0)};
-            if (gate_said) next.gate_said_.erase(g);
-            if (read_said) next.said_.erase(e);
-        } else if (auto const m = next.miss_at({tier, path}); m->said.count != 0) {
-            said_before = m->said;
-        }
-    }
+    if (!take_said(next, tier, path, said_before)) return false;
     std::vector<diagnostic> said, gated;
     if (!change_alone(next, tier, path, said, gated, draft)) return false;
     if (!said_before && said.empty() && gated.empty()) return true;
     return restate(next, tier, path, said_before, std::move(said), std::move(gated), draft);
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::take_said(skillmd::snapshot& next, std::size_t tier, std::string const& path,
+                                                         std::optional<typename skillmd::snapshot::span_of_diagnostics>& range)
+{
+    using span_of_diagnostics = typename skillmd::snapshot::span_of_diagnostics;
+    auto const before = next.cached(tier, path);
+    if (!before) return true;
+    if (!before->record) {
+        if (auto const m = next.miss_at({tier, path}); m->said.count != 0) range = m->said;
+        return true;
+    }
+    auto const at = static_cast<std::uint32_t>(before->at);
+    auto const e = skillmd::snapshot::said_at(next.said_, at);
+    auto const g = skillmd::snapshot::said_at(next.gate_said_, at);
+    bool const read_said = e != next.said_.end(), gate_said = g != next.gate_said_.end();
+    if (read_said && gate_said && e->second.first + e->second.count != g->second.first) return false;
+    if (read_said || gate_said)
+        range = span_of_diagnostics{read_said ? e->second.first : g->second.first,
+                                    (read_said ? e->second.count : 0) + (gate_said ? g->second.count : 0)};
+    if (gate_said) next.gate_said_.erase(g);
+    if (read_said) next.said_.erase(e);
+    return true;
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::redecide(skillmd::snapshot& next, override_change const& change,
+                                                        diagnostics_draft& draft) const
+{
+    // The reads a changed rule names, and of those the ones decided otherwise now: one pass
+    // over the reads' names (and paths, when a path rule changed), no file read.
+    std::vector<std::string> names;
+    bool paths = false;
+    for (auto const& r : change.rules) {
+        if (r.by_path) paths = true;
+        else names.push_back(r.pattern);
+    }
+    std::sort(names.begin(), names.end());
+    auto const named = [&](std::string_view n) { return !n.empty() && std::binary_search(names.begin(), names.end(), n, std::less<>()); };
+    std::vector<record_ptr> turned;
+    for (auto const& r : next.cache_) {
+        bool asked = named(r->command) || named(r->meta.name);
+        if (!asked && paths && !r->where.database) {
+            std::string const file = skillmd::overrides::normal(r->where.path);
+            asked = std::any_of(change.rules.begin(), change.rules.end(),
+                                [&](override_rule const& rule) { return rule.by_path && rule.matches({}, {}, file); });
+        }
+        if (asked && !(decided(change.before, *r) == decided(opts_.overrides, *r))) turned.push_back(r);
+    }
+    // Each goes under the rules it was placed by, with what it and gating said, and only
+    // then do they come back under today's: a group of one command is whole at each step.
+    std::vector<std::vector<diagnostic>> said(turned.size());
+    {
+        deciding_ = &change.before;
+        struct today
+        {
+            skillmd::overrides const*& rules;
+            ~today() { rules = nullptr; }
+        } const back{deciding_};
+        for (std::size_t i = 0; i < turned.size(); ++i) {
+            record_ptr const& r = turned[i];
+            std::string const path(r->where.path);
+            if (std::binary_search(next.collapsed_.begin(), next.collapsed_.end(), std::string_view(r->command), std::less<>())) return false;
+            auto const read = next.cached(r->tier_index, path);
+            if (!read || !read->record) return false;
+            said[i].assign(read->said.begin(), read->said.end()); // the read's own reports: they stay
+            std::optional<typename skillmd::snapshot::span_of_diagnostics> range;
+            if (!take_said(next, r->tier_index, path, range)) return false;
+            if (!read_leaves(next, *read, std::nullopt, draft)) return false;
+            if (range && !restate(next, r->tier_index, path, range, {}, {}, draft)) return false;
+        }
+    }
+    for (std::size_t i = 0; i < turned.size(); ++i) {
+        std::vector<diagnostic> gated;
+        if (!read_comes(next, turned[i], gated, draft)) return false;
+        if ((!said[i].empty() || !gated.empty()) &&
+            !restate(next, turned[i]->tier_index, std::string(turned[i]->where.path), std::nullopt, std::move(said[i]), std::move(gated), draft))
+            return false;
+    }
+    return true;
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
@@ -836,13 +911,6 @@ bool basic_registry<Parser, Dedup, Sources...>::is_off(skill_record const& r) co
 {
     auto const d = override_of(r);
     return !d.layer.empty() && d.mode == override_mode::off;
-}
-
-template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-override_decision basic_registry<Parser, Dedup, Sources...>::override_of(skill_record const& r) const
-{
-    if (opts_.overrides.empty()) return {};
-    return opts_.overrides.decide(r.command, r.meta.name, r.where.database ? std::string_view() : std::string_view(r.where.path));
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
