@@ -1769,6 +1769,33 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
 // An edit that kept the size, with its modification time put back (`cp -p`, `touch -r`),
 // is read again by a refresh that walks: the status change time moved, and no program
 // sets it back. With both walkers, and with the walk forced by a link made at the root.
+BOOST_AUTO_TEST_CASE(a_skill_file_written_between_the_walk_and_its_read_is_what_a_first_load_finds)
+{
+    // A folder holding only a lower-case `skill.md`: the walk lists its SKILL.md as a guess
+    // the read must confirm, and the file is written just before that read.
+    temp_dir root;
+    fs::path const t = root / "one", u = root / "two";
+    write(t / "a/SKILL.md", skill("a", "plain"));
+    fs::create_directories(u);
+    directory_options o;
+    o.layout = layout::nested;
+    two_watched_tiers<highest_tier_wins> w("one", t, "two", u, lenient(dialects::sven()), o);
+    w.load();
+    write(t / "x/skill.md", skill("x", "lower case"));
+    w.refresh(2, "a folder with a lower-case skill.md: both tiers walk");
+    bool written = false;
+    *w.tiers.first.before_read = [&] {
+        if (!written) write(t / "x/SKILL.md", skill("x", "written meanwhile"));
+        written = true;
+    };
+    write(t / "x/skill.md", skill("x", "lower case, edited"));
+    w.reg.refresh();
+    *w.tiers.first.before_read = nullptr;
+    BOOST_TEST_REQUIRE(written);
+    BOOST_TEST(whole(*w.reg.snapshot()) == w.first_load());
+    BOOST_TEST(w.reg.snapshot()->find("x")->where.confirmed);
+}
+
 BOOST_AUTO_TEST_CASE(an_edit_with_its_time_put_back_is_read_again)
 {
     for (auto const walker : {directory_walker::posix, directory_walker::boost_filesystem}) {
