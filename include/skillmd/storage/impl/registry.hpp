@@ -282,8 +282,7 @@ template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_sour
 bool basic_registry<Parser, Dedup, Sources...>::redecide(skillmd::snapshot& next, override_change const& change,
                                                         diagnostics_draft& draft) const
 {
-    // The reads a changed rule names, and of those the ones decided otherwise now: one pass
-    // over the reads' names (and paths, when a path rule changed), no file read.
+    // The reads a changed rule names, and of those the ones decided otherwise now; no file read.
     std::vector<std::string> names;
     bool paths = false;
     for (auto const& r : change.rules) {
@@ -292,15 +291,40 @@ bool basic_registry<Parser, Dedup, Sources...>::redecide(skillmd::snapshot& next
     }
     std::sort(names.begin(), names.end());
     auto const named = [&](std::string_view n) { return !n.empty() && std::binary_search(names.begin(), names.end(), n, std::less<>()); };
+    auto const asked = [&](skill_record const& r) {
+        if (named(r.command) || named(r.meta.name)) return true;
+        if (!paths || r.where.database) return false;
+        std::string const file = skillmd::overrides::normal(r.where.path);
+        return std::any_of(change.rules.begin(), change.rules.end(), [&](override_rule const& rule) { return rule.by_path && rule.matches({}, {}, file); });
+    };
     std::vector<record_ptr> turned;
-    for (auto const& r : next.cache_) {
-        bool asked = named(r->command) || named(r->meta.name);
-        if (!asked && paths && !r->where.database) {
-            std::string const file = skillmd::overrides::normal(r->where.path);
-            asked = std::any_of(change.rules.begin(), change.rules.end(),
-                                [&](override_rule const& rule) { return rule.by_path && rule.matches({}, {}, file); });
+    auto const take = [&](record_ptr const& r) {
+        if (asked(*r) && !(decided(change.before, *r) == decided(opts_.overrides, *r))) turned.push_back(r);
+    };
+    // Name rules alone: the listed skills by command (and a keep-all policy's copies) or by
+    // their `name:` (the names table), the shadowed and the disabled ones by a look at each
+    // (few). A name several skills bear, a path rule, or a copy dropped as its winner's file
+    // (in no list) asks every read instead: one pass over the reads' names and paths.
+    bool every_read = paths || !next.collapsed_.empty();
+    for (auto const& n : names) every_read = every_read || detail::entry_for(next.crowded_, n).second;
+    if (every_read) {
+        for (auto const& r : next.cache_) take(r);
+    } else {
+        std::vector<std::pair<std::size_t, std::string_view>> keys; // (tier, path) of each read to ask, once
+        auto const read_of = [&](skill_record const& r) { keys.emplace_back(r.tier_index, std::string_view(r.where.path)); };
+        for (auto const& n : names) {
+            if (auto const i = next.position_of(n); i != skillmd::snapshot::npos) read_of(*next.skills_.items_[i]);
+            for (auto [c, end] = next.copies_of(n); c != end; ++c) read_of(**c);
+            if (auto const [entry, found] = detail::entry_for(next.names_, n); found)
+                if (auto const i = next.position_of(entry->second); i != skillmd::snapshot::npos) read_of(*next.skills_.items_[i]);
         }
-        if (asked && !(decided(change.before, *r) == decided(opts_.overrides, *r))) turned.push_back(r);
+        for (auto const* kept : {&next.shadowed_.items_, &next.disabled_.items_})
+            for (auto const& r : *kept)
+                if (named(r->command) || named(r->meta.name) || named(r->where.command)) read_of(*r);
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        for (auto const& [tier, path] : keys)
+            if (auto const read = next.cached(tier, path); read && read->record) take(*read->record);
     }
     // Each goes under the rules it was placed by, with what it and gating said, and only
     // then do they come back under today's: a group of one command is whole at each step.
