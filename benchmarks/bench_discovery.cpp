@@ -443,22 +443,23 @@ void refresh_after_edits(benchmark::State& state, std::size_t changed)
 }
 void refresh_one_changed(benchmark::State& state) { refresh_after_edits(state, 1); }
 
-/// refresh() after the operators' rules changed (set_overrides): a name rule turns one
-/// skill of the nested tree of range(0) off, another each time (so two are decided again).
-/// Counter `ms`: per refresh; `off`: the skills off after the last (1).
-void refresh_one_rule_changed(benchmark::State& state)
+/// refresh() after the operators' rules changed (set_overrides): a rule turns one skill of
+/// the nested tree of range(0) off, another each time (so two are decided again), by its
+/// name, or (`by_path`) by its folder. Counter `ms`: per refresh; `off`: the skills off
+/// after the last (1).
+void refresh_one_rule_changed(benchmark::State& state, bool by_path)
 {
     auto const held = watched(tree_of(state.range(0)));
     registry& reg = *held;
     std::vector<std::string> commands;
-    for (auto const& r : reg.snapshot()->skills()) commands.emplace_back(r.command);
+    for (auto const& r : reg.snapshot()->skills()) commands.emplace_back(by_path ? std::string(r.where.directory) : std::string(r.command));
     std::size_t next = 0;
     double ms = 0;
     for (auto _ : state) {
         state.PauseTiming();
         next = (next + 7919) % commands.size();
         skillmd::overrides rules;
-        rules.add({"user settings", "", {{commands[next], false, skillmd::override_mode::off}}});
+        rules.add({"user settings", "", {{commands[next], by_path, skillmd::override_mode::off}}});
         reg.set_overrides(std::move(rules));
         state.ResumeTiming();
         auto const start = std::chrono::steady_clock::now();
@@ -718,7 +719,8 @@ BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
 // 100,000 within 2 ms; two snapshots within 1.1 times one's memory).
 BENCHMARK(refresh_one_changed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_hundred_changed)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(refresh_one_rule_changed)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(refresh_one_rule_changed, by_name, false)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(refresh_one_rule_changed, by_path, true)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(listing_after_one_change)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_one_made_or_removed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_one_folder_moved)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();

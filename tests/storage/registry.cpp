@@ -1091,6 +1091,7 @@ struct walk_counting_dir
     std::shared_ptr<std::function<void()>> before_read = std::make_shared<std::function<void()>>(); // a change made mid-refresh
     static constexpr bool stamps_are_file_times = true;
     std::string_view label() const { return inner.label(); }
+    std::string const& root() const { return inner.root(); }
     discovery discover() const { ++*walks; return inner.discover(); }
     read_outcome read_head(candidate const& c) const
     {

@@ -170,8 +170,8 @@ public:
         return out;
     }
 
-private:
-    /// Absolute, and neither `.`, `..` nor an empty part: lexically normal already.
+    /// Absolute, and neither `.`, `..` nor an empty part: lexically normal already (a
+    /// trailing `/` aside).
     static bool plain_absolute(std::string_view p) noexcept
     {
         if (p.empty() || p.front() != '/') return false;
@@ -184,6 +184,7 @@ private:
         return true;
     }
 
+private:
     std::vector<override_layer> layers_;
 };
 

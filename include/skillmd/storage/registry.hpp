@@ -585,6 +585,9 @@ private:
     /// The reads whose override decision `change` turns (a changed rule names them) taken out
     /// under the rules before and put back under today's, what they said and gating says with them.
     bool redecide(skillmd::snapshot& next, override_change const& change, diagnostics_draft& draft) const;
+    /// The reads `turned` (of the cache) out under the rules before and back under today's.
+    bool redecide_each(skillmd::snapshot& next, override_change const& change, std::vector<record_ptr> const& turned,
+                       diagnostics_draft& draft) const;
     /// What the read at `path` said, and gating after it, taken out of said_ and gate_said_
     /// (`range`: where they are, one range as a first load puts them; none when they said
     /// nothing). False when the two are apart.

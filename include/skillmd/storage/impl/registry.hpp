@@ -301,31 +301,63 @@ bool basic_registry<Parser, Dedup, Sources...>::redecide(skillmd::snapshot& next
     auto const take = [&](record_ptr const& r) {
         if (asked(*r) && !(decided(change.before, *r) == decided(opts_.overrides, *r))) turned.push_back(r);
     };
-    // Name rules alone: the listed skills by command (and a keep-all policy's copies) or by
-    // their `name:` (the names table), the shadowed and the disabled ones by a look at each
-    // (few). A name several skills bear, a path rule, or a copy dropped as its winner's file
-    // (in no list) asks every read instead: one pass over the reads' names and paths.
-    bool every_read = paths || !next.collapsed_.empty();
+    // Looked up rather than asked one by one: by name, the listed skills by command (and a
+    // keep-all policy's copies) or by their `name:` (the names table), the shadowed and the
+    // disabled ones by a look at each (few); by path, in a tier whose paths are its root's
+    // (absolute and normal), the reads below each rule's folder, a range of the cache (in
+    // another tier, each read of it). A name several skills bear, or a copy dropped as its
+    // winner's file (in no list), asks every read: one pass over the reads' names and paths.
+    bool every_read = !next.collapsed_.empty();
     for (auto const& n : names) every_read = every_read || detail::entry_for(next.crowded_, n).second;
     if (every_read) {
         for (auto const& r : next.cache_) take(r);
-    } else {
-        std::vector<std::pair<std::size_t, std::string_view>> keys; // (tier, path) of each read to ask, once
-        auto const read_of = [&](skill_record const& r) { keys.emplace_back(r.tier_index, std::string_view(r.where.path)); };
-        for (auto const& n : names) {
-            if (auto const i = next.position_of(n); i != skillmd::snapshot::npos) read_of(*next.skills_.items_[i]);
-            for (auto [c, end] = next.copies_of(n); c != end; ++c) read_of(**c);
-            if (auto const [entry, found] = detail::entry_for(next.names_, n); found)
-                if (auto const i = next.position_of(entry->second); i != skillmd::snapshot::npos) read_of(*next.skills_.items_[i]);
-        }
-        for (auto const* kept : {&next.shadowed_.items_, &next.disabled_.items_})
-            for (auto const& r : *kept)
-                if (named(r->command) || named(r->meta.name) || named(r->where.command)) read_of(*r);
-        std::sort(keys.begin(), keys.end());
-        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-        for (auto const& [tier, path] : keys)
-            if (auto const read = next.cached(tier, path); read && read->record) take(*read->record);
+        return redecide_each(next, change, turned, draft);
     }
+    using read_key = typename skillmd::snapshot::read_key;
+    using before_key = typename skillmd::snapshot::before_key;
+    std::vector<read_key> keys; // of each read to ask, once
+    auto const read_of = [&](skill_record const& r) { keys.emplace_back(r.tier_index, std::string_view(r.where.path)); };
+    for (auto const& n : names) {
+        if (auto const i = next.position_of(n); i != skillmd::snapshot::npos) read_of(*next.skills_.items_[i]);
+        for (auto [c, end] = next.copies_of(n); c != end; ++c) read_of(**c);
+        if (auto const [entry, found] = detail::entry_for(next.names_, n); found)
+            if (auto const i = next.position_of(entry->second); i != skillmd::snapshot::npos) read_of(*next.skills_.items_[i]);
+    }
+    for (auto const* kept : {&next.shadowed_.items_, &next.disabled_.items_})
+        for (auto const& r : *kept)
+            if (named(r->command) || named(r->meta.name) || named(r->where.command)) read_of(*r);
+    auto const& cache = next.cache_;
+    for (std::size_t tier = 0; paths && tier < sizeof...(Sources); ++tier) {
+        bool plain = false;
+        visit_source(tier, [&](auto const& src) {
+            if constexpr (requires { { src.root() } -> std::convertible_to<std::string_view>; }) {
+                std::string_view const root = src.root();
+                plain = skillmd::overrides::plain_absolute(root) && (root.size() == 1 || root.back() != '/');
+            }
+        });
+        auto const to = std::lower_bound(cache.begin(), cache.end(), read_key{tier + 1, {}}, before_key{});
+        if (!plain) {
+            for (auto r = std::lower_bound(cache.begin(), cache.end(), read_key{tier, {}}, before_key{}); r != to; ++r) read_of(**r);
+            continue;
+        }
+        for (auto const& rule : change.rules) {
+            if (!rule.by_path) continue;
+            for (auto r = std::lower_bound(cache.begin(), cache.end(), read_key{tier, rule.pattern}, before_key{});
+                 r != to && std::string_view((*r)->where.path).starts_with(rule.pattern); ++r)
+                read_of(**r);
+        }
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    for (auto const& key : keys)
+        if (auto const read = next.cached(key.first, key.second); read && read->record) take(*read->record);
+    return redecide_each(next, change, turned, draft);
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::redecide_each(skillmd::snapshot& next, override_change const& change,
+                                                             std::vector<record_ptr> const& turned, diagnostics_draft& draft) const
+{
     // Each goes under the rules it was placed by, with what it and gating said, and only
     // then do they come back under today's: a group of one command is whole at each step.
     std::vector<std::vector<diagnostic>> said(turned.size());
