@@ -178,6 +178,18 @@ BOOST_AUTO_TEST_CASE(the_rules_two_sets_differ_by_are_those_a_decision_can_turn_
     overrides f;
     f.add(layer("managed settings", {{"x", false, override_mode::off}}));
     BOOST_TEST(patterns(overrides::changed_rules(a, f)) == "x y z x ");
+    // Two name rules of one layer that both name a skill (its command, its `name:`): the
+    // later decides, however long either is.
+    overrides g;
+    g.add(layer("user settings", {{"a-long-name", false, override_mode::off}, {"s1", false, override_mode::on}}));
+    BOOST_TEST(to_string(g.decide("s1", "a-long-name", "").mode) == "on");
+    overrides h;
+    h.add(layer("user settings", {{"s1", false, override_mode::on}, {"a-long-name", false, override_mode::off}}));
+    BOOST_TEST(to_string(h.decide("s1", "a-long-name", "").mode) == "off");
+    // Two path rules for one folder, one written with a trailing `/`: as deep, the later decides.
+    overrides k;
+    k.add(layer("user settings", {{"/t/a/", true, override_mode::off}, {"/t/a", true, override_mode::on}}));
+    BOOST_TEST(to_string(k.decide("a", "", "/t/a/SKILL.md").mode) == "on");
     // Paths are compared normal: a plain absolute path as it is, any other made so.
     BOOST_TEST(overrides::normal("/a/b/") == "/a/b");
     BOOST_TEST(overrides::normal("/a//b/./c/../d") == "/a/b/d");

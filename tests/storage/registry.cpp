@@ -2411,6 +2411,17 @@ BOOST_AUTO_TEST_CASE(rules_set_anew_place_only_the_skills_they_decide_otherwise_
     set({user({{"b", false, override_mode::off}})});
     w.refresh(0, "the same rules");
     BOOST_TEST(reg.snapshot() == before);
+    // A rule that turns more skills than max_redecided off (or back on): a full refresh,
+    // which costs less than placing each again.
+    for (int k = 0; k <= static_cast<int>(decltype(w)::reg_t::max_redecided); ++k)
+        write(u / "bulk" / numbered("s", k) / "SKILL.md", skill(numbered("s", k), "one of many"));
+    w.reg.refresh();
+    BOOST_TEST(whole(*reg.snapshot()) == w.first_load());
+    set({user({{(u / "bulk").string(), true, override_mode::off}})});
+    w.refresh(2, "a folder of many skills off");
+    BOOST_TEST(reg.snapshot()->disabled().size() == decltype(w)::reg_t::max_redecided + 1);
+    set({user({{(u / "bulk").string(), true, override_mode::off}, {(u / "bulk/s1").string(), true, override_mode::on}})});
+    w.refresh(0, "and one of them on again");
     // Rules set before the first load, and a refresh that walks: today's rules.
     set({});
     fs::create_directory_symlink(t / "a", u / "link");

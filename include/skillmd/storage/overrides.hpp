@@ -91,7 +91,7 @@ struct override_decision
 
     Precedence: a later layer beats an earlier one (add user settings, then project
     settings, so a project decides for itself); within a layer a path rule beats a name
-    rule, and of two path rules the deeper one wins. `on` in a later layer undoes an
+    rule, of two path rules the deeper one wins, and of two as strong the later. `on` in a later layer undoes an
     earlier `off`. A name rule matches the skill's command or its frontmatter `name`; a
     path rule matches the skill's SKILL.md, its folder, or any folder above it.
 */
@@ -116,14 +116,22 @@ public:
             override_rule const* best = nullptr;
             for (auto const& r : layer.rules) {
                 if (!r.matches(command, name, file)) continue;
-                // Path over name, deeper path over shallower, else the later rule.
+                // Path over name, deeper path over shallower (both hold the file: the longer
+                // is the deeper, a trailing `/` aside), else the later rule.
                 if (!best || (r.by_path && !best->by_path) ||
-                    (r.by_path == best->by_path && r.pattern.size() >= best->pattern.size()))
+                    (r.by_path == best->by_path && (!r.by_path || depth(r.pattern) >= depth(best->pattern))))
                     best = &r;
             }
             if (best) out = {best->mode, layer.label, layer.origin, best->pattern};
         }
         return out;
+    }
+
+    /// How deep a path rule's folder is, as its length without a trailing `/`.
+    static std::size_t depth(std::string_view pattern) noexcept
+    {
+        while (pattern.size() > 1 && pattern.back() == '/') pattern.remove_suffix(1);
+        return pattern.size();
     }
 
     /// Lexically absolute and normal: what path rules and skill paths are compared as.

@@ -480,6 +480,9 @@ public:
     /// (sources that have no files list none).
     std::vector<std::string> bundled_files(skill_record const& r) const;
 
+    /// The most skills one refresh places again after set_overrides: past them, a first
+    /// load's work costs less, and the refresh walks.
+    static constexpr std::size_t max_redecided = 64;
     /** Operators' rules in place of `options().overrides`, applied by the next refresh():
         the skills whose decision changes (only those a changed rule names are asked) leave
         where they were and come where the rules put them now, from what was read, as a

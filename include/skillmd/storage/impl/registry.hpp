@@ -358,6 +358,9 @@ template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_sour
 bool basic_registry<Parser, Dedup, Sources...>::redecide_each(skillmd::snapshot& next, override_change const& change,
                                                              std::vector<record_ptr> const& turned, diagnostics_draft& draft) const
 {
+    // Each placed again costs a pass over the reads that said something: past a few, a
+    // first load's work (one rule that turns a whole tier off, say) costs less.
+    if (turned.size() > max_redecided) return false;
     // Each goes under the rules it was placed by, with what it and gating said, and only
     // then do they come back under today's: a group of one command is whole at each step.
     std::vector<std::vector<diagnostic>> said(turned.size());
