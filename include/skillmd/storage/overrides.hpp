@@ -91,9 +91,11 @@ struct override_decision
 
     Precedence: a later layer beats an earlier one (add user settings, then project
     settings, so a project decides for itself); within a layer a path rule beats a name
-    rule, of two path rules the deeper one wins, and of two as strong the later. `on` in a later layer undoes an
-    earlier `off`. A name rule matches the skill's command or its frontmatter `name`; a
-    path rule matches the skill's SKILL.md, its folder, or any folder above it.
+    rule, of two path rules the deeper one wins, and of two as strong the later. `on` in
+    a later layer undoes an earlier `off`. A name rule matches the skill's command or its
+    name (the frontmatter `name`, where the dialect keeps it as the name; where `name:` is
+    a label, as in Claude Code's, the folder names the skill); a path rule matches the
+    skill's SKILL.md, its folder, or any folder above it.
 */
 class overrides
 {
