@@ -561,6 +561,16 @@ private:
             return std::nullopt; // a source that cannot tell is always checked
     }
 
+    /// The diagnostics of the snapshot a refresh derives, copied at the first change to them.
+    using diagnostics_draft = std::shared_ptr<std::vector<diagnostic>>;
+    static std::vector<diagnostic>& writable(skillmd::snapshot& next, diagnostics_draft& draft);
+    /// Rules set since the last snapshot (set_overrides): those it was made under, and the
+    /// rules one set has and the other not.
+    struct override_change
+    {
+        skillmd::overrides const& before;
+        std::vector<override_rule> rules;
+    };
     /** The next snapshot made from `previous` without a walk, when every change is one
         that leaves the rest of the snapshot as it was: a skill edited, added or removed
         that is alone in its command and looks like no other (and a parent's sub-skill),
@@ -570,19 +580,11 @@ private:
         their reports, or every copy under keep-all. Only its record, in the lists and
         the cache, and the chunks that hold it are new; the rest is shared (the
         diagnostics are copied when a report changes). `regating`: a requirement (PATH, environment) changed for a
-        gated skill, which is gated again first (regate).
+        gated skill, which is gated again first (regate). `rules`: operators' rules set
+        since the last snapshot, whose skills are placed again first (redecide).
         Null when a change is of any other kind: the full refresh then gives what a first
         load would.
     */
-    /// The diagnostics of the snapshot a refresh derives, copied at the first change to them.
-    using diagnostics_draft = std::shared_ptr<std::vector<diagnostic>>;
-    /// Rules set since the last snapshot (set_overrides): those it was made under, and the
-    /// rules one set has and the other not.
-    struct override_change
-    {
-        skillmd::overrides const& before;
-        std::vector<override_rule> rules;
-    };
     std::shared_ptr<skillmd::snapshot> derive(skillmd::snapshot const& previous, tier_changes const& changes, bool regating,
                                               override_change const* rules) const;
     /// The reads whose override decision `change` turns (a changed rule names them) taken out
@@ -596,7 +598,6 @@ private:
     /// nothing). False when the two are apart.
     static bool take_said(skillmd::snapshot& next, std::size_t tier, std::string const& path,
                           std::optional<typename skillmd::snapshot::span_of_diagnostics>& range);
-    static std::vector<diagnostic>& writable(skillmd::snapshot& next, diagnostics_draft& draft);
     /// The skill `was` (of the last snapshot) gated again, its requirements met now and not
     /// before or the reverse: hidden or not where it is (listed, a keep-all copy, or
     /// shadowed, or off), gating's report put in or taken out where a first load puts it.
