@@ -13,6 +13,7 @@
 #include <skillmd/frontmatter/x3_parser.hpp>
 #include <skillmd/storage/registry.hpp>
 #include <skillmd/storage/sources/directory_source.hpp>
+#include <skillmd/triggers/trigger_index.hpp>
 
 #include "folder_option.hpp"
 #include "paired.hpp"
@@ -64,7 +65,9 @@ std::string& corpus_dir()
 /// one folder (the flat layout most presets use); or the nested tree with the longer
 /// frontmatter the performance issue measured memory with (a description of about 180
 /// characters, three tools, two metadata entries: about 330 bytes against 150).
-enum class shape { nested, nested_in_one_folder, flat, nested_longer };
+/// `nested_triggers`: the nested tree, each skill with two trigger phrases (one its own,
+/// one its place in its group shares).
+enum class shape { nested, nested_in_one_folder, flat, nested_longer, nested_triggers };
 
 struct tree
 {
@@ -108,7 +111,11 @@ struct tree
                                            : " for the discovery benchmark; use it when measuring.") +
                                    "\nallowed-tools: Read Grep" + (longer ? " Bash(git diff:*)" : "") +
                                    "\nmetadata:\n  group: \"" + std::to_string(g) + "\"\n" +
-                                   (longer ? "  owner: developer-experience@example.com\n" : "") + "---\n# Steps\n\n";
+                                   (longer ? "  owner: developer-experience@example.com\n" : "") +
+                                   (form == shape::nested_triggers
+                                        ? "triggers: [\"generated " + std::to_string(g * 100 + s) + "\", \"step " + std::to_string(s) + "\"]\n"
+                                        : "") +
+                                   "---\n# Steps\n\n";
                 seed = seed * 1103515245u + 12345u;
                 std::size_t const size = 1024 + (seed >> 8) % 2048;
                 while (text.size() < size) text += filler;
@@ -510,6 +517,65 @@ void listing_after_one_change(benchmark::State& state)
 }
 void refresh_hundred_changed(benchmark::State& state) { refresh_after_edits(state, 100); }
 
+/// The trigger index of the snapshot a refresh derived after one edit in a nested tree of
+/// range(0) skills with two phrases each, derived from the last snapshot's (trigger_indexes):
+/// counter `ms` per index; `levels`, the derived index's levels after the last; `match_us`,
+/// matching a 40-word message with it; `refresh_ms`, the refresh before each. After the
+/// timed runs, for the last snapshot: `from_nothing_ms`, an index made anew (three times),
+/// and `match_from_nothing_us`, the same message matched with it. (Made anew in the loop,
+/// the 100,000-phrase indexes freed before each refresh cost that refresh and the next
+/// index several milliseconds of the allocator's tidying.)
+void trigger_index_after_one_change(benchmark::State& state)
+{
+    static std::map<std::int64_t, std::unique_ptr<tree>> made;
+    auto& t = made[state.range(0)];
+    if (!t) t = std::make_unique<tree>(std::string(), shape::nested_triggers, static_cast<int>(state.range(0) / 100));
+    auto const held = watched(*t);
+    registry& reg = *held;
+    skillmd::trigger_indexes indexes;
+    benchmark::DoNotOptimize(indexes.of(reg.snapshot())->skills());
+    std::string message;
+    for (int w = 0; w < 20; ++w) message += "please run generated " + std::to_string(w * 4999) + " ";
+    std::size_t next = 0, levels = 0;
+    double ms = 0, match = 0, refresh = 0;
+    using clock = std::chrono::steady_clock;
+    for (auto _ : state) {
+        state.PauseTiming();
+        next = (next + 7919) % t->files.size();
+        std::ofstream(t->files[next], std::ios::binary | std::ios::app) << "Edited.\n";
+        auto start = clock::now();
+        reg.refresh();
+        refresh += std::chrono::duration<double, std::milli>(clock::now() - start).count();
+        auto const now = reg.snapshot();
+        state.ResumeTiming();
+        start = clock::now();
+        auto const idx = indexes.of(now);
+        ms += std::chrono::duration<double, std::milli>(clock::now() - start).count();
+        state.PauseTiming();
+        levels = idx->levels();
+        start = clock::now();
+        benchmark::DoNotOptimize(idx->match(message).size());
+        match += std::chrono::duration<double, std::micro>(clock::now() - start).count();
+        state.ResumeTiming();
+    }
+    double from_nothing = 0, match_anew = 0;
+    for (int k = 0; k < 3; ++k) {
+        auto start = clock::now();
+        skillmd::trigger_index const anew(reg.snapshot());
+        from_nothing += std::chrono::duration<double, std::milli>(clock::now() - start).count();
+        start = clock::now();
+        benchmark::DoNotOptimize(anew.match(message).size());
+        match_anew += std::chrono::duration<double, std::micro>(clock::now() - start).count();
+    }
+    auto const runs = static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
+    state.counters["ms"] = ms / runs;
+    state.counters["levels"] = static_cast<double>(levels);
+    state.counters["match_us"] = match / runs;
+    state.counters["refresh_ms"] = refresh / runs;
+    state.counters["from_nothing_ms"] = from_nothing / 3;
+    state.counters["match_from_nothing_us"] = match_anew / 3;
+}
+
 /// One skill removed (its SKILL.md renamed aside) or made again (renamed back) before
 /// each refresh, in turn, spread over the nested tree of range(0) skills, whose groups
 /// each have a `skill-<k>`: a name many skills share, counted in and out.
@@ -721,6 +787,7 @@ BENCHMARK(refresh_one_changed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillis
 BENCHMARK(refresh_hundred_changed)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(refresh_one_rule_changed, by_name, false)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(refresh_one_rule_changed, by_path, true)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(trigger_index_after_one_change)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(200);
 BENCHMARK(listing_after_one_change)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_one_made_or_removed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_one_folder_moved)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -16,6 +16,7 @@
 #include <skillmd/invoke/observer.hpp>
 #include <skillmd/invoke/tool_calls.hpp>
 #include <skillmd/invoke/tools.hpp>
+#include <skillmd/triggers/trigger_index.hpp>
 
 #include <boost/json/object.hpp>
 
@@ -146,6 +147,10 @@ public:
     invocation call_tool(std::string_view json) const;
     invocation call_tool(tool_call_result const& parsed) const;
 
+    /// The trigger index of the current snapshot (the skills' `triggers`), derived from the
+    /// one made for the last snapshot asked about; `active_skills_for(system, message)` uses it.
+    std::shared_ptr<trigger_index const> triggers() const { return triggers_->of(registry_->snapshot()); }
+
     /// The permission rules of `settings().invoke` checked against the current skills:
     /// errors for rules that can match nothing, warnings for rules that match nothing now.
     std::vector<diagnostic> check_permissions() const;
@@ -172,6 +177,7 @@ private:
     system_settings settings_;
     Index index_;
     Content content_;
+    std::unique_ptr<trigger_indexes> triggers_ = std::make_unique<trigger_indexes>(); // a mutex: on the heap too
 };
 
 } // namespace skillmd

@@ -555,6 +555,21 @@ BOOST_AUTO_TEST_CASE(koshi_behaviour)
     auto const index = render_index(*reg.snapshot(), index_formats::koshi{}, index_formats::policies::koshi()).text;
     BOOST_TEST(index.find("- **reminders**: Set reminders and scheduled notifications\n") != std::string::npos);
 
+    // An agent keeps its trigger indexes between messages: each derived from the last.
+    trigger_indexes kept;
+    BOOST_TEST(presets::active_skills_for(reg, "Please remind me to do a code review", kept) == active);
+    write_file(t / "config/koshi/skills/reminders.md", "---\nname: reminders\ndescription: Nudges\ntriggers: [nudge]\n---\n# Nudge\n");
+    reg.refresh();
+    BOOST_TEST(presets::active_skills_for(reg, "Please remind me to do a code review", kept) ==
+               "## Active Skills\n\n### code-review\n\n# Review\nRead the diff.\n");
+    BOOST_TEST(presets::active_skills_for(reg, "a nudge, then a code review", kept) ==
+               presets::active_skills_for(reg, "a nudge, then a code review", trigger_index(reg.snapshot())));
+    // The system keeps one too (what the two-argument call uses), made once per snapshot.
+    BOOST_TEST(reg.triggers() == reg.triggers());
+    BOOST_TEST(presets::active_skills_for(reg, "a nudge, then a code review") ==
+               presets::active_skills_for(reg, "a nudge, then a code review", kept));
+    BOOST_TEST(presets::active_skills_for(reg, "a nudge", kept).find("# Nudge") != std::string::npos);
+
     // A second start does not seed again.
     fs::remove(t / "config/koshi/skills/reminders.md");
     std::vector<diagnostic> second;

@@ -9,6 +9,7 @@
 #include <skillmd/invoke/invocation.hpp>
 #include <skillmd/storage/seeding.hpp>
 #include <skillmd/storage/sources/memory_source.hpp>
+#include <skillmd/triggers/trigger_index.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -1190,6 +1191,28 @@ struct two_watched_tiers
     reg_t reg;
 };
 
+/// One of seven words a skill's `triggers:` may hold.
+std::string trigger_word(int k) { return numbered("cue", k % 7); }
+
+/// The skills (command and tier) an index matches in `message`, in its order.
+std::string matched(trigger_index const& idx, std::string_view message)
+{
+    std::string out;
+    for (auto const* r : idx.match(message)) out += r->qualified() + " ";
+    return out;
+}
+/// Whether two indexes match alike: every word alone, and all of them in one message.
+bool matches_alike(trigger_index const& a, trigger_index const& b)
+{
+    std::string every;
+    bool alike = a.skills() == b.skills();
+    for (int k = 0; k < 7; ++k) {
+        alike = alike && matched(a, trigger_word(k)) == matched(b, trigger_word(k));
+        every += trigger_word(k) + ", ";
+    }
+    return alike && matched(a, every) == matched(b, every);
+}
+
 /// What kind of changes random_changes_match_a_first_load makes.
 struct change_mix
 {
@@ -1260,16 +1283,20 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
             std::string const folder = lay == layout::nested && k < 2 ? numbered("p", parent(tier, k))
                                        : lay == layout::nested        ? numbered("c", id(tier, k))
                                                                       : numbered("s", id(tier, k));
+            // An edit that changes only the text, or its trigger phrases (a key no dialect here claims).
+            auto const edited = [&] {
+                int const v = pick(1000);
+                return skill(folder, numbered("version ", v), v % 3 == 0 ? "triggers: [" + trigger_word(v / 3) + "]\n" : "");
+            };
             if (quiet) // a `name:` that other skills share, at times: counted in and out (the files
                        // layout's preset says a `name:` unlike the file's, which walks)
-                return lay != layout::files && pick(4) == 0 ? skill(numbered("n", pick(3)), "shared")
-                                                             : skill(folder, numbered("version ", pick(1000)));
+                return lay != layout::files && pick(4) == 0 ? skill(numbered("n", pick(3)), "shared") : edited();
             switch (pick(8)) {
             case 0: return skill(numbered("n", pick(3)), "renamed"); // a `name:` other skills may share
             case 1: return std::string("---\nname: " + folder + "\ndescription: [never closed\n---\nbody\n"); // says why not
             case 2: return skill(folder, "gated", "sven:\n  requires_env: [SKILLMD_PROPERTY_TEST_GATE]\n"); // set at times
             case 3: return std::string("---\nname: " + folder + "\n---\nNo description: the body gives one, or a word.\n");
-            default: return skill(folder, numbered("version ", pick(1000))); // an edit that changes only the text
+            default: return edited();
             }
         };
         // A change to a flat skill folder `place` that is (or becomes) a link. Says what it did.
@@ -1365,6 +1392,7 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
             return opts;
         };
         ::unsetenv("SKILLMD_PROPERTY_TEST_GATE");
+        trigger_indexes triggers; // each derived from the last refresh's
         reg_t reg(parser{}, options(), a, b);
         reg.load();
         reg.refresh(); // the watches
@@ -1437,6 +1465,10 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
             std::string const got = whole(*reg.snapshot()), want = whole(*first.snapshot());
             BOOST_TEST_REQUIRE(got == want, "seed " << seed << ", sequence " << q << ", step " << step << "\nrefreshed:\n"
                                                     << got << "first load:\n" << want << "\nthe last changes:\n" << done);
+            auto const derived_index = triggers.of(reg.snapshot());
+            trigger_index const fresh(first.snapshot());
+            BOOST_TEST_REQUIRE(matches_alike(*derived_index, fresh),
+                               "trigger index: seed " << seed << ", sequence " << q << ", step " << step << "\n" << done);
         }
     }
     return derived;
@@ -2224,6 +2256,71 @@ BOOST_AUTO_TEST_CASE(a_derived_snapshot_lists_unchanged_chunks_from_the_rows_mad
     listing_table const own(after->skills());
     BOOST_TEST(static_cast<void const*>(own.entries()[0].command.data()) != static_cast<void const*>(is[0].command.data()));
     BOOST_TEST(own.entries().size() == is.size());
+}
+
+// A trigger index derived from the last snapshot's shares its levels, puts the skills that
+// changed in a small one, and matches as an index made anew for the snapshot; merged and
+// made again as edits pile up, it keeps about log2 of the skills' levels.
+BOOST_AUTO_TEST_CASE(a_trigger_index_derived_from_the_last_shares_its_levels_and_matches_as_one_made_anew)
+{
+    temp_dir root;
+    fs::path const t = root / "one";
+    int const count = 600; // several chunks
+    auto const text = [](int k, int cue) {
+        return skill(numbered("s", k), "a skill", "triggers: [\"go " + numbered("w", k) + "\", " + trigger_word(cue) + "]\n");
+    };
+    for (int k = 0; k < count; ++k) write(t / numbered("s", k) / "SKILL.md", k % 5 == 4 ? skill(numbered("s", k), "none") : text(k, k));
+    directory_options o;
+    o.layout = layout::flat;
+    walk_counting_dir dir{directory_source("one", t.string(), o)};
+    basic_registry<parser, first_tier_wins, walk_counting_dir> reg(parser{}, lenient(), dir);
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    trigger_indexes indexes;
+    auto const first = indexes.of(reg.snapshot());
+    BOOST_TEST(first->skills() == 480u);
+    BOOST_TEST(first->levels() == 1u);
+    BOOST_TEST(indexes.of(reg.snapshot()) == first); // the same snapshot: the same index
+    BOOST_TEST(matched(*first, "go w3 and go w10, not go w30s") == "s10@one s3@one ");
+
+    // One edit: derived, the big level shared, the edit in a level of its own.
+    write(t / "s3" / "SKILL.md", skill("s3", "a skill", "triggers: [stop w3, cue5]\n"));
+    int const walks = *dir.walks;
+    reg.refresh();
+    BOOST_TEST_REQUIRE(*dir.walks == walks);
+    auto const second = indexes.of(reg.snapshot());
+    BOOST_TEST(second->levels() == 2u);
+    BOOST_TEST(second->levels_shared_with(*first) == 1u);
+    BOOST_TEST(matched(*second, "go w3 and go w10") == "s10@one ");
+    BOOST_TEST(matched(*second, "stop w3") == "s3@one ");
+    BOOST_TEST(matches_alike(*second, trigger_index(reg.snapshot())));
+
+    // Edits, skills made and removed, one refresh each: always what a first index gives.
+    std::mt19937 rng(43);
+    for (int step = 0; step < 300; ++step) {
+        int const k = static_cast<int>(rng() % (count + 40));
+        fs::path const f = t / numbered("s", k) / "SKILL.md";
+        switch (rng() % 4) {
+        case 0: fs::remove_all(f.parent_path()); break;
+        case 1: write(f, skill(numbered("s", k), "no triggers now")); break;
+        default: write(f, text(k, static_cast<int>(rng() % 7))); break;
+        }
+        reg.refresh();
+        auto const now = indexes.of(reg.snapshot());
+        trigger_index const anew(reg.snapshot());
+        BOOST_TEST_REQUIRE(matches_alike(*now, anew), "step " << step);
+        std::string const message = "go " + numbered("w", k) + " and go " + numbered("w", k / 2);
+        BOOST_TEST_REQUIRE(matched(*now, message) == matched(anew, message));
+        BOOST_TEST_REQUIRE(now->levels() <= 12u, "step " << step << ": " << now->levels() << " levels"); // log2(640) + 2
+    }
+    BOOST_TEST(*dir.walks - walks <= 150); // most refreshes derived (a folder made or removed may walk)
+
+    // An index of another registry's snapshot derived from this one: still right.
+    basic_registry<parser, first_tier_wins, directory_source> other(parser{}, lenient(), directory_source("one", t.string(), o));
+    other.load();
+    trigger_index const across(*indexes.of(reg.snapshot()), other.snapshot());
+    BOOST_TEST(matches_alike(across, trigger_index(other.snapshot())));
 }
 
 // A requirement met now and not before (an environment variable set, a program installed),

@@ -149,13 +149,12 @@ boost::json::object call_tool(System& agent, std::string_view json)
 
 /** What koshi adds to the system prompt for one user message: the full content of
     every skill whose triggers match, under `## Active Skills`; skills that match but
-    cannot be loaded are named under `## Skill Hint` instead.
+    cannot be loaded are named under `## Skill Hint` instead. `idx`: an index of one of
+    `reg`'s snapshots.
 */
 template <class Registry>
-std::string active_skills_for(Registry const& reg, std::string_view message)
+std::string active_skills_for(Registry const& reg, std::string_view message, trigger_index const& idx)
 {
-    auto const snap = reg.snapshot();
-    trigger_index const idx(snap);
     std::vector<loaded_skill> active;
     std::vector<std::string> hint;
     for (auto const* r : idx.match(message)) {
@@ -174,6 +173,23 @@ std::string active_skills_for(Registry const& reg, std::string_view message)
     std::string out = fmt.active_skills(active);
     if (!hint.empty()) out += (out.empty() ? "" : "\n") + fmt.skill_hint(hint);
     return out;
+}
+
+/// The same for the current snapshot: a system's index (derived from the last one it
+/// made), a registry's made anew (a one-off).
+template <class Registry>
+std::string active_skills_for(Registry const& reg, std::string_view message)
+{
+    if constexpr (requires { reg.triggers(); }) return active_skills_for(reg, message, *reg.triggers());
+    else return active_skills_for(reg, message, trigger_index(reg.snapshot()));
+}
+
+/// The same, with an index derived from the one `indexes` made for the last snapshot it was
+/// asked about (what an agent keeps between messages: one refresh's changes cost their skills).
+template <class Registry>
+std::string active_skills_for(Registry const& reg, std::string_view message, trigger_indexes& indexes)
+{
+    return active_skills_for(reg, message, *indexes.of(reg.snapshot()));
 }
 
 } // namespace skillmd::presets

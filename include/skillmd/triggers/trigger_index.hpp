@@ -3,7 +3,8 @@
 #ifndef SKILLMD_TRIGGERS_TRIGGER_INDEX_HPP
 #define SKILLMD_TRIGGERS_TRIGGER_INDEX_HPP
 
-// The trigger phrases of every skill of a snapshot in one matcher (koshi).
+// The trigger phrases of every skill of a snapshot (koshi), in levels of matchers that
+// the index of the next snapshot shares.
 
 #include <skillmd/storage/registry.hpp>
 #include <skillmd/triggers/matcher.hpp>
@@ -11,8 +12,14 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace skillmd {
@@ -41,37 +48,238 @@ std::vector<std::string> triggers_of(M const& m)
     return out;
 }
 
-/// Every trigger phrase of a snapshot's skills, matched against a message in one pass.
+/// Every trigger phrase of a snapshot's skills, matched against a message in one pass a level.
+///
+/// An index made for one snapshot can be derived from the index of an earlier snapshot of
+/// the same registry: the skills' phrases live in levels, each an automaton made once and
+/// shared by every index derived from the one that made it. A derived index compares the
+/// snapshots' chunks of records (a refresh shares those it left alone), puts the skills it
+/// has not seen in a new level and marks those that left as gone from theirs. Levels are
+/// merged when the newest is at least half the size of the one before (so there are at
+/// most about log2 of the skills), and one is made again without its gone skills when
+/// they are half of it: a change costs, amortized, in proportion to its skills and the
+/// logarithm of the index, and only the chunks that changed are read.
 class trigger_index
 {
 public:
     explicit trigger_index(std::shared_ptr<snapshot const> snap, visibility who = visibility::model)
-        : snap_(std::move(snap))
+        : snap_(std::move(snap)), who_(who)
     {
-        for (auto const& r : snap_->skills()) {
-            if (!r.visible_to(who)) continue;
-            auto const phrases = triggers_of(r.meta);
-            if (phrases.empty()) continue;
-            for (auto const& p : phrases) matcher_.add(p, records_.size());
-            records_.push_back(&r);
+        std::vector<record_ptr> with_phrases;
+        for (auto const& chunk : snap_->skills().chunks())
+            for (auto const& r : *chunk)
+                if (triggered(*r)) with_phrases.push_back(r);
+        if (!with_phrases.empty()) levels_.push_back({std::make_shared<level const>(std::move(with_phrases)), {}});
+    }
+
+    /// The index of `snap` derived from `earlier`, the index of an earlier snapshot (of the
+    /// same registry, for the work to be small; of any, for the answer to be right: records
+    /// are told apart by address, and each level holds the records it names).
+    trigger_index(trigger_index const& earlier, std::shared_ptr<snapshot const> snap)
+        : snap_(std::move(snap)), who_(earlier.who_), levels_(earlier.levels_), in_order_(false)
+    {
+        auto const& before = earlier.snap_->skills().chunks();
+        auto const& now = snap_->skills().chunks();
+        std::unordered_set<void const*> before_set, now_set;
+        before_set.reserve(before.size());
+        now_set.reserve(now.size());
+        for (auto const& c : before) before_set.insert(c.get());
+        for (auto const& c : now) now_set.insert(c.get());
+        // The records of the chunks one list has and the other not, by address: a record in
+        // both (a chunk split or copied around it) did not change.
+        std::vector<record_ptr> came;
+        std::vector<skill_record const*> left;
+        for (auto const& c : now)
+            if (!before_set.count(c.get()))
+                for (auto const& r : *c) came.push_back(r);
+        for (auto const& c : before)
+            if (!now_set.count(c.get()))
+                for (auto const& r : *c) left.push_back(r.get());
+        auto const by_address = [](record_ptr const& a, record_ptr const& b) { return a.get() < b.get(); };
+        std::sort(came.begin(), came.end(), by_address);
+        std::sort(left.begin(), left.end());
+        std::vector<record_ptr> added;
+        std::vector<skill_record const*> gone;
+        std::size_t i = 0, j = 0;
+        while (i < came.size() || j < left.size()) {
+            if (j == left.size() || (i < came.size() && came[i].get() < left[j])) {
+                if (triggered(*came[i])) added.push_back(came[i]);
+                ++i;
+            } else if (i == came.size() || left[j] < came[i].get()) {
+                gone.push_back(left[j++]);
+            } else {
+                ++i, ++j;
+            }
         }
-        matcher_.build();
+        mark_gone(gone);
+        if (!added.empty()) levels_.push_back({std::make_shared<level const>(std::move(added)), {}});
+        balance();
     }
 
     /// The skills with a phrase in `message`, in the snapshot's order (by command).
     std::vector<skill_record const*> match(std::string_view message) const
     {
         std::vector<skill_record const*> out;
-        for (auto id : matcher_.match(message)) out.push_back(records_[id]);
+        for (auto const& l : levels_)
+            for (auto id : l.at->matcher.match(message)) {
+                skill_record const* r = l.at->records[id].get();
+                if (!l.gone || !std::binary_search(l.gone->begin(), l.gone->end(), r)) out.push_back(r);
+            }
+        if (!in_order_) { // a derived index's levels hold their skills in no one order
+            auto const& list = snap_->skills();
+            auto const place = [&list](skill_record const* r) {
+                std::size_t lo = 0, hi = list.size(); // the first record not below r's command
+                while (lo < hi) {
+                    std::size_t const mid = lo + (hi - lo) / 2;
+                    if (list[mid].command < std::string_view(r->command)) lo = mid + 1;
+                    else hi = mid;
+                }
+                while (lo < list.size() && &list[lo] != r) ++lo; // among the records of one command
+                return lo;
+            };
+            std::vector<std::pair<std::size_t, skill_record const*>> placed;
+            placed.reserve(out.size());
+            for (auto const* r : out) placed.emplace_back(place(r), r);
+            std::sort(placed.begin(), placed.end());
+            for (std::size_t k = 0; k < placed.size(); ++k) out[k] = placed[k].second;
+        }
         return out;
     }
 
-    std::size_t skills() const noexcept { return records_.size(); }
+    /// The skills with phrases.
+    std::size_t skills() const noexcept
+    {
+        std::size_t n = 0;
+        for (auto const& l : levels_) n += live(l);
+        return n;
+    }
+    /// How many levels the phrases are in (about log2 of skills() at most).
+    std::size_t levels() const noexcept { return levels_.size(); }
+    /// The levels this index shares with `other` (made once, for either or an earlier one).
+    std::size_t levels_shared_with(trigger_index const& other) const noexcept
+    {
+        std::size_t n = 0;
+        for (auto const& a : levels_)
+            for (auto const& b : other.levels_) n += a.at == b.at;
+        return n;
+    }
 
 private:
+    /// Some skills' phrases in one automaton, and the records its ids name (held, so no
+    /// other record takes their addresses while the level lives).
+    struct level
+    {
+        std::vector<record_ptr> records;
+        std::vector<skill_record const*> sorted; ///< the records by address
+        trigger_matcher matcher;
+
+        explicit level(std::vector<record_ptr> recs) : records(std::move(recs))
+        {
+            sorted.reserve(records.size());
+            for (std::size_t id = 0; id < records.size(); ++id) {
+                for (auto const& p : triggers_of(records[id]->meta)) matcher.add(p, id);
+                sorted.push_back(records[id].get());
+            }
+            matcher.build();
+            std::sort(sorted.begin(), sorted.end());
+        }
+        bool has(skill_record const* r) const { return std::binary_search(sorted.begin(), sorted.end(), r); }
+    };
+    /// A level, and the skills of it that have left since it was made (by address).
+    struct level_in_use
+    {
+        std::shared_ptr<level const> at;
+        std::shared_ptr<std::vector<skill_record const*> const> gone;
+    };
+    static std::size_t live(level_in_use const& l) noexcept
+    {
+        return l.at->records.size() - (l.gone ? l.gone->size() : 0);
+    }
+
+    bool triggered(skill_record const& r) const { return r.visible_to(who_) && !triggers_of(r.meta).empty(); }
+
+    /// Each record of `gone` (sorted) that a level holds, marked gone from it.
+    void mark_gone(std::vector<skill_record const*> const& gone)
+    {
+        if (gone.empty()) return;
+        for (auto& l : levels_) {
+            std::vector<skill_record const*> more;
+            for (auto const* r : gone) // (a record that left once and came back is gone there already)
+                if (l.at->has(r) && !(l.gone && std::binary_search(l.gone->begin(), l.gone->end(), r)))
+                    more.push_back(r);
+            if (more.empty()) continue;
+            auto all = std::make_shared<std::vector<skill_record const*>>();
+            if (l.gone) all->assign(l.gone->begin(), l.gone->end());
+            auto const mid = all->insert(all->end(), more.begin(), more.end());
+            std::inplace_merge(all->begin(), mid, all->end());
+            l.gone = std::move(all);
+        }
+    }
+
+    /// The records of `l` that have not left.
+    static void take_live(level_in_use const& l, std::vector<record_ptr>& out)
+    {
+        for (auto const& r : l.at->records)
+            if (!l.gone || !std::binary_search(l.gone->begin(), l.gone->end(), r.get())) out.push_back(r);
+    }
+
+    /// Levels half gone made again; then, largest first, each level under half the one
+    /// before it (the newest merged into the one before while it is not).
+    void balance()
+    {
+        std::vector<level_in_use> kept;
+        for (auto& l : levels_) {
+            if (live(l) == 0) continue;
+            if (l.gone && 2 * l.gone->size() >= l.at->records.size()) {
+                std::vector<record_ptr> recs;
+                take_live(l, recs);
+                l = {std::make_shared<level const>(std::move(recs)), {}};
+            }
+            kept.push_back(std::move(l));
+        }
+        std::stable_sort(kept.begin(), kept.end(), [](auto const& a, auto const& b) { return live(a) > live(b); });
+        while (kept.size() >= 2 && 2 * live(kept.back()) >= live(kept[kept.size() - 2])) {
+            std::vector<record_ptr> recs;
+            take_live(kept[kept.size() - 2], recs);
+            take_live(kept.back(), recs);
+            kept.pop_back();
+            kept.back() = {std::make_shared<level const>(std::move(recs)), {}};
+            std::stable_sort(kept.begin(), kept.end(), [](auto const& a, auto const& b) { return live(a) > live(b); });
+        }
+        levels_ = std::move(kept);
+    }
+
     std::shared_ptr<snapshot const> snap_;
-    std::vector<skill_record const*> records_;
-    trigger_matcher matcher_;
+    visibility who_;
+    std::vector<level_in_use> levels_;
+    bool in_order_ = true; ///< one level, its skills in the snapshot's order (a first index)
+};
+
+/** The trigger index of a registry's snapshot as it changes (any thread): each asked for
+    a snapshot it has not seen is derived from the last one made, so a refresh that changed
+    a few skills costs a few skills' phrases, not the whole index.
+*/
+class trigger_indexes
+{
+public:
+    explicit trigger_indexes(visibility who = visibility::model) : who_(who) {}
+
+    std::shared_ptr<trigger_index const> of(std::shared_ptr<snapshot const> snap)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (last_ && last_snap_ == snap) return last_;
+        auto made = last_ ? std::make_shared<trigger_index const>(*last_, snap)
+                          : std::make_shared<trigger_index const>(snap, who_);
+        last_snap_ = std::move(snap);
+        last_ = made;
+        return made;
+    }
+
+private:
+    visibility who_;
+    std::mutex mutex_;
+    std::shared_ptr<snapshot const> last_snap_;
+    std::shared_ptr<trigger_index const> last_;
 };
 
 } // namespace skillmd
