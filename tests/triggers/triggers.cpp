@@ -71,6 +71,26 @@ BOOST_AUTO_TEST_CASE(ten_thousand_phrases_in_one_pass)
     BOOST_TEST((m.match("topic 42424") == ids{})); // "topic 4242" is not a whole word there
 }
 
+// Phrases nested in one another end at every position of a long message of their word:
+// each skill is listed once as found, not once a position (which held 300 x 20,000 ids).
+BOOST_AUTO_TEST_CASE(phrases_nested_in_one_another_list_each_skill_once)
+{
+    trigger_matcher m;
+    std::string phrase = "a";
+    ids want;
+    for (std::size_t i = 0; i < 300; ++i, phrase += " a") {
+        m.add(phrase, i % 100); // three phrases a skill
+        if (i < 100) want.push_back(i);
+    }
+    m.build();
+    std::string message;
+    for (int i = 0; i < 20000; ++i) message += "a ";
+    BOOST_TEST(m.match(message) == want, boost::test_tools::per_element());
+    // Ids a caller chose far apart: no table as large as the largest.
+    auto const sparse = make({{"x", 5}, {"y", std::size_t{1} << 50}, {"x y", std::size_t{1} << 50}});
+    BOOST_TEST((sparse.match("y x y x") == ids{5, std::size_t{1} << 50}));
+}
+
 BOOST_AUTO_TEST_CASE(invalid_utf8_in_the_message_is_harmless)
 {
     auto const m = make({{"ok", 1}});

@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace skillmd {
@@ -50,6 +51,8 @@ public:
             }
         }
         nodes_[state].outputs.push_back({skill, static_cast<std::uint32_t>(cps.size())});
+        skills_ = std::max(skills_, skill + 1);
+        ++phrases_;
         built_ = false;
     }
 
@@ -85,6 +88,18 @@ public:
     {
         std::vector<std::size_t> found;
         if (!built_ || nodes_.size() == 1) return found;
+        // Each skill once as it is found: phrases nested in one another ("a", "a a", ...)
+        // end at every position of a long message, and would list a skill that often.
+        // (A bit per id, unless the ids a caller chose are sparse.)
+        bool const dense = skills_ <= 8 * phrases_ + 1024;
+        std::vector<bool> seen(dense ? skills_ : 0);
+        std::unordered_set<std::size_t> seen_sparse;
+        auto const first_time = [&](std::size_t skill) {
+            if (!dense) return seen_sparse.insert(skill).second;
+            if (seen[skill]) return false;
+            seen[skill] = true;
+            return true;
+        };
         auto const [text, word] = normalise(message);
         std::uint32_t s = 0;
         for (std::size_t i = 0; i < text.size(); ++i) {
@@ -96,11 +111,10 @@ public:
                     std::size_t const begin = i + 1 - out.length;
                     bool const starts = begin == 0 || !word[begin - 1] || !word[begin];
                     bool const ends = i + 1 == text.size() || !word[i + 1] || !word[i];
-                    if (starts && ends) found.push_back(out.skill);
+                    if (starts && ends && first_time(out.skill)) found.push_back(out.skill);
                 }
         }
         std::sort(found.begin(), found.end());
-        found.erase(std::unique(found.begin(), found.end()), found.end());
         return found;
     }
 
@@ -163,6 +177,8 @@ private:
 
     std::vector<node> nodes_ = std::vector<node>(1);
     std::unordered_map<std::uint64_t, std::uint32_t> next_;
+    std::size_t skills_ = 0; ///< one past the highest skill id added
+    std::size_t phrases_ = 0;
     bool built_ = true;
 };
 
