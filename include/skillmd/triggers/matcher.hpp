@@ -15,6 +15,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -84,7 +85,23 @@ public:
     }
 
     /// The skills with a phrase in `message`, ascending, each once.
-    std::vector<std::size_t> match(std::string_view message) const
+    std::vector<std::size_t> match(std::string_view message) const { return match(fold(message)); }
+
+    /// A message as matching reads it (folded, white space as one space), for matching
+    /// one message with several matchers.
+    class folded
+    {
+        friend class trigger_matcher;
+        std::vector<char32_t> text_;
+        std::vector<bool> word_; ///< whether text_[i] is a word character (as many)
+    };
+    static folded fold(std::string_view message)
+    {
+        folded f;
+        std::tie(f.text_, f.word_) = normalise(message);
+        return f;
+    }
+    std::vector<std::size_t> match(folded const& message) const
     {
         std::vector<std::size_t> found;
         if (!built_ || nodes_.size() == 1) return found;
@@ -100,7 +117,8 @@ public:
             seen[skill] = true;
             return true;
         };
-        auto const [text, word] = normalise(message);
+        auto const& text = message.text_;
+        auto const& word = message.word_;
         std::uint32_t s = 0;
         for (std::size_t i = 0; i < text.size(); ++i) {
             char32_t const c = text[i];
@@ -141,7 +159,7 @@ private:
     }
     static bool is_space(char32_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0xa0; }
     /// ASCII and Latin-1 letters to lowercase.
-    static char32_t fold(char32_t c)
+    static char32_t fold_case(char32_t c)
     {
         if ((c >= 'A' && c <= 'Z') || (c >= 0xc0 && c <= 0xde && c != 0xd7)) return c + 0x20;
         return c;
@@ -169,7 +187,7 @@ private:
                 word.push_back(false);
                 space = false;
             }
-            out.push_back(fold(c));
+            out.push_back(fold_case(c));
             word.push_back(is_word(c));
         }
         return {std::move(out), std::move(word)};

@@ -120,8 +120,9 @@ public:
     std::vector<skill_record const*> match(std::string_view message) const
     {
         std::vector<skill_record const*> out;
+        auto const folded = trigger_matcher::fold(message); // once for every level
         for (auto const& l : levels_)
-            for (auto id : l.at->matcher.match(message)) {
+            for (auto id : l.at->matcher.match(folded)) {
                 skill_record const* r = l.at->records[id].get();
                 if (!l.gone || !std::binary_search(l.gone->begin(), l.gone->end(), r)) out.push_back(r);
             }
