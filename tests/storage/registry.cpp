@@ -2213,6 +2213,25 @@ BOOST_AUTO_TEST_CASE(copies_kept_in_every_tier_are_listed_again_with_their_comma
     refresh(0, "one copy in each tier again: derived");
 }
 
+/// One flat tier "one" at `root`, loaded, its watches set, its walks counted.
+struct one_watched_flat_tier
+{
+    static directory_options flat()
+    {
+        directory_options o;
+        o.layout = layout::flat;
+        return o;
+    }
+    explicit one_watched_flat_tier(fs::path const& root) : dir{directory_source("one", root.string(), flat())}, reg(parser{}, lenient(), dir)
+    {
+        reg.load();
+        reg.refresh();
+        reg.refresh();
+    }
+    walk_counting_dir dir;
+    basic_registry<parser, first_tier_wins, walk_counting_dir> reg;
+};
+
 // A refresh that changed one skill lists the others from the rows made for the last
 // snapshot: only the chunk that holds the changed skill is read again for a listing.
 BOOST_AUTO_TEST_CASE(a_derived_snapshot_lists_unchanged_chunks_from_the_rows_made_before)
@@ -2221,13 +2240,9 @@ BOOST_AUTO_TEST_CASE(a_derived_snapshot_lists_unchanged_chunks_from_the_rows_mad
     fs::path const t = root / "one";
     int const count = 600; // several chunks of the listing
     for (int k = 0; k < count; ++k) write(t / numbered("s", k) / "SKILL.md", skill(numbered("s", k), numbered("version ", k)));
-    directory_options o;
-    o.layout = layout::flat;
-    walk_counting_dir dir{directory_source("one", t.string(), o)};
-    basic_registry<parser, first_tier_wins, walk_counting_dir> reg(parser{}, lenient(), dir);
-    reg.load();
-    reg.refresh();
-    reg.refresh();
+    one_watched_flat_tier w(t);
+    auto& dir = w.dir;
+    auto& reg = w.reg;
     auto const before = reg.snapshot();
     check_listing_rows(*before);
     std::string const changed = numbered("s", 300);
@@ -2270,13 +2285,9 @@ BOOST_AUTO_TEST_CASE(a_trigger_index_derived_from_the_last_shares_its_levels_and
         return skill(numbered("s", k), "a skill", "triggers: [\"go " + numbered("w", k) + "\", " + trigger_word(cue) + "]\n");
     };
     for (int k = 0; k < count; ++k) write(t / numbered("s", k) / "SKILL.md", k % 5 == 4 ? skill(numbered("s", k), "none") : text(k, k));
-    directory_options o;
-    o.layout = layout::flat;
-    walk_counting_dir dir{directory_source("one", t.string(), o)};
-    basic_registry<parser, first_tier_wins, walk_counting_dir> reg(parser{}, lenient(), dir);
-    reg.load();
-    reg.refresh();
-    reg.refresh();
+    one_watched_flat_tier w(t);
+    auto& dir = w.dir;
+    auto& reg = w.reg;
     trigger_indexes indexes;
     auto const first = indexes.of(reg.snapshot());
     BOOST_TEST(first->skills() == 480u);
@@ -2317,7 +2328,7 @@ BOOST_AUTO_TEST_CASE(a_trigger_index_derived_from_the_last_shares_its_levels_and
     BOOST_TEST(*dir.walks - walks <= 150); // most refreshes derived (a folder made or removed may walk)
 
     // An index of another registry's snapshot derived from this one: still right.
-    basic_registry<parser, first_tier_wins, directory_source> other(parser{}, lenient(), directory_source("one", t.string(), o));
+    basic_registry<parser, first_tier_wins, directory_source> other(parser{}, lenient(), directory_source("one", t.string(), one_watched_flat_tier::flat()));
     other.load();
     trigger_index const across(*indexes.of(reg.snapshot()), other.snapshot());
     BOOST_TEST(matches_alike(across, trigger_index(other.snapshot())));
