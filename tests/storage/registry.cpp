@@ -2327,6 +2327,43 @@ BOOST_AUTO_TEST_CASE(a_trigger_index_derived_from_the_last_shares_its_levels_and
     }
     BOOST_TEST(*dir.walks - walks <= 150); // most refreshes derived (a folder made or removed may walk)
 
+    // Skills made three a refresh after one alone: the small levels merge as they come.
+    write(t / "more-0" / "SKILL.md", text(1000, 0));
+    reg.refresh();
+    for (int step = 0; step < 60; ++step) {
+        for (int k = 1; k <= 3; ++k) write(t / numbered("more-", 3 * step + k) / "SKILL.md", text(1000 + 3 * step + k, k));
+        reg.refresh();
+        auto const now = indexes.of(reg.snapshot());
+        BOOST_TEST_REQUIRE(now->levels() <= 12u, "step " << step << ": " << now->levels() << " levels");
+        BOOST_TEST_REQUIRE(matches_alike(*now, trigger_index(reg.snapshot())), "step " << step);
+    }
+
+    // A skill whose phrases weigh more than the rest of its level's, removed: every match
+    // would still walk them, so the level is made again (a light one is only marked gone).
+    {
+        temp_dir other_root;
+        fs::path const h = other_root / "one";
+        for (int k = 0; k < 50; ++k) write(h / numbered("s", k) / "SKILL.md", text(k, k));
+        std::string heavy = "triggers:\n", nested = "a";
+        for (int k = 0; k < 200; ++k, nested += " a") heavy += "  - " + nested + "\n";
+        write(h / "heavy" / "SKILL.md", skill("heavy", "nested phrases", heavy));
+        one_watched_flat_tier v(h);
+        trigger_indexes hs;
+        auto const before = hs.of(v.reg.snapshot());
+        BOOST_TEST(before->levels() == 1u);
+        fs::remove_all(h / "s7");
+        v.reg.refresh();
+        auto const light = hs.of(v.reg.snapshot());
+        BOOST_TEST(light->levels_shared_with(*before) == 1u);
+        fs::remove_all(h / "heavy");
+        v.reg.refresh();
+        auto const after = hs.of(v.reg.snapshot());
+        BOOST_TEST(after->levels() == 1u);
+        BOOST_TEST(after->levels_shared_with(*light) == 0u);
+        BOOST_TEST(matched(*after, "a a a").empty());
+        BOOST_TEST(matches_alike(*after, trigger_index(v.reg.snapshot())));
+    }
+
     // An index of another registry's snapshot derived from this one: still right.
     basic_registry<parser, first_tier_wins, directory_source> other(parser{}, lenient(), directory_source("one", t.string(), one_watched_flat_tier::flat()));
     other.load();

@@ -55,10 +55,10 @@ std::vector<std::string> triggers_of(M const& m)
 /// shared by every index derived from the one that made it. A derived index compares the
 /// snapshots' chunks of records (a refresh shares those it left alone), puts the skills it
 /// has not seen in a new level and marks those that left as gone from theirs. Levels are
-/// merged when the newest is at least half the size of the one before (so there are at
-/// most about log2 of the skills), and one is made again without its gone skills when
-/// they are half of it: a change costs, amortized, in proportion to its skills and the
-/// logarithm of the index, and only the chunks that changed are read.
+/// merged while one is at least half the size of the next larger (so there are at most
+/// about log2 of the skills), and one is made again without its gone skills when they are
+/// half of it or their phrases half its phrases: a change costs, amortized, in proportion
+/// to its skills and the logarithm of the index, and only the chunks that changed are read.
 class trigger_index
 {
 public:
@@ -69,12 +69,13 @@ public:
         for (auto const& chunk : snap_->skills().chunks())
             for (auto const& r : *chunk)
                 if (triggered(*r)) with_phrases.push_back(r);
-        if (!with_phrases.empty()) levels_.push_back({std::make_shared<level const>(std::move(with_phrases)), {}});
+        if (!with_phrases.empty()) levels_.push_back({std::make_shared<level const>(std::move(with_phrases)), {}, 0});
     }
 
     /// The index of `snap` derived from `earlier`, the index of an earlier snapshot (of the
     /// same registry, for the work to be small; of any, for the answer to be right: records
-    /// are told apart by address, and each level holds the records it names).
+    /// are told apart by address, and each level holds the records it names). It indexes the
+    /// skills visible to whom `earlier` does.
     trigger_index(trigger_index const& earlier, std::shared_ptr<snapshot const> snap)
         : snap_(std::move(snap)), who_(earlier.who_), levels_(earlier.levels_), in_order_(false)
     {
@@ -112,7 +113,7 @@ public:
             }
         }
         mark_gone(gone);
-        if (!added.empty()) levels_.push_back({std::make_shared<level const>(std::move(added)), {}});
+        if (!added.empty()) levels_.push_back({std::make_shared<level const>(std::move(added)), {}, 0});
         balance();
     }
 
@@ -126,24 +127,7 @@ public:
                 skill_record const* r = l.at->records[id].get();
                 if (!l.gone || !std::binary_search(l.gone->begin(), l.gone->end(), r)) out.push_back(r);
             }
-        if (!in_order_) { // a derived index's levels hold their skills in no one order
-            auto const& list = snap_->skills();
-            auto const place = [&list](skill_record const* r) {
-                std::size_t lo = 0, hi = list.size(); // the first record not below r's command
-                while (lo < hi) {
-                    std::size_t const mid = lo + (hi - lo) / 2;
-                    if (list[mid].command < std::string_view(r->command)) lo = mid + 1;
-                    else hi = mid;
-                }
-                while (lo < list.size() && &list[lo] != r) ++lo; // among the records of one command
-                return lo;
-            };
-            std::vector<std::pair<std::size_t, skill_record const*>> placed;
-            placed.reserve(out.size());
-            for (auto const* r : out) placed.emplace_back(place(r), r);
-            std::sort(placed.begin(), placed.end());
-            for (std::size_t k = 0; k < placed.size(); ++k) out[k] = placed[k].second;
-        }
+        if (!in_order_) in_snapshot_order(out); // a derived index's levels hold them in no one order
         return out;
     }
 
@@ -171,26 +155,41 @@ private:
     struct level
     {
         std::vector<record_ptr> records;
-        std::vector<skill_record const*> sorted; ///< the records by address
+        std::vector<std::pair<skill_record const*, std::size_t>> sorted; ///< (record, id) by address
+        std::vector<std::size_t> weight; ///< per id: the bytes of its phrases, and 1
+        std::size_t total = 0;           ///< their sum
         trigger_matcher matcher;
 
         explicit level(std::vector<record_ptr> recs) : records(std::move(recs))
         {
             sorted.reserve(records.size());
+            weight.reserve(records.size());
             for (std::size_t id = 0; id < records.size(); ++id) {
-                for (auto const& p : triggers_of(records[id]->meta)) matcher.add(p, id);
-                sorted.push_back(records[id].get());
+                std::size_t w = 1;
+                for (auto const& p : triggers_of(records[id]->meta)) {
+                    matcher.add(p, id);
+                    w += p.size();
+                }
+                weight.push_back(w);
+                total += w;
+                sorted.emplace_back(records[id].get(), id);
             }
             matcher.build();
             std::sort(sorted.begin(), sorted.end());
         }
-        bool has(skill_record const* r) const { return std::binary_search(sorted.begin(), sorted.end(), r); }
+        /// The id of `r` here, or records.size().
+        std::size_t id_of(skill_record const* r) const
+        {
+            auto const it = std::lower_bound(sorted.begin(), sorted.end(), std::pair<skill_record const*, std::size_t>(r, 0));
+            return it != sorted.end() && it->first == r ? it->second : records.size();
+        }
     };
     /// A level, and the skills of it that have left since it was made (by address).
     struct level_in_use
     {
         std::shared_ptr<level const> at;
         std::shared_ptr<std::vector<skill_record const*> const> gone;
+        std::size_t gone_weight = 0; ///< what the gone skills' phrases weigh (level::weight)
     };
     static std::size_t live(level_in_use const& l) noexcept
     {
@@ -205,9 +204,12 @@ private:
         if (gone.empty()) return;
         for (auto& l : levels_) {
             std::vector<skill_record const*> more;
-            for (auto const* r : gone) // (a record that left once and came back is gone there already)
-                if (l.at->has(r) && !(l.gone && std::binary_search(l.gone->begin(), l.gone->end(), r)))
-                    more.push_back(r);
+            for (auto const* r : gone) { // (a record that left once and came back is gone there already)
+                std::size_t const id = l.at->id_of(r);
+                if (id == l.at->records.size() || (l.gone && std::binary_search(l.gone->begin(), l.gone->end(), r))) continue;
+                more.push_back(r);
+                l.gone_weight += l.at->weight[id];
+            }
             if (more.empty()) continue;
             auto all = std::make_shared<std::vector<skill_record const*>>();
             if (l.gone) all->assign(l.gone->begin(), l.gone->end());
@@ -224,30 +226,71 @@ private:
             if (!l.gone || !std::binary_search(l.gone->begin(), l.gone->end(), r.get())) out.push_back(r);
     }
 
-    /// Levels half gone made again; then, largest first, each level under half the one
-    /// before it (the newest merged into the one before while it is not).
+    /// Levels half gone (half their skills, or skills whose phrases weigh half of theirs:
+    /// a gone skill's phrases are still walked by every match) made again; then, largest
+    /// first, each level under half the one before it, two neighbours merged while not.
+    /// A merge at least doubles the smaller one's level and adds half to the larger's, so a
+    /// skill is merged about log2(skills) times at most.
     void balance()
     {
         std::vector<level_in_use> kept;
         for (auto& l : levels_) {
             if (live(l) == 0) continue;
-            if (l.gone && 2 * l.gone->size() >= l.at->records.size()) {
+            if (l.gone && (2 * l.gone->size() >= l.at->records.size() || 2 * l.gone_weight >= l.at->total)) {
                 std::vector<record_ptr> recs;
                 take_live(l, recs);
-                l = {std::make_shared<level const>(std::move(recs)), {}};
+                l = {std::make_shared<level const>(std::move(recs)), {}, 0};
             }
             kept.push_back(std::move(l));
         }
-        std::stable_sort(kept.begin(), kept.end(), [](auto const& a, auto const& b) { return live(a) > live(b); });
-        while (kept.size() >= 2 && 2 * live(kept.back()) >= live(kept[kept.size() - 2])) {
+        auto const larger = [](level_in_use const& a, level_in_use const& b) { return live(a) > live(b); };
+        std::stable_sort(kept.begin(), kept.end(), larger);
+        for (std::size_t i = kept.size(); i-- > 1;) {
+            if (2 * live(kept[i]) < live(kept[i - 1])) continue;
             std::vector<record_ptr> recs;
-            take_live(kept[kept.size() - 2], recs);
-            take_live(kept.back(), recs);
-            kept.pop_back();
-            kept.back() = {std::make_shared<level const>(std::move(recs)), {}};
-            std::stable_sort(kept.begin(), kept.end(), [](auto const& a, auto const& b) { return live(a) > live(b); });
+            take_live(kept[i - 1], recs);
+            take_live(kept[i], recs);
+            kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(i));
+            kept[i - 1] = {std::make_shared<level const>(std::move(recs)), {}, 0};
+            std::stable_sort(kept.begin(), kept.end(), larger);
+            i = kept.size(); // from the smallest again: the merged level may now be too near another
         }
         levels_ = std::move(kept);
+    }
+
+    /// `out` (skills of the snapshot) put in its order: by command, and the records of one
+    /// command (copies kept in one tier) by their place. Many: one pass over the snapshot.
+    void in_snapshot_order(std::vector<skill_record const*>& out) const
+    {
+        auto const& list = snap_->skills();
+        if (out.size() < 2) return;
+        if (out.size() * 32 >= list.size()) {
+            std::unordered_set<skill_record const*> const want(out.begin(), out.end());
+            out.clear();
+            for (auto const& r : list)
+                if (want.count(&r)) out.push_back(&r);
+            return;
+        }
+        auto const command_of = [](skill_record const* r) { return std::string_view(r->command); };
+        std::stable_sort(out.begin(), out.end(), [&](auto const* a, auto const* b) { return command_of(a) < command_of(b); });
+        for (std::size_t g = 0; g < out.size();) {
+            std::size_t e = g + 1;
+            while (e < out.size() && command_of(out[e]) == command_of(out[g])) ++e;
+            if (e - g > 1) { // one walk along the command's records, until all of the group are met
+                std::size_t lo = 0, hi = list.size();
+                while (lo < hi) {
+                    std::size_t const mid = lo + (hi - lo) / 2;
+                    if (std::string_view(list[mid].command) < command_of(out[g])) lo = mid + 1;
+                    else hi = mid;
+                }
+                std::unordered_set<skill_record const*> const group(out.begin() + static_cast<std::ptrdiff_t>(g),
+                                                                    out.begin() + static_cast<std::ptrdiff_t>(e));
+                std::size_t at = g;
+                for (; lo < list.size() && at < e; ++lo)
+                    if (group.count(&list[lo])) out[at++] = &list[lo];
+            }
+            g = e;
+        }
     }
 
     std::shared_ptr<snapshot const> snap_;
