@@ -65,11 +65,11 @@ public:
     explicit trigger_index(std::shared_ptr<snapshot const> snap, visibility who = visibility::model)
         : snap_(std::move(snap)), who_(who)
     {
-        std::vector<record_ptr> with_phrases;
+        std::vector<record_ptr> visible;
         for (auto const& chunk : snap_->skills().chunks())
             for (auto const& r : *chunk)
-                if (triggered(*r)) with_phrases.push_back(r);
-        if (!with_phrases.empty()) levels_.push_back({std::make_shared<level const>(std::move(with_phrases)), {}, 0});
+                if (r->visible_to(who_)) visible.push_back(r);
+        add_level(std::move(visible));
     }
 
     /// The index of `snap` derived from `earlier`, the index of an earlier snapshot (of the
@@ -104,7 +104,7 @@ public:
         std::size_t i = 0, j = 0;
         while (i < came.size() || j < left.size()) {
             if (j == left.size() || (i < came.size() && came[i].get() < left[j])) {
-                if (triggered(*came[i])) added.push_back(came[i]);
+                if (came[i]->visible_to(who_)) added.push_back(came[i]);
                 ++i;
             } else if (i == came.size() || left[j] < came[i].get()) {
                 gone.push_back(left[j++]);
@@ -113,7 +113,7 @@ public:
             }
         }
         mark_gone(gone);
-        if (!added.empty()) levels_.push_back({std::make_shared<level const>(std::move(added)), {}, 0});
+        add_level(std::move(added));
         balance();
     }
 
@@ -125,11 +125,14 @@ public:
         for (auto const& l : levels_)
             for (auto id : l.at->matcher.match(folded)) {
                 skill_record const* r = l.at->records[id].get();
-                if (!l.gone || !std::binary_search(l.gone->begin(), l.gone->end(), r)) out.push_back(r);
+                if (!is_gone(l, r)) out.push_back(r);
             }
         if (!in_order_) in_snapshot_order(out); // a derived index's levels hold them in no one order
         return out;
     }
+
+    /// The snapshot this index is of.
+    std::shared_ptr<snapshot const> const& indexed() const noexcept { return snap_; }
 
     /// The skills with phrases.
     std::size_t skills() const noexcept
@@ -151,7 +154,8 @@ public:
 
 private:
     /// Some skills' phrases in one automaton, and the records its ids name (held, so no
-    /// other record takes their addresses while the level lives).
+    /// other record takes their addresses while the level lives): those of the records it
+    /// is made from that have phrases, their order kept.
     struct level
     {
         std::vector<record_ptr> records;
@@ -160,19 +164,21 @@ private:
         std::size_t total = 0;           ///< their sum
         trigger_matcher matcher;
 
-        explicit level(std::vector<record_ptr> recs) : records(std::move(recs))
+        explicit level(std::vector<record_ptr> const& recs)
         {
-            sorted.reserve(records.size());
-            weight.reserve(records.size());
-            for (std::size_t id = 0; id < records.size(); ++id) {
+            for (auto const& r : recs) {
+                auto const phrases = triggers_of(r->meta);
+                if (phrases.empty()) continue;
+                std::size_t const id = records.size();
                 std::size_t w = 1;
-                for (auto const& p : triggers_of(records[id]->meta)) {
+                for (auto const& p : phrases) {
                     matcher.add(p, id);
                     w += p.size();
                 }
+                records.push_back(r);
                 weight.push_back(w);
                 total += w;
-                sorted.emplace_back(records[id].get(), id);
+                sorted.emplace_back(r.get(), id);
             }
             matcher.build();
             std::sort(sorted.begin(), sorted.end());
@@ -196,7 +202,18 @@ private:
         return l.at->records.size() - (l.gone ? l.gone->size() : 0);
     }
 
-    bool triggered(skill_record const& r) const { return r.visible_to(who_) && !triggers_of(r.meta).empty(); }
+    static bool is_gone(level_in_use const& l, skill_record const* r)
+    {
+        return l.gone && std::binary_search(l.gone->begin(), l.gone->end(), r);
+    }
+
+    /// A level of those of `recs` that have phrases, if any have.
+    void add_level(std::vector<record_ptr> recs)
+    {
+        if (recs.empty()) return;
+        auto made = std::make_shared<level const>(recs);
+        if (!made->records.empty()) levels_.push_back({std::move(made), {}, 0});
+    }
 
     /// Each record of `gone` (sorted) that a level holds, marked gone from it.
     void mark_gone(std::vector<skill_record const*> const& gone)
@@ -206,7 +223,7 @@ private:
             std::vector<skill_record const*> more;
             for (auto const* r : gone) { // (a record that left once and came back is gone there already)
                 std::size_t const id = l.at->id_of(r);
-                if (id == l.at->records.size() || (l.gone && std::binary_search(l.gone->begin(), l.gone->end(), r))) continue;
+                if (id == l.at->records.size() || is_gone(l, r)) continue;
                 more.push_back(r);
                 l.gone_weight += l.at->weight[id];
             }
@@ -223,7 +240,7 @@ private:
     static void take_live(level_in_use const& l, std::vector<record_ptr>& out)
     {
         for (auto const& r : l.at->records)
-            if (!l.gone || !std::binary_search(l.gone->begin(), l.gone->end(), r.get())) out.push_back(r);
+            if (!is_gone(l, r.get())) out.push_back(r);
     }
 
     /// Levels half gone (half their skills, or skills whose phrases weigh half of theirs:
@@ -311,18 +328,15 @@ public:
     std::shared_ptr<trigger_index const> of(std::shared_ptr<snapshot const> snap)
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (last_ && last_snap_ == snap) return last_;
-        auto made = last_ ? std::make_shared<trigger_index const>(*last_, snap)
-                          : std::make_shared<trigger_index const>(snap, who_);
-        last_snap_ = std::move(snap);
-        last_ = made;
-        return made;
+        if (last_ && last_->indexed() == snap) return last_;
+        last_ = last_ ? std::make_shared<trigger_index const>(*last_, std::move(snap))
+                      : std::make_shared<trigger_index const>(std::move(snap), who_);
+        return last_;
     }
 
 private:
     visibility who_;
     std::mutex mutex_;
-    std::shared_ptr<snapshot const> last_snap_;
     std::shared_ptr<trigger_index const> last_;
 };
 
