@@ -2119,7 +2119,7 @@ BOOST_AUTO_TEST_CASE(a_skill_shadowing_or_shadowed_is_resolved_again_with_its_co
 
 // Codex keeps every copy of a name, each listed as `name@tier` (one alone as `name`): a copy
 // made, edited or removed lists its group anew without a walk, the others renamed as a
-// first load names them and the name they share counted.
+// first load names them and the name they share counted, copies in one tier included.
 BOOST_AUTO_TEST_CASE(copies_kept_in_every_tier_are_listed_again_with_their_command_alone)
 {
     temp_dir t;
@@ -2200,17 +2200,39 @@ BOOST_AUTO_TEST_CASE(copies_kept_in_every_tier_are_listed_again_with_their_comma
     refresh(0, "and back");
     BOOST_TEST(listed() == "alpha@repo alpha@user beta@repo beta@user ");
 
-    // Two copies in one tier keep the walk's order, and one is reported: every tier walks.
+    // Two copies in one tier: both listed as `beta@user` in the walk's order (by folder),
+    // which names the first; each later one is reported. Derived, as a first load lists them.
+    auto const copies_reported = [&] {
+        std::string out;
+        for (auto const& d : reg.snapshot()->diagnostics())
+            if (d.code == codes::skill_duplicate) out += fs::path(d.file).parent_path().filename().string() + " ";
+        return out;
+    };
     write(user / "gamma/SKILL.md", skill("beta", "user's gamma folder, named beta"));
-    refresh(3, "named as another copy in its tier");
-    fs::remove_all(user / "gamma");
-    refresh(3, "and removed");
-    write(user / "beta-2/SKILL.md", skill("beta", "user's second beta"));
-    refresh(3, "a second copy in one tier");
-    fs::remove_all(user / "beta-2");
-    refresh(3, "and removed");
+    refresh(0, "named as another copy in its tier");
+    BOOST_TEST(listed() == "alpha beta@repo beta@user beta@user "); // alpha down to one copy
+    BOOST_TEST(description("beta@user") == "user's beta");
+    BOOST_TEST(copies_reported() == "gamma ");
+    write(user / "a-beta/SKILL.md", skill("beta", "user's first beta by folder"));
+    refresh(0, "a third copy, first in the walk");
+    BOOST_TEST(listed() == "alpha beta@repo beta@user beta@user beta@user ");
+    BOOST_TEST(description("beta@user") == "user's first beta by folder");
+    BOOST_TEST(copies_reported() == "beta gamma ");
     write(user / "beta/SKILL.md", skill("beta", "user's beta, edited"));
-    refresh(0, "one copy in each tier again: derived");
+    refresh(0, "the copy between edited");
+    fs::remove_all(user / "a-beta");
+    refresh(0, "the first removed");
+    BOOST_TEST(description("beta@user") == "user's beta, edited");
+    BOOST_TEST(copies_reported() == "gamma ");
+    fs::remove_all(user / "gamma");
+    refresh(0, "and the last");
+    BOOST_TEST(copies_reported() == "");
+    write(repo / "beta-2/SKILL.md", skill("beta", "repo's second beta"));
+    refresh(0, "a second copy in the first tier");
+    BOOST_TEST(copies_reported() == "beta-2 ");
+    fs::remove_all(repo / "beta-2");
+    refresh(0, "and removed");
+    BOOST_TEST(listed() == "alpha beta@repo beta@user ");
 }
 
 /// One flat tier "one" at `root`, loaded, its watches set, its walks counted.
@@ -3285,6 +3307,12 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
                                                                          << " each");
     BOOST_TEST(codex > 0);
     BOOST_TEST(codex_copies > 8 * n / 2);
+    // Gemini CLI: the command is the `name:` too, and the last copy wins (the last tier's,
+    // the last in its walk): a `name:` shared in one tier makes copies there, shadowed.
+    int const gemini_copies =
+        random_changes_match_a_first_load<highest_tier_wins_warned>(layout::flat, dialects::gemini_cli_0_61(), seed + 12, n, 8, {.quiet = true});
+    BOOST_TEST_MESSAGE("Gemini CLI's copies in one tier derived without a walk: " << gemini_copies << " of " << 8 * n);
+    BOOST_TEST(gemini_copies > 8 * n / 2);
     // Skill folders that are links into a dotfiles folder, made, pointed elsewhere and removed.
     int const quiet_links =
         random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 11, n, 8, {.quiet = true, .links = true});

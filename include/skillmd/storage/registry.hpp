@@ -213,9 +213,13 @@ private:
     std::shared_ptr<std::vector<diagnostic> const> published_diagnostics_; // shared with the next when unchanged
     // Where the collisions' reports begin in the diagnostics (after every read's and gate's,
     // before the look-alikes'), and how many there are: one per shadowed skill, in
-    // shadowed_'s order, unless some group kept all (whose reports are of copies in one
-    // tier). A refresh re-resolves one command's group from these alone.
+    // shadowed_'s order, and one per copy of a kept group in a tier that holds an earlier
+    // copy (duplicates_), each command's in command order. A refresh re-resolves one
+    // command's group from these alone.
     std::size_t collisions_from_ = 0, collisions_ = 0;
+    // The commands, sorted, of groups kept whole (every copy `name@tier`) with two copies in
+    // one tier, and how many copies were reported so.
+    detail::chunked<std::pair<std::string, std::uint32_t>> duplicates_;
     // The commands, sorted, of skills dropped as the very file of a winner (one file reached
     // through two tiers): none of the lists holds those, so a change to such a command (the
     // winner edited into another file, or removed, brings the dropped copy back) is a first
@@ -633,7 +637,8 @@ private:
     bool add_skill(skillmd::snapshot& next, read_result now, std::vector<diagnostic>& gated) const;
     /// `rec` (gated) listed under its command: it takes its sub-skills, its parent takes it,
     /// its command and names are counted in. False where the counts are not as a first load left them.
-    bool list_one(skillmd::snapshot& next, record_ptr rec) const;
+    /// `after` copies of the same command (kept in one tier) stay before it.
+    bool list_one(skillmd::snapshot& next, record_ptr rec, std::size_t after = 0) const;
     /// The listed record at `i` out of the listing: the reverse of list_one.
     bool unlist_one(skillmd::snapshot& next, std::size_t i) const;
     bool remove_skill(skillmd::snapshot& next, typename skillmd::snapshot::cached_read const& before,
@@ -846,6 +851,10 @@ private:
     static bool has_requirements(skill_record const& r) noexcept { return !r.meta.requires_bins.empty() || !r.meta.requires_env.empty(); }
     static void cache_reads(std::vector<read_entry>& reads, bool in_order, skillmd::snapshot& next);
     static void resolve_collisions(command_groups& groups, skillmd::snapshot& next);
+    /// Reports each copy of a kept `group` (in tier order) that follows another of its
+    /// tier, as a first load does; returns how many.
+    static std::uint32_t report_copies_in_one_tier(std::string const& command, std::vector<record_ptr> const& group,
+                                                   std::vector<diagnostic>& out);
     static void link_children(skillmd::snapshot& next);
 
     /// Names a reader cannot tell apart (`api` and Cyrillic `аpi`, `file` and `ﬁle`,

@@ -128,6 +128,14 @@ namespace detail {
 
 /// Records in command order, the order of a snapshot's skills.
 inline bool command_before(record_ptr const& a, record_ptr const& b) { return a->command < b->command; }
+/// The listing's order: by command, and copies that share one (kept in one tier, or in
+/// tiers of one label) in tier and walk order, as a refresh that re-resolves them lists them.
+inline bool listed_before(record_ptr const& a, record_ptr const& b)
+{
+    if (int const c = a->command.compare(b->command); c != 0) return c < 0;
+    if (a->tier_index != b->tier_index) return a->tier_index < b->tier_index;
+    return a->where.command < b->where.command;
+}
 
 /// Records are shared with the cache and packed: one that a snapshot must change (hidden,
 /// shadowed, renamed, given children) is made anew from an owned copy, and the new one is
@@ -203,6 +211,7 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->collisions_from_ = previous.collisions_from_;
     next->collisions_ = previous.collisions_;
     next->collapsed_ = previous.collapsed_;
+    next->duplicates_ = previous.duplicates_;
     next->gate_said_ = previous.gate_said_;
     next->reads_in_order_ = previous.reads_in_order_;
     next->pieces_ = previous.pieces_;
@@ -610,8 +619,16 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
 {
     // A refresh that returns false here is thrown away whole: what was changed before does not matter.
     std::string const command(command_viewed); // the records viewed are replaced below
-    // Every report of a collision is a shadowed skill's, in order; none was dropped as the winner's file.
-    if (next.collisions_ != next.shadowed_.items_.size() || !next.collapsed_.empty()) return false;
+    // Every report of a collision is a shadowed skill's or a copy's in one tier, in order;
+    // none was dropped as the winner's file.
+    std::size_t copies_reported = 0, copies_before = 0; // in all, and of commands before this one
+    for (auto const& [c, n] : next.duplicates_) {
+        copies_reported += n;
+        if (c < command) copies_before += n;
+    }
+    auto const [dup, has_dup] = detail::entry_for(next.duplicates_, command);
+    std::size_t const copies_now = has_dup ? dup->second : 0;
+    if (next.collisions_ != next.shadowed_.items_.size() + copies_reported || !next.collapsed_.empty()) return false;
     if (!looks_like_no_other(next, command)) return false;
     // What is listed of it: the skill, or the copies a keep-all policy lists as `name@tier`
     // (two or more). Held here: the names table views their strings until the end.
@@ -623,10 +640,12 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
         listed.push_back(*c);
     }
     if (listed.size() == 1 ? listed.front()->command != command : listed.size() < 2 || listed.front()->command == command) return false;
-    // Two copies listed under one name (tiers of one label): which of them a new listing
-    // replaces is a first load's to say, even where the group left has labels apart.
+    // Two copies listed under one name from two tiers of one label: which of them a new
+    // listing replaces is a first load's to say, even where the group left has labels apart.
+    // Copies in one tier are listed in the walk's order, when that is known.
     for (std::size_t i = 1; i < listed.size(); ++i)
-        if (listed[i]->command == listed[i - 1]->command) return false;
+        if (listed[i]->command == listed[i - 1]->command && (listed[i]->tier_index != listed[i - 1]->tier_index || !next.reads_in_order_))
+            return false;
     auto& shadowed = next.shadowed_.items_;
     std::size_t const from = skillmd::snapshot::first_from(shadowed, command).index();
     std::size_t to = from;
@@ -659,10 +678,14 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
         if (!gate_alone(read, gated)) return false;
         group.push_back(std::move(read));
     }
-    // In tier order, one skill per tier: copies in one tier keep the walk's order, which is not known here.
-    std::sort(group.begin(), group.end(), [](record_ptr const& a, record_ptr const& b) { return a->tier_index < b->tier_index; });
+    // In tier order, and copies in one tier in the walk's order: by their candidates'
+    // commands, when each tier's walk listed them so (else one skill per tier).
+    auto const order = [&](record_ptr const& r) {
+        return std::pair(r->tier_index, next.reads_in_order_ ? std::string_view(r->where.command) : std::string_view());
+    };
+    std::sort(group.begin(), group.end(), [&](record_ptr const& a, record_ptr const& b) { return order(a) < order(b); });
     if (group.empty() ||
-        std::adjacent_find(group.begin(), group.end(), [](auto const& a, auto const& b) { return a->tier_index == b->tier_index; }) != group.end())
+        std::adjacent_find(group.begin(), group.end(), [&](auto const& a, auto const& b) { return order(a) == order(b); }) != group.end())
         return false;
     // One file twice: a first load drops the second copy without a word, which the counts here do not follow.
     if constexpr (Dedup::collapse_same_file)
@@ -681,13 +704,16 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     // with the others shadowed and reported as resolve_collisions words them.
     std::vector<record_ptr> listing, losers;
     std::vector<diagnostic> reports;
+    std::uint32_t copies_then = 0; // copies reported as in one tier with another
     if (group.size() > 1 && d.keep_all) {
         // Each copy named for its tier: two tiers of one label name two copies alike, and a
         // label beyond ASCII makes a first load compare every name by its look (which
         // reports pairs such as `rn` and `m`); a first load decides both.
         for (std::size_t i = 1; i < group.size(); ++i)
             for (std::size_t j = 0; j < i; ++j)
-                if (std::string_view(group[i]->tier) == std::string_view(group[j]->tier)) return false;
+                if (group[i]->tier_index != group[j]->tier_index && std::string_view(group[i]->tier) == std::string_view(group[j]->tier))
+                    return false;
+        copies_then = report_copies_in_one_tier(command, group, reports);
         for (auto& r : group) {
             std::string q = r->qualified();
             if (!detail::ascii_only(q)) return false;
@@ -712,13 +738,20 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
         listing.push_back(group[d.winner]);
     }
     // The reports replaced where the old ones were: collisions are reported in command order.
-    if (to != from || !reports.empty()) {
+    if (std::size_t const reported_before = to - from + copies_now; reported_before != 0 || !reports.empty()) {
         auto& diagnostics = writable(next, draft);
-        auto const first = static_cast<std::ptrdiff_t>(next.collisions_from_ + from);
-        if (next.collisions_from_ + to > diagnostics.size()) return false;
-        diagnostics.erase(diagnostics.begin() + first, diagnostics.begin() + first + static_cast<std::ptrdiff_t>(to - from));
-        diagnostics.insert(diagnostics.begin() + first, std::make_move_iterator(reports.begin()), std::make_move_iterator(reports.end()));
-        next.collisions_ = next.collisions_ - (to - from) + losers.size();
+        std::size_t const first = next.collisions_from_ + from + copies_before;
+        if (first + reported_before > diagnostics.size()) return false;
+        auto const at = diagnostics.begin() + static_cast<std::ptrdiff_t>(first);
+        diagnostics.erase(at, at + static_cast<std::ptrdiff_t>(reported_before));
+        diagnostics.insert(diagnostics.begin() + static_cast<std::ptrdiff_t>(first), std::make_move_iterator(reports.begin()),
+                           std::make_move_iterator(reports.end()));
+        next.collisions_ = next.collisions_ - reported_before + reports.size();
+    }
+    if (copies_then != copies_now) {
+        if (copies_then == 0) next.duplicates_.erase(dup.index());
+        else if (copies_now == 0) next.duplicates_.insert(dup.index(), {command, copies_then});
+        else next.duplicates_.set(dup.index(), {command, copies_then});
     }
     for (std::size_t k = to; k > from; --k) {
         std::erase(next.gated_, shadowed[k - 1]);
@@ -731,20 +764,36 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     // A command listed before and after is relisted in place. A new one is listed before the
     // old ones go: a name they share is counted down while a command bears it, which needs
     // no search for its last bearer.
-    auto const bearing = [](std::vector<record_ptr> const& v, std::string_view c) {
-        return std::find_if(v.begin(), v.end(), [&](record_ptr const& r) { return std::string_view(r->command) == c; });
+    // Copies kept in one tier share a command: the k-th listed now takes the place of the
+    // k-th listed before, in order (both lists are in tier and walk order).
+    auto const bearers = [](std::vector<record_ptr> const& v, std::string_view c) {
+        auto const first = std::find_if(v.begin(), v.end(), [&](record_ptr const& r) { return std::string_view(r->command) == c; });
+        auto last = first;
+        while (last != v.end() && std::string_view((*last)->command) == c) ++last;
+        return std::pair(first, last);
     };
-    for (auto& r : listing) {
-        if (auto const old = bearing(listed, r->command); old != listed.end()) {
-            if (!relist(next, next.position_of(r->command), *old, r)) return false;
-        } else if (!list_one(next, r)) {
-            return false;
+    for (std::size_t i = 0; i < listing.size();) {
+        std::string const c(listing[i]->command);
+        auto const [old, old_end] = bearers(listed, c);
+        std::size_t const had = static_cast<std::size_t>(old_end - old);
+        for (std::size_t k = 0; i < listing.size() && std::string_view(listing[i]->command) == c; ++k, ++i) {
+            if (k < had) {
+                auto const p = next.position_of(c);
+                if (p == skillmd::snapshot::npos || !relist(next, p + k, old[static_cast<std::ptrdiff_t>(k)], listing[i])) return false;
+            } else if (!list_one(next, listing[i], k)) {
+                return false;
+            }
         }
     }
-    for (auto const& old : listed) {
-        if (bearing(listing, old->command) != listing.end()) continue;
-        auto const i = next.position_of(old->command);
-        if (i == skillmd::snapshot::npos || !unlist_one(next, i)) return false;
+    for (std::size_t i = 0; i < listed.size();) {
+        std::string const c(listed[i]->command);
+        auto const [now_first, now_end] = bearers(listing, c);
+        std::size_t const kept_now = static_cast<std::size_t>(now_end - now_first);
+        for (std::size_t k = 0; i < listed.size() && std::string_view(listed[i]->command) == c; ++k, ++i) {
+            if (k < kept_now) continue;
+            auto const p = next.position_of(c);
+            if (p == skillmd::snapshot::npos || !unlist_one(next, p + kept_now)) return false;
+        }
     }
     // The changed read, in the cache.
     if (before && now) next.cache_.set(before->at, std::move(now));
@@ -1029,7 +1078,7 @@ bool basic_registry<Parser, Dedup, Sources...>::read_comes(skillmd::snapshot& ne
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-bool basic_registry<Parser, Dedup, Sources...>::list_one(skillmd::snapshot& next, record_ptr rec) const
+bool basic_registry<Parser, Dedup, Sources...>::list_one(skillmd::snapshot& next, record_ptr rec, std::size_t after) const
 {
     std::string const command(rec->command);
     if (auto const children = detail::children_in(next.skills_.items_, command); !children.empty()) {
@@ -1038,7 +1087,7 @@ bool basic_registry<Parser, Dedup, Sources...>::list_one(skillmd::snapshot& next
         rec = detail::make_record(d, children);
     }
     auto& skills = next.skills_.items_;
-    skills.insert(skillmd::snapshot::first_from(skills, command).index(), rec);
+    skills.insert(skillmd::snapshot::first_from(skills, command).index() + after, rec);
     if (!count_command(next, rec->command, true)) return false;
     bool counted = true;
     for_each_name(*rec, [&](std::string_view n) { counted = counted && count_name(next, n, rec->command, true); });
@@ -1300,8 +1349,8 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     resolve_collisions(kept, next);
     next.collisions_ = next.diagnostics_.size() - next.collisions_from_;
     auto& skills = next.skills_.building_;
-    if (!in_order && !std::is_sorted(skills.begin(), skills.end(), detail::command_before))
-        std::sort(skills.begin(), skills.end(), detail::command_before);
+    if (!in_order && !std::is_sorted(skills.begin(), skills.end(), detail::listed_before))
+        std::sort(skills.begin(), skills.end(), detail::listed_before);
     report_confusables(next);
     link_children(next);
     // A name lookup also finds a skill whose `name:` differs from its command, and
@@ -1486,6 +1535,7 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
         if (next.collapsed_.empty() || next.collapsed_.back() != command) next.collapsed_.push_back(command);
     };
     std::vector<record_ptr> group;
+    std::vector<std::pair<std::string, std::uint32_t>> duplicates;
     for (std::size_t first = 0, last; first < kept.size(); first = last) {
         for (last = first + 1; last < kept.size() && kept[last]->command == kept[first]->command; ++last) {}
         if (last - first == 1) {
@@ -1509,19 +1559,8 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
                             break;
                         }
             }
-            // Two copies in one tier share `name@tier`: the qualified name (and an MCP
-            // skill path) reaches the first; the other is listed, found by its path only.
-            for (std::size_t i = 1, tier_start = 0; i < group.size(); ++i) {
-                if (group[i]->tier_index != group[tier_start]->tier_index) {
-                    tier_start = i;
-                    continue;
-                }
-                next.diagnostics_.push_back({std::string(codes::skill_duplicate), severity::warning, group[i]->where.path.str(), 0, 0,
-                                             "skill `" + command + "` is in tier " + group[i]->tier + " more than once; `" +
-                                                 group[i]->qualified() + "` names the copy at " +
-                                                 detail::clean_line(group[tier_start]->where.path.str()) +
-                                                 ", and this one is listed but reached only by its path"});
-            }
+            if (auto const reported = report_copies_in_one_tier(command, group, next.diagnostics_); reported != 0)
+                duplicates.emplace_back(command, reported);
             for (auto& r : group) {
                 if (group.size() > 1) {
                     std::string q = r->qualified();
@@ -1552,6 +1591,28 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
         }
         skills.push_back(std::move(group[d.winner]));
     }
+    next.duplicates_ = detail::chunked<std::pair<std::string, std::uint32_t>>(std::move(duplicates));
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+std::uint32_t basic_registry<Parser, Dedup, Sources...>::report_copies_in_one_tier(std::string const& command, std::vector<record_ptr> const& group,
+                                                                                 std::vector<diagnostic>& out)
+{
+    // Two copies in one tier share `name@tier`: the qualified name (and an MCP skill path)
+    // reaches the first; the other is listed, found by its path only.
+    std::uint32_t reported = 0;
+    for (std::size_t i = 1, tier_start = 0; i < group.size(); ++i) {
+        if (group[i]->tier_index != group[tier_start]->tier_index) {
+            tier_start = i;
+            continue;
+        }
+        out.push_back({std::string(codes::skill_duplicate), severity::warning, group[i]->where.path.str(), 0, 0,
+                       "skill `" + command + "` is in tier " + group[i]->tier + " more than once; `" + group[i]->qualified() +
+                           "` names the copy at " + detail::clean_line(group[tier_start]->where.path.str()) +
+                           ", and this one is listed but reached only by its path"});
+        ++reported;
+    }
+    return reported;
 }
 
 /// Sub-skills (sven): exactly the skills whose command is a skill's plus one more
