@@ -2233,6 +2233,24 @@ BOOST_AUTO_TEST_CASE(copies_kept_in_every_tier_are_listed_again_with_their_comma
     fs::remove_all(repo / "beta-2");
     refresh(0, "and removed");
     BOOST_TEST(listed() == "alpha beta@repo beta@user ");
+
+    // A group of more copies than a refresh resolves again itself takes a first load's work.
+    for (int k = 0; k < 70; ++k) write(user / numbered("zeta-", k) / "SKILL.md", skill("zeta", "copy " + std::to_string(k)));
+    refresh(3, "seventy copies in one tier");
+    auto const zeta_copies_reported = [&] {
+        std::size_t n = 0;
+        for (auto const& d : reg.snapshot()->diagnostics()) n += d.code == codes::skill_duplicate && d.message.find("`zeta`") != std::string::npos;
+        return n;
+    };
+    BOOST_TEST(zeta_copies_reported() == 69u);
+    write(user / "zeta-7/SKILL.md", skill("zeta", "copy 7, edited"));
+    refresh(3, "one of seventy edited");
+    for (int k = 60; k < 70; ++k) fs::remove_all(user / numbered("zeta-", k));
+    refresh(3, "ten removed (the first leaves sixty-nine)");
+    write(user / "zeta-0/SKILL.md", skill("zeta", "copy 0, edited"));
+    refresh(0, "one of sixty edited: resolved again without a walk");
+    BOOST_TEST(description("zeta@user") == "copy 0, edited");
+    BOOST_TEST(zeta_copies_reported() == 59u);
 }
 
 /// One flat tier "one" at `root`, loaded, its watches set, its walks counted.

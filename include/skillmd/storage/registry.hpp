@@ -851,6 +851,8 @@ private:
     static bool has_requirements(skill_record const& r) noexcept { return !r.meta.requires_bins.empty() || !r.meta.requires_env.empty(); }
     static void cache_reads(std::vector<read_entry>& reads, bool in_order, skillmd::snapshot& next);
     static void resolve_collisions(command_groups& groups, skillmd::snapshot& next);
+    /// The most copies of one command a refresh resolves again itself (see regroup).
+    static constexpr std::size_t max_copies_regrouped = 64;
     /// Reports each copy of a kept `group` (in tier order) that follows another of its
     /// tier, as a first load does; returns how many.
     static std::uint32_t report_copies_in_one_tier(std::string const& command, std::vector<record_ptr> const& group,

@@ -19,6 +19,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
+#include <set>
 #include <chrono>
 #include <type_traits>
 #include <exception>
@@ -135,6 +137,13 @@ inline bool listed_before(record_ptr const& a, record_ptr const& b)
     if (int const c = a->command.compare(b->command); c != 0) return c < 0;
     if (a->tier_index != b->tier_index) return a->tier_index < b->tier_index;
     return a->where.command < b->where.command;
+}
+/// Whether `r` is a file seen before in `files` (device and inode; a source without them
+/// has none): one set, not a comparison with every earlier copy, as a group may hold thousands.
+inline bool file_seen_before(record_ptr const& r, std::set<std::pair<std::uint64_t, std::uint64_t>>& files)
+{
+    file_stamp const& s = r->where.stamp;
+    return s.inode != 0 && !files.emplace(static_cast<std::uint64_t>(s.device), static_cast<std::uint64_t>(s.inode)).second;
 }
 
 /// Records are shared with the cache and packed: one that a snapshot must change (hidden,
@@ -687,11 +696,15 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     if (group.empty() ||
         std::adjacent_find(group.begin(), group.end(), [&](auto const& a, auto const& b) { return order(a) == order(b); }) != group.end())
         return false;
+    // Relisting a copy costs a pass over the gated skills: past this many copies (in one
+    // tier: across tiers a group has one a tier), a first load's work costs less.
+    if (group.size() > max_copies_regrouped) return false;
     // One file twice: a first load drops the second copy without a word, which the counts here do not follow.
-    if constexpr (Dedup::collapse_same_file)
-        for (std::size_t i = 1; i < group.size(); ++i)
-            for (std::size_t j = 0; j < i; ++j)
-                if (group[i]->where.stamp.same_file(group[j]->where.stamp)) return false;
+    if constexpr (Dedup::collapse_same_file) {
+        std::set<std::pair<std::uint64_t, std::uint64_t>> files;
+        for (auto const& r : group)
+            if (detail::file_seen_before(r, files)) return false;
+    }
     // A group of one is listed as it is; a larger one goes to the policy.
     dedup_decision d;
     if (group.size() > 1) {
@@ -709,10 +722,9 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
         // Each copy named for its tier: two tiers of one label name two copies alike, and a
         // label beyond ASCII makes a first load compare every name by its look (which
         // reports pairs such as `rn` and `m`); a first load decides both.
-        for (std::size_t i = 1; i < group.size(); ++i)
-            for (std::size_t j = 0; j < i; ++j)
-                if (group[i]->tier_index != group[j]->tier_index && std::string_view(group[i]->tier) == std::string_view(group[j]->tier))
-                    return false;
+        std::map<std::string_view, std::size_t> tier_of_label;
+        for (auto const& r : group)
+            if (tier_of_label.try_emplace(std::string_view(r->tier), r->tier_index).first->second != r->tier_index) return false;
         copies_then = report_copies_in_one_tier(command, group, reports);
         for (auto& r : group) {
             std::string q = r->qualified();
@@ -754,7 +766,7 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
         else next.duplicates_.set(dup.index(), {command, copies_then});
     }
     for (std::size_t k = to; k > from; --k) {
-        std::erase(next.gated_, shadowed[k - 1]);
+        if (has_requirements(*shadowed[k - 1])) std::erase(next.gated_, shadowed[k - 1]); // none else is there
         shadowed.erase(k - 1);
     }
     for (std::size_t k = 0; k < losers.size(); ++k) {
@@ -1123,7 +1135,7 @@ bool basic_registry<Parser, Dedup, Sources...>::unlist_one(skillmd::snapshot& ne
     if (!counted) return false;
     skills.erase(i);
     if (!count_command(next, listed->command, false)) return false;
-    std::erase(next.gated_, listed);
+    if (has_requirements(*listed)) std::erase(next.gated_, listed);
     relink_parent(next, listed->command, false);
     return true;
 }
@@ -1140,7 +1152,7 @@ void basic_registry<Parser, Dedup, Sources...>::replace_listed(skillmd::snapshot
         if (at != next.names_.end() && *at == entry) next.names_.set(at.index(), {n, rec->command});
     });
     auto& gated = next.gated_;
-    std::erase(gated, old);
+    if (has_requirements(*old)) std::erase(gated, old); // a pass over them: none else is there
     if (has_requirements(*rec)) gated.push_back(rec);
     next.skills_.items_.set(i, std::move(rec));
 }
@@ -1551,13 +1563,10 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
         dedup_decision const d = Dedup::resolve(entries);
         if (d.keep_all) {
             if constexpr (Dedup::collapse_same_file) { // one file reached through two tiers counts once
-                for (std::size_t i = 1; i < group.size(); ++i)
-                    for (std::size_t j = 0; j < i; ++j)
-                        if (group[i]->where.stamp.same_file(group[j]->where.stamp)) {
-                            group.erase(group.begin() + static_cast<std::ptrdiff_t>(i--));
-                            collapsed_in(command);
-                            break;
-                        }
+                std::set<std::pair<std::uint64_t, std::uint64_t>> files;
+                auto const again = std::remove_if(group.begin(), group.end(), [&](record_ptr const& r) { return detail::file_seen_before(r, files); });
+                if (again != group.end()) collapsed_in(command);
+                group.erase(again, group.end());
             }
             if (auto const reported = report_copies_in_one_tier(command, group, next.diagnostics_); reported != 0)
                 duplicates.emplace_back(command, reported);
