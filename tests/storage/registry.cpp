@@ -1301,6 +1301,10 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
         };
         // A change to a flat skill folder `place` that is (or becomes) a link. Says what it did.
         auto const change_links = [&](fs::path const& place, int tier, int k) -> std::string {
+            std::error_code ec; // (nested: a parent folder on the way that is a link leading nowhere or to a file is made a folder again)
+            for (fs::path up = place.parent_path(); up != roots[tier] && up.has_relative_path(); up = up.parent_path())
+                if (fs::is_symlink(up) && !fs::is_directory(up, ec)) fs::remove(up);
+            fs::create_directories(place.parent_path());
             bool const free = !fs::exists(fs::symlink_status(place)), linked = fs::is_symlink(place);
             switch (pick(quiet ? 4 : 7)) {
             case 0:
@@ -1346,7 +1350,10 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
             fs::create_directories(roots[tier]);
             for (int k = 0; k < 6; ++k) {
                 if (links && pick(4) == 0) {
-                    fs::create_directory_symlink(target(tier, k), file_of(tier, k).parent_path());
+                    // (nested: its parent folder made, which may be a link that leads where another tier's does)
+                    fs::path const place = file_of(tier, k).parent_path();
+                    fs::create_directories(place.parent_path());
+                    if (!fs::exists(fs::symlink_status(place))) fs::create_directory_symlink(target(tier, k), place);
                     continue;
                 }
                 // (flat: folders are made as skills are, at times)
@@ -1419,8 +1426,9 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
                     continue;
                 }
                 std::error_code ec; // (a link renamed into the tier may lead to itself)
-                if (links && fs::is_symlink(f.parent_path()) && !fs::is_directory(f.parent_path(), ec))
-                    fs::remove(f.parent_path()); // leading nowhere, or to a file: made again as a folder below
+                if (links) // leading nowhere, or to a file: made again as a folder below (nested: its parent too)
+                    for (fs::path up = f.parent_path(); up != roots[tier] && up.has_relative_path(); up = up.parent_path())
+                        if (fs::is_symlink(up) && !fs::is_directory(up, ec)) fs::remove(up);
                 bool const there = fs::exists(f, ec);
                 int const what = pick(100);
                 done += f.string() + (there ? " was there, " : " was not, ") + std::to_string(what) + "\n";
@@ -3085,6 +3093,81 @@ BOOST_AUTO_TEST_CASE(changes_through_links_refresh_to_what_a_first_load_gives)
 // followed without a walk. Where a link leads can change with no event in the tier (a
 // link on its way pointed elsewhere, a folder on its way renamed): each refresh asks the
 // links again, and walks when one leads elsewhere. Each step equals a first load.
+// A nested tier whose walk went through links (a team's folder kept in a dotfiles
+// checkout): skills made, edited and removed through them and beside them, and a link
+// removed, without a walk; a link made, or one on the way pointed elsewhere (no event in
+// the tier), walks.
+BOOST_AUTO_TEST_CASE(links_in_a_nested_tree_are_asked_again_and_the_rest_derived)
+{
+    temp_dir t;
+    fs::path const tier = t / "tier", dotfiles = t / "dotfiles";
+    write(tier / "base/SKILL.md", skill("base", "a plain folder"));
+    write(dotfiles / "team/SKILL.md", skill("team", "the team's parent"));
+    write(dotfiles / "team/lint/SKILL.md", skill("lint", "the team's lint"));
+    write(dotfiles / "other/SKILL.md", skill("other", "another folder"));
+    write(dotfiles / "notes.txt", "a file");
+    fs::create_directory_symlink(dotfiles / "team", tier / "team");
+    fs::create_directory_symlink(dotfiles / "other", tier / "base/other");
+    fs::create_symlink(dotfiles / "notes.txt", tier / "base/notes");
+    directory_options o;
+    o.layout = layout::nested;
+    o.allowed_roots = {dotfiles.string()};
+    walk_counting_dir src{directory_source("t", tier.string(), o)};
+    using reg_t = basic_registry<parser, highest_tier_wins, walk_counting_dir>;
+    reg_t reg(parser{}, lenient(dialects::sven()), src);
+    auto const first_load = [&] {
+        reg_t first(parser{}, lenient(dialects::sven()), walk_counting_dir{directory_source("t", tier.string(), o)});
+        first.load();
+        return whole(*first.snapshot());
+    };
+    auto const refresh = [&](int walks, char const* what) {
+        int const before = *src.walks;
+        reg.refresh();
+        BOOST_TEST(*src.walks == before + walks, what);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+    };
+    auto const description = [&](char const* command) {
+        auto const* r = reg.snapshot()->find(command);
+        return r ? std::string(r->meta.description) : std::string("(none)");
+    };
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    BOOST_TEST_REQUIRE(description("team/lint") == "the team's lint");
+    BOOST_TEST_REQUIRE(description("base/other") == "another folder");
+    refresh(0, "nothing changed, with links in the tree");
+    write(dotfiles / "team/lint/SKILL.md", skill("lint", "edited where the link leads"));
+    refresh(0, "an edit through a link");
+    BOOST_TEST(description("team/lint") == "edited where the link leads");
+    write(tier / "team/fmt/SKILL.md", skill("fmt", "made through the link"));
+    refresh(0, "a skill made through a link");
+    BOOST_TEST(description("team/fmt") == "made through the link");
+    write(tier / "base/plain/SKILL.md", skill("plain", "made beside the links"));
+    refresh(0, "a skill made beside them");
+    write(dotfiles / "team/fmt/SKILL.md.swp", "swap");
+    fs::rename(dotfiles / "team/fmt/SKILL.md.swp", dotfiles / "team/fmt/SKILL.md");
+    refresh(0, "saved by a rename where the link leads");
+    fs::remove_all(tier / "base/plain");
+    refresh(0, "a folder beside them removed");
+    fs::remove(tier / "base/other");
+    refresh(0, "a link removed: what was below it goes");
+    BOOST_TEST(description("base/other") == "(none)");
+    fs::remove(tier / "base/notes");
+    refresh(0, "a link to a file removed");
+    fs::remove_all(dotfiles / "team/fmt");
+    refresh(0, "a skill removed where the link leads");
+    fs::create_directory_symlink(dotfiles / "other", tier / "base/other");
+    refresh(1, "a link made: walked");
+    BOOST_TEST(description("base/other") == "another folder");
+    reg.refresh();
+    fs::rename(dotfiles / "other", dotfiles / "other.old");
+    write(dotfiles / "other/SKILL.md", skill("other", "another folder where the link leads now"));
+    refresh(1, "a folder on a link's way replaced: no event in the tier, walked");
+    BOOST_TEST(description("base/other") == "another folder where the link leads now");
+    reg.refresh();
+    refresh(0, "and settled");
+}
+
 BOOST_AUTO_TEST_CASE(links_at_a_flat_root_are_followed_without_a_walk)
 {
     temp_dir t;
@@ -3336,6 +3419,15 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
         random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 11, n, 8, {.quiet = true, .links = true});
     BOOST_TEST_MESSAGE("links at flat roots derived without a walk: " << quiet_links << " of " << 8 * n);
     BOOST_TEST(quiet_links > 8 * n / 2);
+    // Nested: parent and skill folders that are links into the dotfiles folder, and skills
+    // made, edited and removed through them and beside them.
+    int const nested_links =
+        random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 13, n, 8, {.links = true, .rules = true});
+    int const quiet_nested_links =
+        random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 14, n, 8, {.quiet = true, .links = true});
+    BOOST_TEST_MESSAGE("links in nested trees derived without a walk: mixed " << nested_links << ", quiet " << quiet_nested_links << " of " << 8 * n);
+    BOOST_TEST(nested_links > 0);
+    BOOST_TEST(quiet_nested_links > 8 * n / 2);
     ::unsetenv("SKILLMD_PROPERTY_TEST_GATE");
 }
 

@@ -182,7 +182,13 @@ void basic_registry<Parser, Dedup, Sources...>::refresh_locked()
                 if (auto changed = skillmd::overrides::changed_rules(*rules_before, opts_.overrides); !changed.empty())
                     rules.emplace(override_change{*rules_before, std::move(changed)});
             if (gating_same && !rules && std::all_of(changes.begin(), changes.end(), [](auto const& c) { return c->empty(); })) return;
-            if (auto derived = derive(*previous, changes, !gating_same, rules ? &*rules : nullptr)) return publish(std::move(derived));
+            // Past a quarter of the reads (a checkout switched, say), a walk and one assembly
+            // cost less than re-resolving one change at a time.
+            std::size_t changed = 0;
+            for (auto const& c : changes) changed += c->size();
+            bool const few = changed <= (previous->cache_.size() + previous->misses_.size()) / 4 + 64;
+            if (few)
+                if (auto derived = derive(*previous, changes, !gating_same, rules ? &*rules : nullptr)) return publish(std::move(derived));
         }
     }
     auto next = std::make_shared<skillmd::snapshot>();

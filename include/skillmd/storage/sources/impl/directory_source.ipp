@@ -845,17 +845,20 @@ struct directory_source::watch_state
     bool read_since = true;
     bool broken = false, complete = false, changed = false;
     bool every_file = false; // each skill file has a watch of its own (they fit in the kernel's limit)
-    // The last walk met a link, or said something: one path's change may then change what
-    // another leads to, and any entry made or removed is left to a walk.
+    // The last walk said something, or met links it cannot follow at each look (in the
+    // files layout, any; past `most_links`, too many): one path's change may then change
+    // what another leads to, and any entry made or removed is left to a walk.
     bool linked = false;
-    // The last walk listed a symbolic link (other than a SKILL.md): entries made or removed
-    // may change what it leads to, so they are left to a walk (but see `links`).
+    // The last walk listed a symbolic link (other than a SKILL.md): what it leads to may
+    // lie under any mount.
     bool met_link = false;
-    // Flat: the links at the root and where each led, as the walk found them (`walk_links`,
-    // handed to the next watch()) and as changes() has followed them since. A flat tier
-    // reads only the root and one file per folder, so these are all the links it goes
-    // through: each look asks again where they lead, and links made or removed at the
-    // root are followed without a walk. Past `most_links` the walk is cheaper.
+    // Flat and nested: the links the walk went through and where each led, as the walk
+    // found them (`walk_links`, handed to the next watch()) and as changes() has followed
+    // them since. Each look asks again where they lead (a link on the way pointed
+    // elsewhere, a folder on the way renamed: no event in the tier says so). A flat tier
+    // meets all its links at the root, and follows those made or removed there without a
+    // walk; a nested one walks at a link made, and drops what was below one removed.
+    // Past `most_links` the walk is cheaper.
     std::map<std::string, detail::seen_link> links, walk_links;
     static constexpr std::size_t most_links = 128;
     struct watched_inode
@@ -1008,6 +1011,10 @@ struct directory_source::watch_state
         });
         below(skill_dirs, [](std::string const&) {});
         below(leaving, [](std::string const&) {});
+        // The links met below it (or it, a link removed): no longer on the tier's way.
+        links.erase(entry);
+        std::string const prefix = entry + "/";
+        for (auto it = links.lower_bound(prefix); it != links.end() && it->first.starts_with(prefix);) it = links.erase(it);
     }
     /// A skill file's own watch, where its folder cannot vouch for it: when every file is
     /// watched, or it is a link (the watch follows it), has a second name, or lies outside
@@ -1436,7 +1443,7 @@ struct directory_source::walker
                        detail::entry_type type, typename Fs::id& id)
     {
         auto const f = Fs::follow(dir, name, full, &id);
-        if (src.opts_.layout == layout::flat) { // one to nothing too: its target can come with no event in the tier
+        if (src.opts_.layout != layout::files) { // one to nothing too: its target can come with no event in the tier
             struct stat lst {};
             if (::lstat(full.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
                 auto seen = detail::seen_link_of(full);
@@ -1783,13 +1790,13 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
     w.walked = std::set<std::string>(d.directories.begin(), d.directories.end());
     w.noted.clear();
     for (auto const& g : d.diagnostics) w.noted.insert(g.file);
-    // A walk that said something or met a link: any entry made or removed is left to a
-    // walk; but a flat tier's links are all at its root, each asked at every look where
-    // it leads (`links`), so only a walk that said something leaves them to a walk there.
+    // A walk that said something: any entry made or removed is left to a walk. So is one
+    // in a files tier that met a link. Flat and nested tiers ask each link the walk went
+    // through, at every look, where it leads (`links`).
     // A SKILL.md that is a link is watched through it, which sees its target's changes
     // only when the link leads straight to the file: one through another link (or to
     // nothing yet) can change with no event anywhere, and every refresh walks.
-    if (opts_.layout == layout::flat) {
+    if (opts_.layout != layout::files) {
         w.links = std::move(w.walk_links);
         w.linked = !d.diagnostics.empty() || w.links.size() > watch_state::most_links;
     } else {
@@ -1910,6 +1917,17 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                     continue;
                 }
                 if (e->mask & content) continue; // another file's content: nothing a walk or a skill reads
+                // Nested: a link the walk went through, removed or renamed away. What was below it
+                // goes (a link to a folder), or nothing (to a file, to nothing): as the walk would find.
+                if (opts_.layout == layout::nested && (e->mask & made) == 0 && w.links.count(entry) != 0) {
+                    if (w.walked.count(entry) != 0) {
+                        w.drop_below(entry, edited, leaving);
+                        replaced.insert(entry);
+                    } else {
+                        w.links.erase(entry);
+                    }
+                    continue;
+                }
                 switch (entry_effect(w, watched, name, entry, (e->mask & IN_ISDIR) != 0, (e->mask & made) != 0)) {
                 case effect::none: break;
                 case effect::new_skill:
