@@ -2895,28 +2895,51 @@ BOOST_AUTO_TEST_CASE(what_a_changed_read_says_goes_where_a_first_load_puts_it)
     BOOST_TEST(reg.snapshot()->find("m")->hidden);
 }
 
+/// One nested tier "t" at `root` (sven's dialect, the last tier winning), its walks
+/// counted: refresh(walks, what) checks how many walks a refresh took, and that it gives
+/// what a first load of the same files gives.
+struct one_watched_nested_tier
+{
+    using reg_t = basic_registry<parser, highest_tier_wins, walk_counting_dir>;
+    static directory_options nested(directory_options o)
+    {
+        o.layout = layout::nested;
+        return o;
+    }
+    one_watched_nested_tier(fs::path root, directory_options const& options)
+        : tier(std::move(root)), o(nested(options)), src{directory_source("t", tier.string(), o)}, reg(parser{}, lenient(dialects::sven()), src)
+    {
+    }
+    std::string first_load() const
+    {
+        reg_t first(parser{}, lenient(dialects::sven()), walk_counting_dir{directory_source("t", tier.string(), o)});
+        first.load();
+        return whole(*first.snapshot());
+    }
+    void refresh(int walks, char const* what)
+    {
+        int const before = *src.walks;
+        reg.refresh();
+        BOOST_TEST(*src.walks == before + walks, what);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+    }
+    fs::path tier;
+    directory_options o;
+    walk_counting_dir src;
+    reg_t reg;
+};
+
 BOOST_AUTO_TEST_CASE(nested_folders_made_renamed_or_removed_are_walked_alone)
 {
     temp_dir t;
     fs::path const tier = t / "tier";
     write(tier / "base/SKILL.md", skill("base", "there from the start"));
     directory_options o;
-    o.layout = layout::nested;
     o.max_directories = 8; // reached exactly when a tree moves in; passed at the end
-    walk_counting_dir src{directory_source("t", tier.string(), o)};
-    using reg_t = basic_registry<parser, highest_tier_wins, walk_counting_dir>;
-    reg_t reg(parser{}, lenient(dialects::sven()), src);
-    auto const first_load = [&] {
-        reg_t first(parser{}, lenient(dialects::sven()), walk_counting_dir{directory_source("t", tier.string(), o)});
-        first.load();
-        return whole(*first.snapshot());
-    };
-    auto const refresh = [&](int walks, char const* what) {
-        int const before = *src.walks;
-        reg.refresh();
-        BOOST_TEST(*src.walks == before + walks, what);
-        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
-    };
+    one_watched_nested_tier n(tier, o);
+    auto& reg = n.reg;
+    auto& src = n.src;
+    auto const refresh = [&n](int walks, char const* what) { n.refresh(walks, what); };
     auto const settle = [&] {
         reg.refresh();
         reg.refresh();
@@ -3088,11 +3111,6 @@ BOOST_AUTO_TEST_CASE(changes_through_links_refresh_to_what_a_first_load_gives)
                                       [&] { fs::remove(t / "elsewhere/p.md"); }});
 }
 
-// A flat tier meets all its links at its root: one made there (a skill folder kept in a
-// dotfiles checkout, as users install skills), pointed elsewhere, renamed or removed is
-// followed without a walk. Where a link leads can change with no event in the tier (a
-// link on its way pointed elsewhere, a folder on its way renamed): each refresh asks the
-// links again, and walks when one leads elsewhere. Each step equals a first load.
 // A nested tier whose walk went through links (a team's folder kept in a dotfiles
 // checkout): skills made, edited and removed through them and beside them, and a link
 // removed, without a walk; a link made, or one on the way pointed elsewhere (no event in
@@ -3110,22 +3128,10 @@ BOOST_AUTO_TEST_CASE(links_in_a_nested_tree_are_asked_again_and_the_rest_derived
     fs::create_directory_symlink(dotfiles / "other", tier / "base/other");
     fs::create_symlink(dotfiles / "notes.txt", tier / "base/notes");
     directory_options o;
-    o.layout = layout::nested;
     o.allowed_roots = {dotfiles.string()};
-    walk_counting_dir src{directory_source("t", tier.string(), o)};
-    using reg_t = basic_registry<parser, highest_tier_wins, walk_counting_dir>;
-    reg_t reg(parser{}, lenient(dialects::sven()), src);
-    auto const first_load = [&] {
-        reg_t first(parser{}, lenient(dialects::sven()), walk_counting_dir{directory_source("t", tier.string(), o)});
-        first.load();
-        return whole(*first.snapshot());
-    };
-    auto const refresh = [&](int walks, char const* what) {
-        int const before = *src.walks;
-        reg.refresh();
-        BOOST_TEST(*src.walks == before + walks, what);
-        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
-    };
+    one_watched_nested_tier n(tier, o);
+    auto& reg = n.reg;
+    auto const refresh = [&n](int walks, char const* what) { n.refresh(walks, what); };
     auto const description = [&](char const* command) {
         auto const* r = reg.snapshot()->find(command);
         return r ? std::string(r->meta.description) : std::string("(none)");
@@ -3168,6 +3174,11 @@ BOOST_AUTO_TEST_CASE(links_in_a_nested_tree_are_asked_again_and_the_rest_derived
     refresh(0, "and settled");
 }
 
+// A flat tier meets all its links at its root: one made there (a skill folder kept in a
+// dotfiles checkout, as users install skills), pointed elsewhere, renamed or removed is
+// followed without a walk. Where a link leads can change with no event in the tier (a
+// link on its way pointed elsewhere, a folder on its way renamed): each refresh asks the
+// links again, and walks when one leads elsewhere. Each step equals a first load.
 BOOST_AUTO_TEST_CASE(links_at_a_flat_root_are_followed_without_a_walk)
 {
     temp_dir t;
