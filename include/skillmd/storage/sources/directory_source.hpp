@@ -167,7 +167,8 @@ private:
         new_skill, ///< a skill file where the walk would list one
         root_entry, ///< a folder or link made, removed or renamed at the root (flat layout): see settle_root_entry
         subtree_made, ///< a folder made or renamed to where the walk would list it (nested layout)
-        subtree_gone, ///< a folder the walk listed, removed or renamed, with all below it (nested layout)
+        subtree_gone, ///< a folder the walk listed (or a link it went through), removed or renamed, with all below it (nested layout)
+        link_gone,    ///< a link the walk met that led to no folder it listed, removed or renamed (nested layout)
         shape,     ///< something only a walk can tell
     };
     effect entry_effect(watch_state const& w, std::string const& folder, std::string const& name, std::string const& entry,

@@ -1917,17 +1917,6 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                     continue;
                 }
                 if (e->mask & content) continue; // another file's content: nothing a walk or a skill reads
-                // Nested: a link the walk went through, removed or renamed away. What was below it
-                // goes (a link to a folder), or nothing (to a file, to nothing): as the walk would find.
-                if (opts_.layout == layout::nested && (e->mask & made) == 0 && w.links.count(entry) != 0) {
-                    if (w.walked.count(entry) != 0) {
-                        w.drop_below(entry, edited, leaving);
-                        replaced.insert(entry);
-                    } else {
-                        w.links.erase(entry);
-                    }
-                    continue;
-                }
                 switch (entry_effect(w, watched, name, entry, (e->mask & IN_ISDIR) != 0, (e->mask & made) != 0)) {
                 case effect::none: break;
                 case effect::new_skill:
@@ -1936,9 +1925,10 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                     break;
                 case effect::root_entry: root_touched.insert(entry); break;
                 case effect::subtree_gone:
-                    w.drop_below(entry, edited, leaving);
+                    w.drop_below(entry, edited, leaving); // (a link among them, forgotten)
                     replaced.insert(entry);
                     break;
+                case effect::link_gone: w.links.erase(entry); break;
                 case effect::subtree_made:
                     // Renamed over a folder the walk listed, or walked already (made just
                     // before its parent was): what was there goes, and what is there now is walked.
@@ -2084,6 +2074,9 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
         return w.skill_dirs.count(folder) ? effect::none : effect::shape;
     case layout::nested:
         if (!walked) return effect::shape;
+        // A link the walk went through, removed or renamed away: what was below it goes (a
+        // link to a folder), or nothing (to a file, to nothing), as the walk would find.
+        if (!made && w.links.count(entry) != 0) return w.walked.count(entry) != 0 ? effect::subtree_gone : effect::link_gone;
         if (name == "SKILL.md") {
             if (folder == root_) return effect::none; // passed over there, file or folder
             if (is_folder) return effect::shape;
