@@ -1233,6 +1233,10 @@ struct change_mix
     /// Operators' rules set anew at times (set_overrides): by name, by path, in two layers
     /// or under another label, from none to a whole tier off.
     bool rules = false;
+    /// Tier b is tier a's folder again, by its path or through a link to it (Claude Code run
+    /// from the home folder: the user's skills and the project's are one folder): every skill
+    /// is read twice, and the second copy dropped as its winner's very file.
+    bool one_root = false;
 };
 
 /// Random changes to two tiers of one layout, refreshed after every one or two: each
@@ -1247,7 +1251,12 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
     int derived = 0;
     for (int q = 0; q < sequences; ++q) {
         temp_dir t;
-        fs::path const roots[2] = {t / "a", t / "b"};
+        // (one_root: through a link one sequence in four; a root reached so walks at every refresh)
+        fs::path const roots[2] = {t / "a", mix.one_root && q % 4 != 0 ? t / "a" : t / "b"};
+        if (mix.one_root && q % 4 == 0) {
+            fs::create_directories(roots[0]);
+            fs::create_directory_symlink("a", roots[1]);
+        }
         // (links) Skill folders d<j>, and the link `via`, which leads to v<j>. Quiet: skill k
         // of a tier links only to its own d<j> (k = 0 also to `via`), so no tier reaches one
         // folder twice; otherwise to any, as often two in one tier, which the walk reports.
@@ -2282,6 +2291,79 @@ struct one_watched_flat_tier
 
 // A refresh that changed one skill lists the others from the rows made for the last
 // snapshot: only the chunk that holds the changed skill is read again for a listing.
+// One folder as two tiers (Claude Code run from the home folder: the user's skills and the
+// project's are one folder), or a tier's folder a link to another's: each skill is read in
+// both, and the second copy dropped without a word as the first's very file. A change to
+// such a command is resolved again with its dropped copy: no walk, as a first load gives.
+BOOST_AUTO_TEST_CASE(copies_dropped_as_their_winners_file_are_resolved_again_without_a_walk)
+{
+    temp_dir t;
+    fs::path const home = t / "home" / ".claude" / "skills";
+    write(home / "alpha/SKILL.md", skill("alpha", "one"));
+    write(home / "beta/SKILL.md", skill("beta", "two"));
+    {
+        two_watched_tiers<first_tier_wins> w("user", home, "project", home, lenient(dialects::claude_code()));
+        auto const& reg = w.reg;
+        auto const listed = [&] {
+            std::string out;
+            for (auto const& r : reg.snapshot()->skills()) out += std::string(r.command) + "@" + std::string(r.tier) + " ";
+            return out + std::to_string(reg.snapshot()->shadowed().size()) + " shadowed";
+        };
+        w.load();
+        BOOST_TEST_REQUIRE(listed() == "alpha@user beta@user 0 shadowed");
+        write(home / "alpha/SKILL.md", skill("alpha", "edited"));
+        w.refresh(0, "edited: read in both tiers, the second copy dropped again");
+        BOOST_TEST(reg.snapshot()->find("alpha")->meta.description == "edited");
+        write(home / "gamma/SKILL.md", skill("gamma", "new"));
+        w.refresh(0, "made");
+        fs::remove_all(home / "beta");
+        w.refresh(0, "removed with its folder");
+        BOOST_TEST(listed() == "alpha@user gamma@user 0 shadowed");
+        write(home / "alpha/SKILL.md.new", skill("alpha", "saved by a rename"));
+        fs::rename(home / "alpha/SKILL.md.new", home / "alpha/SKILL.md");
+        w.refresh(0, "saved by a rename: another file, in both tiers");
+        overrides rules;
+        rules.add({"user settings", "", {{"alpha", false, override_mode::off}}});
+        w.opts.overrides = rules;
+        w.reg.set_overrides(std::move(rules));
+        w.refresh(0, "off by name: both reads off");
+        BOOST_TEST(reg.snapshot()->disabled().size() == 2u);
+        w.opts.overrides = overrides{};
+        w.reg.set_overrides(overrides{});
+        w.refresh(0, "on again: one listed, the other dropped again");
+        BOOST_TEST(listed() == "alpha@user gamma@user 0 shadowed");
+    }
+    // Codex keeps every copy, but one file reached through two roots counts once. Tier b's
+    // `alpha` is a link to tier a's; replaced by a folder of its own, it is a copy kept.
+    fs::path const a = t / "a", b = t / "b";
+    write(a / "alpha/SKILL.md", skill("alpha", "a's"));
+    fs::create_directories(b);
+    fs::create_directory_symlink(a / "alpha", b / "alpha");
+    directory_options o;
+    o.allowed_roots = {a.string()};
+    two_watched_tiers<keep_every_copy> w("a", a, "b", b, lenient(dialects::codex_0_169()), o);
+    auto const commands = [&] {
+        std::string out;
+        for (auto const& r : w.reg.snapshot()->skills()) out += std::string(r.command) + " ";
+        return out;
+    };
+    w.load();
+    BOOST_TEST_REQUIRE(commands() == "alpha ");
+    write(a / "alpha/SKILL.md", skill("alpha", "edited through either"));
+    w.refresh(0, "edited: the copy through the link dropped again");
+    fs::remove(b / "alpha");
+    write(b / "alpha/SKILL.md", skill("alpha", "b's own"));
+    w.refresh(0, "the link replaced by a folder: two copies, each listed by its tier");
+    BOOST_TEST(commands() == "alpha@a alpha@b ");
+    fs::remove_all(b / "alpha");
+    fs::create_directory_symlink(a / "alpha", b / "alpha");
+    w.refresh(0, "a link again: one copy");
+    BOOST_TEST(commands() == "alpha ");
+    fs::remove_all(a / "alpha");
+    w.refresh(2, "the file both reached removed: a link left leading nowhere walks its tier");
+    BOOST_TEST(commands() == "");
+}
+
 BOOST_AUTO_TEST_CASE(a_derived_snapshot_lists_unchanged_chunks_from_the_rows_made_before)
 {
     temp_dir root;
@@ -2581,7 +2663,9 @@ BOOST_AUTO_TEST_CASE(rules_set_anew_place_only_the_skills_they_decide_otherwise_
     BOOST_TEST(off() == "g(hidden) w ");
     ::setenv("SKILLMD_TEST_RULES_GATE", "1", 1);
     set({user({{"w", false, override_mode::off}})});
-    w.refresh(2, "rules and a requirement changed together: a first load's work");
+    w.refresh(0, "rules and a requirement changed together, for the same skill: gated again, then placed again");
+    BOOST_TEST(off() == "w ");
+    BOOST_TEST(!reg.snapshot()->find("g")->hidden);
     ::unsetenv("SKILLMD_TEST_RULES_GATE");
     w.refresh(0, "the requirement alone");
     // The same rules under another layer's name: each skill they decide says so.
@@ -3290,9 +3374,9 @@ BOOST_AUTO_TEST_CASE(links_at_a_flat_root_are_followed_without_a_walk)
 
 // One file reached through two tiers under one command is listed once: the second copy
 // is dropped, and no list holds it. When the winner becomes another file (saved by a
-// rename, pointed elsewhere) or goes, the copy comes back, shadowed or listed: a change to
-// that command is left to a full refresh, which finds it. A hard link, and a link in each
-// tier to one dotfiles folder.
+// rename, pointed elsewhere) or goes, the copy comes back, shadowed or listed, without a
+// walk: the snapshot keeps the dropped copies' reads. A hard link, and a link in each tier
+// to one dotfiles folder.
 BOOST_AUTO_TEST_CASE(a_copy_dropped_as_its_winners_file_comes_back_when_the_winner_changes)
 {
     temp_dir t;
@@ -3315,12 +3399,12 @@ BOOST_AUTO_TEST_CASE(a_copy_dropped_as_its_winners_file_comes_back_when_the_winn
     refresh(0, "another command edited");
     write(user / "x/SKILL.md.new", skill("x", "saved by a rename: no longer the project's file"));
     fs::rename(user / "x/SKILL.md.new", user / "x/SKILL.md");
-    refresh(2, "the winner saved as another file");
+    refresh(0, "the winner saved as another file");
     BOOST_TEST(w.reg.snapshot()->shadowed().size() == 1u);
     w.reg.refresh();
     fs::create_directory_symlink(dotfiles / "z", user / "y.new");
     fs::rename(user / "y.new", user / "y");
-    refresh(2, "the winner's link pointed elsewhere");
+    refresh(0, "the winner's link pointed elsewhere");
     BOOST_TEST(w.reg.snapshot()->shadowed().size() == 2u);
     w.reg.refresh();
     fs::remove(user / "y");
@@ -3329,7 +3413,7 @@ BOOST_AUTO_TEST_CASE(a_copy_dropped_as_its_winners_file_comes_back_when_the_winn
     w.reg.refresh();
     BOOST_TEST_REQUIRE(w.reg.snapshot()->shadowed().size() == 1u); // y is one file again
     fs::remove(user / "y");
-    refresh(2, "the winner's link removed");
+    refresh(0, "the winner's link removed");
     BOOST_TEST_REQUIRE(w.reg.snapshot()->find("y") != nullptr);
     BOOST_TEST(w.reg.snapshot()->find("y")->tier == "project");
 }
@@ -3439,6 +3523,15 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
     BOOST_TEST_MESSAGE("links in nested trees derived without a walk: mixed " << nested_links << ", quiet " << quiet_nested_links << " of " << 8 * n);
     BOOST_TEST(nested_links > 0);
     BOOST_TEST(quiet_nested_links > 8 * n / 2);
+    // One folder as two tiers: each change re-resolves its command with its dropped copy.
+    int const one_root = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 15, n, 8, {.rules = true, .one_root = true});
+    int const quiet_one_root = random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 16, n, 8, {.quiet = true, .one_root = true});
+    int const nested_one_root = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 17, n, 8, {.quiet = true, .one_root = true});
+    BOOST_TEST_MESSAGE("one folder as two tiers derived without a walk: Claude Code mixed " << one_root << ", Codex quiet " << quiet_one_root
+                                                                                         << ", nested quiet " << nested_one_root << " of " << 8 * n);
+    BOOST_TEST(one_root > 0);
+    BOOST_TEST(quiet_one_root > 8 * n / 2);
+    BOOST_TEST(nested_one_root > 8 * n / 2);
     ::unsetenv("SKILLMD_PROPERTY_TEST_GATE");
 }
 

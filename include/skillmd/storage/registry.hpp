@@ -201,6 +201,14 @@ private:
         while (last != v.end() && std::string_view((*last)->command).starts_with(prefix)) ++last;
         return std::pair{first, last};
     }
+    /// The copies of `command` dropped as a kept copy's very file (collapsed_): the first and the end.
+    auto dropped_of(std::string_view command) const
+    {
+        auto const first = std::lower_bound(collapsed_.begin(), collapsed_.end(), command, [](auto const& e, std::string_view c) { return e.first < c; });
+        auto last = first;
+        while (last != collapsed_.end() && last->first == command) ++last;
+        return std::pair{first, last};
+    }
 
     record_list skills_;
     mutable std::mutex listing_mutex_;
@@ -220,11 +228,16 @@ private:
     // The commands, sorted, of groups kept whole (every copy `name@tier`) with two copies in
     // one tier, and how many copies were reported so.
     detail::chunked<std::pair<std::string, std::uint32_t>> duplicates_;
-    // The commands, sorted, of skills dropped as the very file of a winner (one file reached
-    // through two tiers): none of the lists holds those, so a change to such a command (the
-    // winner edited into another file, or removed, brings the dropped copy back) is a first
-    // load's work.
-    std::vector<std::string> collapsed_;
+    // Copies dropped without a word as the very file of a copy kept (one file reached
+    // through two tiers): none of the lists holds them. Each as its command and its read,
+    // sorted; a change to such a command re-resolves its group with them (regroup).
+    struct dropped_copy
+    {
+        std::size_t tier = 0;
+        std::string path;
+        auto operator<=>(dropped_copy const&) const = default;
+    };
+    detail::chunked<std::pair<std::string, dropped_copy>> collapsed_;
     // Names that find a skill besides its command (`name:` or a label), sorted, each with
     // the command of its skill, viewing the records of skills_ (so a skill added or
     // removed moves no entry); a command is found by binary search in skills_, so it
@@ -584,8 +597,8 @@ private:
         their reports, or every copy under keep-all. Only its record, in the lists and
         the cache, and the chunks that hold it are new; the rest is shared (the
         diagnostics are copied when a report changes). `regating`: a requirement (PATH, environment) changed for a
-        gated skill, which is gated again first (regate). `rules`: operators' rules set
-        since the last snapshot, whose skills are placed again first (redecide).
+        gated skill, which is gated again first, in place (regate). `rules`: operators' rules
+        set since the last snapshot, whose skills are placed again next (redecide).
         Null when a change is of any other kind: the full refresh then gives what a first
         load would.
     */
@@ -668,9 +681,18 @@ private:
     /// off).
     bool gate_alone(record_ptr& rec, std::vector<diagnostic>& said) const;
     /// What the overrides decide for the read `r` (no layer: no rule matched); gating marks
-    /// a record with it. The rules in force: today's, or while redecide takes reads out,
-    /// those the last snapshot was made under.
+    /// a record with it. The rules in force: today's, or while derive regates skills and
+    /// redecide takes reads out, those the last snapshot was made under.
     override_decision override_of(skill_record const& r) const { return decided(deciding_ ? *deciding_ : opts_.overrides, r); }
+    /// The rules override_of reads, `before` for as long as this lives (null: today's throughout).
+    struct deciding_under
+    {
+        deciding_under(basic_registry const& reg, skillmd::overrides const* before) : rules(reg.deciding_) { rules = before; }
+        ~deciding_under() { rules = nullptr; }
+        deciding_under(deciding_under const&) = delete;
+        deciding_under& operator=(deciding_under const&) = delete;
+        skillmd::overrides const*& rules;
+    };
     static override_decision decided(skillmd::overrides const& rules, skill_record const& r)
     {
         if (rules.empty()) return {};

@@ -146,6 +146,29 @@ inline bool file_seen_before(record_ptr const& r, std::set<std::pair<std::uint64
     return s.inode != 0 && !files.emplace(static_cast<std::uint64_t>(s.device), static_cast<std::uint64_t>(s.inode)).second;
 }
 
+/// What a first load drops without a word from a group that shares a command (in tier and
+/// walk order; `d` the policy's decision for it): under keep-all each copy that is an
+/// earlier copy's very file, else each loser that is the winner's. They move from `group`
+/// to `dropped`, and `d.winner` names the same winner in what is left.
+template <bool Collapse>
+void drop_same_files(std::vector<record_ptr>& group, dedup_decision& d, std::vector<record_ptr>& dropped)
+{
+    if constexpr (Collapse) {
+        if (group.size() < 2) return;
+        std::set<std::pair<std::uint64_t, std::uint64_t>> files;
+        file_stamp const winner = group[d.winner]->where.stamp;
+        std::vector<record_ptr> kept;
+        std::size_t winner_now = 0;
+        for (std::size_t i = 0; i < group.size(); ++i) {
+            bool const goes = d.keep_all ? file_seen_before(group[i], files) : i != d.winner && group[i]->where.stamp.same_file(winner);
+            if (i == d.winner) winner_now = kept.size();
+            (goes ? dropped : kept).push_back(std::move(group[i]));
+        }
+        group = std::move(kept);
+        d.winner = winner_now;
+    }
+}
+
 /// Records are shared with the cache and packed: one that a snapshot must change (hidden,
 /// shadowed, renamed, given children) is made anew from an owned copy, and the new one is
 /// what `p` holds then.
@@ -231,15 +254,16 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->reads_in_order_ = previous.reads_in_order_;
     next->pieces_ = previous.pieces_;
     diagnostics_draft draft; // the diagnostics, copied when the first change to them comes
-    // Skills the rules decide otherwise now, placed again first: the changed files below
-    // are read under today's rules. (With gating changed too, a first load's work.)
-    if (rules && (regating || !redecide(*next, *rules, draft))) return nullptr;
     // Skills whose requirements are met now and were not, or the reverse (or unmet for
-    // another reason), gated again first:
-    // the changed files below are read under the same requirements.
+    // another reason), gated again first, where they are: gating does not move a skill.
+    // Then the skills the rules decide otherwise, placed again (and gated as they come);
+    // then the changed files, read under today's requirements and rules.
     if (regating) {
-        // A file reached through two tiers and dropped as the same file was gated too: its report stays.
-        if (!previous.collapsed_.empty()) return nullptr;
+        deciding_under const placed_by(*this, rules ? &rules->before : nullptr); // the rules are the snapshot's still
+        // A copy dropped as a kept one's very file was gated too, and its report stays; it
+        // is in no list to be gated again from: a first load's work.
+        for (auto const& [command, copy] : previous.collapsed_)
+            if (auto const read = previous.cached(copy.tier, copy.path); !read || !read->record || has_requirements(**read->record)) return nullptr;
         requirement_checker gate;
         std::vector<record_ptr> flipped;
         for (auto const& r : previous.gated_)
@@ -247,6 +271,7 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
         for (auto const& r : flipped)
             if (!regate(*next, *r, draft)) return nullptr;
     }
+    if (rules && !redecide(*next, *rules, draft)) return nullptr;
     for (std::size_t tier = 0; tier < changes.size(); ++tier)
         for (auto const& path : *changes[tier])
             if (!apply_change(*next, tier, path, draft)) return nullptr;
@@ -329,9 +354,10 @@ bool basic_registry<Parser, Dedup, Sources...>::redecide(skillmd::snapshot& next
     // keep-all policy's copies) or by their `name:` (the names table), the shadowed and the
     // disabled ones by a look at each (few); by path, in a tier whose paths are its root's
     // (absolute and normal), the reads below each rule's folder, a range of the cache (in
-    // another tier, each read of it). A name several skills bear, or a copy dropped as its
-    // winner's file (in no list), asks every read: one pass over the reads' names and paths.
-    bool every_read = !next.collapsed_.empty();
+    // another tier, each read of it). A copy dropped as a kept one's very file (in no list)
+    // bears that one's name and command: looked up by the command of each read named. A name
+    // several skills bear asks every read: one pass over the reads' names and paths.
+    bool every_read = false;
     for (auto const& n : names) every_read = every_read || detail::entry_for(next.crowded_, n).second;
     if (every_read) {
         for (auto const& r : next.cache_) take(r);
@@ -350,6 +376,13 @@ bool basic_registry<Parser, Dedup, Sources...>::redecide(skillmd::snapshot& next
     for (auto const* kept : {&next.shadowed_.items_, &next.disabled_.items_})
         for (auto const& r : *kept)
             if (named(r->command) || named(r->meta.name) || named(r->where.command)) read_of(*r);
+    if (!next.collapsed_.empty()) {
+        for (std::size_t k = 0, named_reads = keys.size(); k < named_reads; ++k)
+            if (auto const read = next.cached(keys[k].first, keys[k].second); read && read->record)
+                for (auto [c, end] = next.dropped_of((*read->record)->command); c != end; ++c) keys.emplace_back(c->second.tier, std::string_view(c->second.path));
+        for (auto const& n : names)
+            for (auto [c, end] = next.dropped_of(n); c != end; ++c) keys.emplace_back(c->second.tier, std::string_view(c->second.path));
+    }
     auto const& cache = next.cache_;
     for (std::size_t tier = 0; paths && tier < sizeof...(Sources); ++tier) {
         bool plain = false;
@@ -389,16 +422,10 @@ bool basic_registry<Parser, Dedup, Sources...>::redecide_each(skillmd::snapshot&
     // then do they come back under today's: a group of one command is whole at each step.
     std::vector<std::vector<diagnostic>> said(turned.size());
     {
-        deciding_ = &change.before;
-        struct today
-        {
-            skillmd::overrides const*& rules;
-            ~today() { rules = nullptr; }
-        } const back{deciding_};
+        deciding_under const before(*this, &change.before);
         for (std::size_t i = 0; i < turned.size(); ++i) {
             record_ptr const& r = turned[i];
             std::string const path(r->where.path);
-            if (std::binary_search(next.collapsed_.begin(), next.collapsed_.end(), std::string_view(r->command), std::less<>())) return false;
             auto const read = next.cached(r->tier_index, path);
             if (!read || !read->record) return false;
             said[i].assign(read->said.begin(), read->said.end()); // the read's own reports: they stay
@@ -424,19 +451,14 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
                                                             diagnostics_draft& draft) const
 {
     auto const before = next.cached(tier, path);
-    // A skill that shares its command with another, in any tier: the group is resolved again.
+    // A skill that shares its command with another, in any tier (or a copy dropped as its
+    // very file): the group is resolved again.
     auto const shared = [&](std::string_view command) { return has_company(next, command, {tier, path}); };
-    // One whose command lost a copy as the same file as its winner: a first load's work.
-    auto const collapsed = [&](std::string_view command) {
-        return std::binary_search(next.collapsed_.begin(), next.collapsed_.end(), command, std::less<>());
-    };
     if (before && before->record) {
-        if (collapsed((*before->record)->command)) return false;
         candidate where = (*before->record)->where.owned();
         where.stamp = {}; // a save by rename is another file at the same path: read it, as a walk would
         read_result now = read_one(work{tier, &where, nullptr});
         if (now.record) {
-            if (collapsed(now.record->command)) return false;
             said = std::move(now.diagnostics);
             std::string const command((*before->record)->command); // the cached read goes below
             if (now.record->command == command && !is_off(**before->record) && !is_off(*now.record))
@@ -460,7 +482,7 @@ bool basic_registry<Parser, Dedup, Sources...>::change_alone(skillmd::snapshot& 
     read_result now = read_one(work{tier, &where, nullptr});
     said = std::move(now.diagnostics);
     if (now.record) {
-        if (had_skill || collapsed(now.record->command)) return false;
+        if (had_skill) return false;
         return read_comes(next, now.record, gated, draft);
     }
     // Listed, and no skill (a flat tier's folder without its SKILL.md, or a file that says
@@ -623,6 +645,8 @@ bool basic_registry<Parser, Dedup, Sources...>::has_company(skillmd::snapshot co
         if (skillmd::snapshot::key_of(*s) != key) return true;
     for (auto [c, end] = next.copies_of(command); c != end; ++c)
         if (skillmd::snapshot::key_of(*c) != key) return true;
+    for (auto [c, end] = next.dropped_of(command); c != end; ++c)
+        if (key != typename skillmd::snapshot::read_key{c->second.tier, c->second.path}) return true;
     return false;
 }
 
@@ -634,8 +658,8 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
 {
     // A refresh that returns false here is thrown away whole: what was changed before does not matter.
     std::string const command(command_viewed); // the records viewed are replaced below
-    // Every report of a collision is a shadowed skill's or a copy's in one tier, in order;
-    // none was dropped as the winner's file.
+    // Every report of a collision is a shadowed skill's or a copy's in one tier, in order
+    // (a copy dropped as a kept one's file says nothing).
     std::size_t copies_reported = 0, copies_before = 0; // in all, and of commands before this one
     for (auto const& [c, n] : next.duplicates_) {
         copies_reported += n;
@@ -643,7 +667,7 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     }
     auto const [dup, has_dup] = detail::entry_for(next.duplicates_, command);
     std::size_t const copies_now = has_dup ? dup->second : 0;
-    if (next.collisions_ != next.shadowed_.items_.size() + copies_reported || !next.collapsed_.empty()) return false;
+    if (next.collisions_ != next.shadowed_.items_.size() + copies_reported) return false;
     if (!looks_like_no_other(next, command)) return false;
     // What is listed of it: the skill, or the copies a keep-all policy lists as `name@tier`
     // (two or more). Held here: the names table views their strings until the end.
@@ -670,17 +694,21 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     std::optional<read_key> const changed = before ? std::optional<read_key>(skillmd::snapshot::key_of(*before->record)) : std::nullopt;
     std::vector<record_ptr> group;
     bool found = !changed;
-    auto const take = [&](record_ptr const& r) {
-        if (changed && skillmd::snapshot::key_of(r) == *changed) return found = true;
-        auto const c = next.cached(r->tier_index, r->where.path);
+    auto const take = [&](read_key const key) {
+        if (changed && key == *changed) return found = true;
+        auto const c = next.cached(key.first, key.second);
         if (!c || !c->record || (*c->record)->command != command) return false;
         group.push_back(*c->record);
         return true;
     };
     for (auto const& r : listed)
-        if (!take(r)) return false;
+        if (!take(skillmd::snapshot::key_of(r))) return false;
     for (std::size_t k = from; k < to; ++k)
-        if (!take(shadowed[k])) return false;
+        if (!take(skillmd::snapshot::key_of(shadowed[k]))) return false;
+    auto const [dropped_first, dropped_end] = next.dropped_of(command); // copies a kept one's very file
+    std::size_t const dropped_from = dropped_first.index(), dropped_to = dropped_end.index();
+    for (auto c = dropped_first; c != dropped_end; ++c)
+        if (!take(read_key{c->second.tier, c->second.path})) return false;
     if (!found) return false; // the changed skill was neither listed nor shadowed (off, say)
     // Gated as a full refresh gates them, before the policy sees them: hidden or not (what
     // gating says of the others is in place, as their requirements did not change), not off.
@@ -705,19 +733,16 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     // Relisting a copy costs a pass over the gated skills: past this many copies (in one
     // tier: across tiers a group has one a tier), a first load's work costs less.
     if (group.size() > max_copies_regrouped) return false;
-    // One file twice: a first load drops the second copy without a word, which the counts here do not follow.
-    if constexpr (Dedup::collapse_same_file) {
-        std::set<std::pair<std::uint64_t, std::uint64_t>> files;
-        for (auto const& r : group)
-            if (detail::file_seen_before(r, files)) return false;
-    }
-    // A group of one is listed as it is; a larger one goes to the policy.
+    // A group of one is listed as it is; a larger one goes to the policy. One file reached
+    // twice is then dropped, as a first load drops it.
     dedup_decision d;
+    std::vector<record_ptr> dropped;
     if (group.size() > 1) {
         std::vector<dedup_entry> entries;
         for (auto const& r : group) entries.push_back({r->tier_index, r->tier, r->where.database, r->where.stamp});
         d = Dedup::resolve(entries);
         if (!d.keep_all && d.winner >= group.size()) return false;
+        detail::drop_same_files<Dedup::collapse_same_file>(group, d, dropped);
     }
     // What is listed from now on: every copy as `name@tier` under keep-all, else the winner,
     // with the others shadowed and reported as resolve_collisions words them.
@@ -765,6 +790,13 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
         diagnostics.insert(diagnostics.begin() + static_cast<std::ptrdiff_t>(first), std::make_move_iterator(reports.begin()),
                            std::make_move_iterator(reports.end()));
         next.collisions_ = next.collisions_ - reported_before + reports.size();
+    }
+    if (dropped_to != dropped_from || !dropped.empty()) {
+        std::vector<typename skillmd::snapshot::dropped_copy> now_dropped;
+        for (auto const& r : dropped) now_dropped.push_back({r->tier_index, std::string(r->where.path)});
+        std::sort(now_dropped.begin(), now_dropped.end());
+        for (std::size_t k = dropped_to; k > dropped_from; --k) next.collapsed_.erase(k - 1);
+        for (std::size_t k = 0; k < now_dropped.size(); ++k) next.collapsed_.insert(dropped_from + k, {command, std::move(now_dropped[k])});
     }
     if (copies_then != copies_now) {
         if (copies_then == 0) next.duplicates_.erase(dup.index());
@@ -1548,11 +1580,8 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
         return;
     }
     skills.reserve(skills.size() + kept.size());
-    // Groups come in command order: the commands that lose a copy as its winner's file stay sorted.
-    auto const collapsed_in = [&next](std::string const& command) {
-        if (next.collapsed_.empty() || next.collapsed_.back() != command) next.collapsed_.push_back(command);
-    };
-    std::vector<record_ptr> group;
+    std::vector<std::pair<std::string, typename skillmd::snapshot::dropped_copy>> collapsed;
+    std::vector<record_ptr> group, dropped;
     std::vector<std::pair<std::string, std::uint32_t>> duplicates;
     for (std::size_t first = 0, last; first < kept.size(); first = last) {
         for (last = first + 1; last < kept.size() && kept[last]->command == kept[first]->command; ++last) {}
@@ -1566,14 +1595,11 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
         std::stable_sort(group.begin(), group.end(), [](auto const& a, auto const& b) { return a->tier_index < b->tier_index; });
         std::vector<dedup_entry> entries;
         for (auto const& r : group) entries.push_back({r->tier_index, r->tier, r->where.database, r->where.stamp});
-        dedup_decision const d = Dedup::resolve(entries);
+        dedup_decision d = Dedup::resolve(entries);
+        dropped.clear(); // one file reached through two tiers counts once
+        detail::drop_same_files<Dedup::collapse_same_file>(group, d, dropped);
+        for (auto const& r : dropped) collapsed.emplace_back(command, typename skillmd::snapshot::dropped_copy{r->tier_index, std::string(r->where.path)});
         if (d.keep_all) {
-            if constexpr (Dedup::collapse_same_file) { // one file reached through two tiers counts once
-                std::set<std::pair<std::uint64_t, std::uint64_t>> files;
-                auto const again = std::remove_if(group.begin(), group.end(), [&](record_ptr const& r) { return detail::file_seen_before(r, files); });
-                if (again != group.end()) collapsed_in(command);
-                group.erase(again, group.end());
-            }
             if (auto const reported = report_copies_in_one_tier(command, group, next.diagnostics_); reported != 0)
                 duplicates.emplace_back(command, reported);
             for (auto& r : group) {
@@ -1589,10 +1615,6 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
         for (std::size_t i = 0; i < group.size(); ++i) {
             if (i == d.winner) continue;
             auto& r = group[i];
-            if (Dedup::collapse_same_file && r->where.stamp.same_file(group[d.winner]->where.stamp)) {
-                collapsed_in(command);
-                continue;
-            }
             constexpr auto level = [] {
                 if constexpr (requires { Dedup::warn_on_shadow; }) return Dedup::warn_on_shadow ? severity::warning : severity::info;
                 else return severity::info;
@@ -1607,6 +1629,8 @@ void basic_registry<Parser, Dedup, Sources...>::resolve_collisions(command_group
         skills.push_back(std::move(group[d.winner]));
     }
     next.duplicates_ = detail::chunked<std::pair<std::string, std::uint32_t>>(std::move(duplicates));
+    std::sort(collapsed.begin(), collapsed.end());
+    next.collapsed_ = decltype(next.collapsed_)(std::move(collapsed));
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
