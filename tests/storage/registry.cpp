@@ -2362,6 +2362,23 @@ BOOST_AUTO_TEST_CASE(copies_dropped_as_their_winners_file_are_resolved_again_wit
     fs::remove_all(a / "alpha");
     w.refresh(2, "the file both reached removed: a link left leading nowhere walks its tier");
     BOOST_TEST(commands() == "");
+    // A hard link made since the walk: the first name may be watched by its folder alone
+    // (past the budget of watches), which sees no write made through the second. Both
+    // tiers walk once; from then on each name has a watch of its own.
+    fs::path const c = t / "c", d = t / "d";
+    write(c / "h/SKILL.md", skill("h", "one name"));
+    fs::create_directories(d);
+    two_watched_tiers<first_tier_wins> hard("c", c, "d", d, lenient(dialects::claude_code()));
+    hard.load();
+    fs::create_directories(d / "h");
+    hard.refresh(0, "a folder made");
+    fs::create_hard_link(c / "h/SKILL.md", d / "h/SKILL.md");
+    hard.refresh(2, "a second name made for the file: a walk");
+    hard.refresh(2, "and a look at what changed while the first name's own watch was set");
+    write(d / "h/SKILL.md", skill("h", "written through the second name"));
+    hard.refresh(0, "written through the second name: the first one's own watch saw it");
+    BOOST_TEST(hard.reg.snapshot()->find("h")->meta.description == "written through the second name");
+    BOOST_TEST(hard.reg.snapshot()->shadowed().empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_derived_snapshot_lists_unchanged_chunks_from_the_rows_made_before)
@@ -3527,9 +3544,13 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
     int const one_root = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 15, n, 8, {.rules = true, .one_root = true});
     int const quiet_one_root = random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 16, n, 8, {.quiet = true, .one_root = true});
     int const nested_one_root = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 17, n, 8, {.quiet = true, .one_root = true});
+    // (sven reads requirements: a dropped copy that bears one walks when gating changes)
+    int const gated_one_root = random_changes_match_a_first_load<highest_tier_wins>(layout::nested, dialects::sven(), seed + 18, n, 8, {.rules = true, .one_root = true});
     BOOST_TEST_MESSAGE("one folder as two tiers derived without a walk: Claude Code mixed " << one_root << ", Codex quiet " << quiet_one_root
-                                                                                         << ", nested quiet " << nested_one_root << " of " << 8 * n);
+                                                                                         << ", nested quiet " << nested_one_root << ", nested mixed "
+                                                                                         << gated_one_root << " of " << 8 * n);
     BOOST_TEST(one_root > 0);
+    BOOST_TEST(gated_one_root > 0);
     BOOST_TEST(quiet_one_root > 8 * n / 2);
     BOOST_TEST(nested_one_root > 8 * n / 2);
     ::unsetenv("SKILLMD_PROPERTY_TEST_GATE");

@@ -618,8 +618,9 @@ private:
     /// The skill `was` (of the last snapshot) gated again, its requirements met now and not
     /// before or the reverse: hidden or not where it is (listed, a keep-all copy, or
     /// shadowed, or off), gating's report put in or taken out where a first load puts it.
-    /// False where the order of the reads is not known.
-    bool regate(skillmd::snapshot& next, skill_record const& was, diagnostics_draft& draft) const;
+    /// `dropped`: `was` is the read of a copy dropped as a kept one's very file, in no list:
+    /// only the report changes. False where the order of the reads is not known.
+    bool regate(skillmd::snapshot& next, skill_record const& was, diagnostics_draft& draft, bool dropped = false) const;
     /// Where a read at `path` that said nothing until now puts what it says: before the first
     /// read after it (by tier, then its candidate's command) that said something, or where
     /// the collisions' reports begin. None when the order is not known (see reads_in_order_).
@@ -759,8 +760,9 @@ private:
 
     bool gating_unchanged(skillmd::snapshot const& s) const;
     /// Whether gating would say otherwise of `r` (of snapshot `s`) now: hidden or shown,
-    /// or hidden for another reason, which a first load's report words.
-    static bool gate_changed(skillmd::snapshot const& s, skill_record const& r, requirement_checker& gate);
+    /// or hidden for another reason, which a first load's report words. `dropped`: `r` is
+    /// the read of a dropped copy, which gating never marked (its report says whether it was hidden).
+    static bool gate_changed(skillmd::snapshot const& s, skill_record const& r, requirement_checker& gate, bool dropped = false);
 
     template <std::size_t I>
     void discover_one(discovery& d, std::vector<work>& items, skillmd::snapshot& next)

@@ -260,16 +260,21 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     // then the changed files, read under today's requirements and rules.
     if (regating) {
         deciding_under const placed_by(*this, rules ? &rules->before : nullptr); // the rules are the snapshot's still
-        // A copy dropped as a kept one's very file was gated too, and its report stays; it
-        // is in no list to be gated again from: a first load's work.
-        for (auto const& [command, copy] : previous.collapsed_)
-            if (auto const read = previous.cached(copy.tier, copy.path); !read || !read->record || has_requirements(**read->record)) return nullptr;
         requirement_checker gate;
-        std::vector<record_ptr> flipped;
+        std::vector<record_ptr> flipped, flipped_dropped;
         for (auto const& r : previous.gated_)
             if (gate_changed(previous, *r, gate)) flipped.push_back(r);
+        // A copy dropped as a kept one's very file was gated too, and its report stays:
+        // in no list, it is found among the dropped copies' reads.
+        for (auto const& [command, copy] : previous.collapsed_) {
+            auto const read = previous.cached(copy.tier, copy.path);
+            if (!read || !read->record) return nullptr;
+            if (has_requirements(**read->record) && gate_changed(previous, **read->record, gate, true)) flipped_dropped.push_back(*read->record);
+        }
         for (auto const& r : flipped)
             if (!regate(*next, *r, draft)) return nullptr;
+        for (auto const& r : flipped_dropped)
+            if (!regate(*next, *r, draft, true)) return nullptr;
     }
     if (rules && !redecide(*next, *rules, draft)) return nullptr;
     for (std::size_t tier = 0; tier < changes.size(); ++tier)
@@ -575,7 +580,8 @@ auto basic_registry<Parser, Dedup, Sources...>::splice(skillmd::snapshot& next, 
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, skill_record const& was, diagnostics_draft& draft) const
+bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, skill_record const& was, diagnostics_draft& draft,
+                                                      bool dropped) const
 {
     auto const read = next.cached(was.tier_index, was.where.path);
     if (!read || !read->record) return false;
@@ -590,7 +596,9 @@ bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, 
     // Where it is: listed (alone, a winner, or a keep-all copy `name@tier`), shadowed, or off.
     std::size_t i = skillmd::snapshot::npos, k = skillmd::snapshot::npos;
     std::optional<std::size_t> off_at;
-    if (!on) {
+    if (dropped) {
+        if (!on) return false; // a copy the rules turn off is no group's
+    } else if (!on) {
         off_at = disabled_place(next, *rec, true);
         if (!off_at) return false;
     } else if (was.shadowed_by.empty()) {
@@ -626,6 +634,7 @@ bool basic_registry<Parser, Dedup, Sources...>::regate(skillmd::snapshot& next, 
     if (!mine) return false;
     if (mine->count != 0) next.gate_said_.insert(skillmd::snapshot::said_from(next.gate_said_, at), {at, *mine});
     if (i != skillmd::snapshot::npos) return relist(next, i, next.skills_.items_[i], std::move(rec));
+    if (dropped) return true;
     auto& kept = off_at ? next.disabled_.items_ : next.shadowed_.items_;
     std::size_t const at_kept = off_at ? *off_at : k;
     std::erase(next.gated_, kept[at_kept]);
@@ -1240,15 +1249,17 @@ bool basic_registry<Parser, Dedup, Sources...>::gating_unchanged(skillmd::snapsh
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-bool basic_registry<Parser, Dedup, Sources...>::gate_changed(skillmd::snapshot const& s, skill_record const& r, requirement_checker& gate)
+bool basic_registry<Parser, Dedup, Sources...>::gate_changed(skillmd::snapshot const& s, skill_record const& r, requirement_checker& gate,
+                                                            bool dropped)
 {
     auto const why = gate.unmet(r.meta);
-    if (why.has_value() != r.hidden) return true;
-    if (!why) return false;
-    // Hidden before and now: for the same reason? (Two unmet, and the first of them met now.)
     auto const read = s.cached(r.tier_index, r.where.path);
     if (!read || !read->record) return true;
     auto const g = skillmd::snapshot::said_at(s.gate_said_, static_cast<std::uint32_t>(read->at));
+    bool const hidden = dropped ? g != s.gate_said_.end() : r.hidden; // a dropped copy's only gating report says it is hidden
+    if (why.has_value() != hidden) return true;
+    if (!why) return false;
+    // Hidden before and now: for the same reason? (Two unmet, and the first of them met now.)
     if (g == s.gate_said_.end()) return true;
     std::string const said = "skill `" + (*read->record)->command + "` is hidden: " + *why;
     auto const reports = s.diagnostics_in(g->second);

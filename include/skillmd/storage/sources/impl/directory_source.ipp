@@ -1980,9 +1980,21 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     // A file listed may be another inode now (saved by a rename) or a new one: its own
     // watch follows, where it needs one.
     for (auto const& p : edited) {
+        struct stat lst {};
+        bool const there = ::lstat(p.c_str(), &lst) == 0;
         // A SKILL.md that is a link where the last walk met none: what it leads to is the
         // walk's to judge (see watch()).
-        if (struct stat lst {}; !w.linked && ::lstat(p.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        if (!w.linked && there && S_ISLNK(lst.st_mode)) {
+            w.complete = false;
+            return std::nullopt;
+        }
+        // A file with another name that had no watch of its own here (a hard link made
+        // since): the other name, in this tier or another, may be watched by its folder
+        // alone (past the budget of watches), which sees no write made through this one.
+        // A walk asks every file's stamp, and watches each such file itself.
+        if (auto const own = w.watched.find(p);
+            there && S_ISREG(lst.st_mode) && lst.st_nlink > 1 &&
+            (own == w.watched.end() || own->second.device != lst.st_dev || own->second.inode != lst.st_ino)) {
             w.complete = false;
             return std::nullopt;
         }
