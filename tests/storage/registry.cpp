@@ -1237,6 +1237,9 @@ struct change_mix
     /// from the home folder: the user's skills and the project's are one folder): every skill
     /// is read twice, and the second copy dropped as its winner's very file.
     bool one_root = false;
+    /// Flat: folder names (the commands) beyond ASCII at times (`s\u00e9-0`, `\u00fc-1`),
+    /// then none again, and a pair that looks alike (`s1-0`, `sl-0`), which walks.
+    bool unicode = false;
 };
 
 /// Random changes to two tiers of one layout, refreshed after every one or two: each
@@ -1281,17 +1284,22 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
             if (quiet) return k == 0 && pick(2) == 0 ? dotfiles / "via" : dotfiles / numbered("d", k + 6 * tier);
             return pick(4) == 0 ? dotfiles / "via" : dotfiles / numbered("d", pick(12));
         };
+        auto const flat_name = [&](int j) {
+            if (!mix.unicode) return numbered("s", j);
+            static char const* const looks[] = {"s\xc3\xa9", "s1", "sl", "t", "\xc3\xbc", "v"};
+            return std::string(looks[j % 6]) + "-" + std::to_string(j / 6);
+        };
         auto const file_of = [&](int tier, int k) -> fs::path {
             fs::path const& r = roots[tier];
-            if (lay == layout::files) return r / numbered("s", id(tier, k)).append(".md");
-            if (lay == layout::flat) return r / numbered("s", id(tier, k)) / "SKILL.md";
+            if (lay == layout::files) return r / flat_name(id(tier, k)).append(".md");
+            if (lay == layout::flat) return r / flat_name(id(tier, k)) / "SKILL.md";
             if (k < 2) return r / numbered("p", parent(tier, k)) / "SKILL.md";
             return r / numbered("p", parent(tier, k)) / numbered("c", id(tier, k)) / "SKILL.md";
         };
         auto const text = [&](int tier, int k) {
             std::string const folder = lay == layout::nested && k < 2 ? numbered("p", parent(tier, k))
                                        : lay == layout::nested        ? numbered("c", id(tier, k))
-                                                                      : numbered("s", id(tier, k));
+                                                                      : flat_name(id(tier, k));
             // An edit that changes only the text, or its trigger phrases (a key no dialect here claims).
             auto const edited = [&] {
                 int const v = pick(1000);
@@ -1348,7 +1356,7 @@ int random_changes_match_a_first_load(layout lay, dialect const& dia, unsigned s
                 fs::create_symlink(dotfiles / "note.txt", place);
                 return place.string() + " -> note.txt";
             default: { // into the tier itself: a second name for one of its folders, not followed
-                fs::path const to = roots[tier] / numbered("s", id(tier, pick(6)));
+                fs::path const to = roots[tier] / flat_name(id(tier, pick(6)));
                 if (!free || fs::is_symlink(to)) return "no link into the tier";
                 fs::create_directory_symlink(to, place);
                 return place.string() + " -> " + to.string();
@@ -1814,6 +1822,47 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
     step([&] { fs::create_directory(t / "bad\x01name"); }, true);
     step([&] { fs::create_directory_symlink(t / "beta", t / "beta-link"); }, true);
     BOOST_TEST(reg.snapshot()->find("gamma") != nullptr);
+}
+
+// A store with a name beyond ASCII compares look-alikes by their Unicode skeletons (`rn`
+// looks like `m`): a skill that looks like no other comes and goes without a walk, found so
+// in the snapshot's table of skeletons; one that looks like another walks, and so does the
+// last name beyond ASCII going (case decides again then).
+BOOST_AUTO_TEST_CASE(names_beyond_ascii_come_and_go_without_a_walk_unless_they_look_alike)
+{
+    temp_dir t;
+    write(t / "caf\xc3\xa9/SKILL.md", skill("caf\xc3\xa9", "beyond ASCII"));
+    write(t / "m/SKILL.md", skill("m", "plain"));
+    for (char const* n : {"na\xc3\xafve", "rn", "tea", "Tea"}) fs::create_directories(t / n);
+    walk_counting_dir src{directory_source("t", t.path.string())};
+    using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
+    reg_t reg(parser{}, lenient(dialects::claude_code()), src);
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    auto const first_load = [&] {
+        reg_t first(parser{}, lenient(dialects::claude_code()), walk_counting_dir{directory_source("t", t.path.string())});
+        first.load();
+        return whole(*first.snapshot());
+    };
+    auto const step = [&](char const* what, std::function<void()> const& change, bool walks) {
+        int const before = *src.walks;
+        change();
+        reg.refresh();
+        BOOST_TEST((*src.walks > before) == walks, what);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+        reg.refresh(); // the watches again, after a walk
+    };
+    step("an ASCII name alone", [&] { write(t / "tea/SKILL.md", skill("tea", "alone")); }, false);
+    step("a second name beyond ASCII", [&] { write(t / "na\xc3\xafve/SKILL.md", skill("na\xc3\xafve", "alone too")); }, false);
+    step("edited", [&] { write(t / "tea/SKILL.md", skill("tea", "edited")); }, false);
+    step("a look-alike of m", [&] { write(t / "rn/SKILL.md", skill("rn", "looks like m")); }, true);
+    step("the look-alike gone", [&] { fs::remove(t / "rn/SKILL.md"); }, true);
+    step("an ASCII name gone", [&] { fs::remove(t / "tea/SKILL.md"); }, false);
+    step("a name beyond ASCII gone, one left", [&] { fs::remove(t / "caf\xc3\xa9/SKILL.md"); }, false);
+    step("the last name beyond ASCII gone", [&] { fs::remove(t / "na\xc3\xafve/SKILL.md"); }, true);
+    step("by case again: an ASCII name alone", [&] { write(t / "tea/SKILL.md", skill("tea", "back")); }, false);
+    step("by case again: a look-alike", [&] { write(t / "Tea/SKILL.md", skill("Tea", "tea by another case")); }, true);
 }
 
 // An edit that kept the size, with its modification time put back (`cp -p`, `touch -r`),
@@ -2362,23 +2411,32 @@ BOOST_AUTO_TEST_CASE(copies_dropped_as_their_winners_file_are_resolved_again_wit
     fs::remove_all(a / "alpha");
     w.refresh(2, "the file both reached removed: a link left leading nowhere walks its tier");
     BOOST_TEST(commands() == "");
-    // A hard link made since the walk: the first name may be watched by its folder alone
-    // (past the budget of watches), which sees no write made through the second. Both
-    // tiers walk once; from then on each name has a watch of its own.
-    fs::path const c = t / "c", d = t / "d";
-    write(c / "h/SKILL.md", skill("h", "one name"));
-    fs::create_directories(d);
-    two_watched_tiers<first_tier_wins> hard("c", c, "d", d, lenient(dialects::claude_code()));
-    hard.load();
-    fs::create_directories(d / "h");
-    hard.refresh(0, "a folder made");
-    fs::create_hard_link(c / "h/SKILL.md", d / "h/SKILL.md");
-    hard.refresh(2, "a second name made for the file: a walk");
-    hard.refresh(2, "and a look at what changed while the first name's own watch was set");
-    write(d / "h/SKILL.md", skill("h", "written through the second name"));
-    hard.refresh(0, "written through the second name: the first one's own watch saw it");
-    BOOST_TEST(hard.reg.snapshot()->find("h")->meta.description == "written through the second name");
-    BOOST_TEST(hard.reg.snapshot()->shadowed().empty());
+    // A hard link made since the walk, from one tier's skill file to another's. Within the
+    // budget of watches every skill file has a watch of its own: derived. Past it (the
+    // limit lowered here as 100,000 skills would), the first name is watched by its folder
+    // alone, which sees no write made through the second: both tiers walk once, and from
+    // then on each name has a watch of its own.
+    std::size_t const kernel_limit = skillmd::detail::inotify_watch_limit();
+    for (bool const past : {false, true}) {
+        fs::path const c = t / (past ? "c2" : "c"), d = t / (past ? "d2" : "d");
+        write(c / "h/SKILL.md", skill("h", "one name"));
+        fs::create_directories(d / "h");
+        skillmd::detail::inotify_watch_limit(past ? 2 : kernel_limit);
+        two_watched_tiers<first_tier_wins> hard("c", c, "d", d, lenient(dialects::claude_code()));
+        hard.load();
+        fs::create_hard_link(c / "h/SKILL.md", d / "h/SKILL.md");
+        if (past) {
+            hard.refresh(2, "past the budget, a second name made for the file: a walk");
+            hard.refresh(2, "and a look at what changed while the first name's own watch was set");
+        } else {
+            hard.refresh(0, "within the budget, a second name made for the file");
+        }
+        write(d / "h/SKILL.md", skill("h", "written through the second name"));
+        hard.refresh(0, "written through the second name: the first one's own watch saw it");
+        BOOST_TEST(hard.reg.snapshot()->find("h")->meta.description == "written through the second name");
+        BOOST_TEST(hard.reg.snapshot()->shadowed().empty());
+    }
+    skillmd::detail::inotify_watch_limit(kernel_limit);
 }
 
 BOOST_AUTO_TEST_CASE(a_derived_snapshot_lists_unchanged_chunks_from_the_rows_made_before)
@@ -3551,6 +3609,14 @@ BOOST_AUTO_TEST_CASE(random_changes_in_every_layout_refresh_to_what_a_first_load
                                                                                          << gated_one_root << " of " << 8 * n);
     BOOST_TEST(one_root > 0);
     BOOST_TEST(gated_one_root > 0);
+    // Names beyond ASCII: look-alikes compared by their Unicode skeletons, searched in the
+    // snapshot's table of them; the last such name gone walks (case decides again).
+    int const unicode = random_changes_match_a_first_load<first_tier_wins>(layout::flat, dialects::claude_code(), seed + 19, n, 8, {.quiet = true, .unicode = true});
+    int const unicode_copies =
+        random_changes_match_a_first_load<keep_every_copy>(layout::flat, dialects::codex_0_169(), seed + 20, n, 8, {.quiet = true, .shadowing = true, .unicode = true});
+    BOOST_TEST_MESSAGE("names beyond ASCII derived without a walk: Claude Code " << unicode << ", Codex's copies " << unicode_copies << " of " << 8 * n);
+    BOOST_TEST(unicode > 8 * n / 2);
+    BOOST_TEST(unicode_copies > 8 * n / 2);
     BOOST_TEST(quiet_one_root > 8 * n / 2);
     BOOST_TEST(nested_one_root > 8 * n / 2);
     ::unsetenv("SKILLMD_PROPERTY_TEST_GATE");

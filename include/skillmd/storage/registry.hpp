@@ -250,6 +250,12 @@ private:
     detail::chunked<std::pair<std::string, std::uint32_t>> crowded_;
     // Every command of skills_ and shadowed_ is ASCII, so look-alikes differ by case alone.
     bool ascii_ = true;
+    // When not ascii_, what look-alikes are compared by: each name that skills_ and
+    // shadowed_ bear (base_command) under its Unicode skeleton, sorted, and how many of
+    // those names are beyond ASCII. A refresh asks whether a name looks like another with
+    // one search, and walks when the last name beyond ASCII goes (case decides then).
+    detail::chunked<std::pair<std::string, std::string>> looks_;
+    std::size_t beyond_ascii_ = 0;
     // The skills of skills_, shadowed_ and disabled_ that require programs or variables:
     // what a refresh checks again when no file changed (PATH or the environment may have).
     std::vector<record_ptr> gated_;
@@ -720,6 +726,10 @@ private:
     /// Whether no listed or shadowed command looks like `command` (ASCII case; a store with
     /// non-ASCII commands folds more than this sees): the look-alike reports stay as they are.
     static bool looks_like_no_other(skillmd::snapshot const& next, std::string_view command);
+    /// After a change to the records of skills_ and shadowed_ that bear `command` (when not
+    /// ascii_): its entry in looks_ put in or taken out. False when the last name beyond
+    /// ASCII went: a first load compares the rest by case.
+    static bool relook(skillmd::snapshot& next, std::string_view command);
     /// The names a skill adds to names_ (its `name:` and, where labels find skills, its label).
     template <class F>
     void for_each_name(skill_record const& r, F&& f) const

@@ -241,6 +241,8 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->names_ = previous.names_;
     next->crowded_ = previous.crowded_;
     next->ascii_ = previous.ascii_;
+    next->looks_ = previous.looks_;
+    next->beyond_ascii_ = previous.beyond_ascii_;
     next->gated_ = previous.gated_;
     next->cache_ = previous.cache_;
     next->said_ = previous.said_;
@@ -858,7 +860,7 @@ bool basic_registry<Parser, Dedup, Sources...>::regroup(skillmd::snapshot& next,
     if (before && now) next.cache_.set(before->at, std::move(now));
     else if (before) uncache_read(next, *before, miss);
     else cache_read(next, now);
-    return true;
+    return relook(next, command);
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
@@ -949,11 +951,46 @@ bool basic_registry<Parser, Dedup, Sources...>::stands_alone(skillmd::snapshot c
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::looks_like_no_other(skillmd::snapshot const& next, std::string_view command)
 {
-    if (!next.ascii_ || !detail::ascii_only(command)) return false;
+    if (!next.ascii_) { // by Unicode skeleton, as a first load compares a store with a name beyond ASCII
+        std::string const look = detail::confusable_skeleton(command);
+        auto it = std::lower_bound(next.looks_.begin(), next.looks_.end(), look, [](auto const& e, std::string const& k) { return e.first < k; });
+        for (; it != next.looks_.end() && it->first == look; ++it)
+            if (it->second != command) return false;
+        return true;
+    }
+    if (!detail::ascii_only(command)) return false; // the first name beyond ASCII: all are compared otherwise now
     std::string prefix;
     if (detail::case_twin_in(next.skills_.items_, command, prefix)) return false;
     prefix.clear();
     return !detail::case_twin_in(next.shadowed_.items_, command, prefix);
+}
+
+template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
+bool basic_registry<Parser, Dedup, Sources...>::relook(skillmd::snapshot& next, std::string_view command)
+{
+    if (next.ascii_) return true;
+    // Borne still: by a record of that command, or by a copy `command@tier`.
+    auto const bears = [&](detail::chunked<record_ptr> const& list) {
+        if (auto const i = skillmd::snapshot::first_from(list, command); i != list.end() && (*i)->command == command) return true;
+        std::string const prefix = std::string(command) + "@";
+        for (auto i = skillmd::snapshot::first_from(list, prefix); i != list.end() && std::string_view((*i)->command).starts_with(prefix); ++i)
+            if (skillmd::snapshot::base_command(**i) == command) return true;
+        return false;
+    };
+    bool const borne = bears(next.skills_.items_) || bears(next.shadowed_.items_);
+    std::pair<std::string, std::string> entry(detail::confusable_skeleton(command), std::string(command));
+    auto const at = std::lower_bound(next.looks_.begin(), next.looks_.end(), entry);
+    bool const kept = at != next.looks_.end() && *at == entry;
+    if (borne == kept) return true;
+    bool const beyond = !detail::ascii_only(command);
+    if (borne) {
+        next.looks_.insert(at.index(), std::move(entry));
+        next.beyond_ascii_ += beyond;
+        return true;
+    }
+    next.looks_.erase(at.index());
+    next.beyond_ascii_ -= beyond;
+    return !beyond || next.beyond_ascii_ != 0;
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
@@ -1059,7 +1096,7 @@ bool basic_registry<Parser, Dedup, Sources...>::add_skill(skillmd::snapshot& nex
     if (!gate_alone(rec, gated)) return false; // off
     if (!list_one(next, std::move(rec))) return false;
     cache_read(next, read);
-    return true;
+    return relook(next, command);
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
@@ -1169,7 +1206,7 @@ bool basic_registry<Parser, Dedup, Sources...>::remove_skill(skillmd::snapshot& 
     if (listed->tier_index != old->tier_index || listed->where.path != old->where.path || !stands_alone(next, command)) return false;
     if (!unlist_one(next, i)) return false;
     uncache_read(next, before, miss);
-    return true;
+    return relook(next, command);
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
@@ -1721,6 +1758,13 @@ void basic_registry<Parser, Dedup, Sources...>::report_confusables(skillmd::snap
     if (!ascii) {
         skeletons.reserve(looks.size()); // the views below stay put
         for (auto& [key, r] : looks) key = skeletons.emplace_back(skillmd::detail::confusable_skeleton(key));
+        std::vector<std::pair<std::string, std::string>> kept; // each name once, for refreshes to search
+        kept.reserve(looks.size());
+        for (auto const& [key, r] : looks) kept.emplace_back(std::string(key), std::string(skillmd::snapshot::base_command(*r)));
+        std::sort(kept.begin(), kept.end());
+        kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+        next.beyond_ascii_ = static_cast<std::size_t>(std::count_if(kept.begin(), kept.end(), [](auto const& e) { return !detail::ascii_only(e.second); }));
+        next.looks_ = decltype(next.looks_)(std::move(kept));
     }
     auto const key_less = [&](auto const& a, auto const& b) {
         return ascii ? skillmd::detail::ascii_less_ignoring_case(a.first, b.first) : a.first < b.first;

@@ -21,6 +21,13 @@
 
 namespace skillmd {
 
+namespace detail {
+/// The inotify watches directory tiers count on: fs.inotify.max_user_watches (read once),
+/// or from now on `limit` when it is not 0. A tier watches each skill file itself while
+/// that fits in half of it; tests lower it to see what a larger tree does.
+SKILLMD_DECL std::size_t inotify_watch_limit(std::size_t limit = 0);
+} // namespace detail
+
 /// How skills sit under a root.
 enum class layout : std::uint8_t {
     flat,   ///< `root/<name>/SKILL.md` (Pegasus, Claude Code, 002)

@@ -167,10 +167,12 @@ SKILLMD_DECL std::string joined(std::string_view a, std::string_view b)
     return out;
 }
 
-/// How many inotify watches a user may hold (fs.inotify.max_user_watches), read once.
-SKILLMD_DECL std::size_t inotify_watch_limit()
+SKILLMD_DECL std::size_t inotify_watch_limit(std::size_t limit)
 {
-    static std::size_t const limit = [] {
+    static std::atomic<std::size_t> set{0};
+    if (limit != 0) set = limit;
+    if (std::size_t const given = set; given != 0) return given;
+    static std::size_t const kernel = [] {
         char text[32] = {};
         std::size_t n = 0;
         if (int const fd = ::open("/proc/sys/fs/inotify/max_user_watches", O_RDONLY | O_CLOEXEC); fd >= 0) {
@@ -179,7 +181,16 @@ SKILLMD_DECL std::size_t inotify_watch_limit()
         }
         return n ? n : std::size_t{8192};
     }();
-    return limit;
+    return kernel;
+}
+
+/// How many directory tiers of this process watch some skill files by their folders alone
+/// (past half the watch limit): while none does, every skill file's every name in a tier
+/// has a watch of its own.
+SKILLMD_DECL std::atomic<int>& tiers_past_watch_budget()
+{
+    static std::atomic<int> tiers{0};
+    return tiers;
 }
 
 /// `skill.md`, `Skill.md` ...: SKILL.md in another case.
@@ -845,6 +856,7 @@ struct directory_source::watch_state
     bool read_since = true;
     bool broken = false, complete = false, changed = false;
     bool every_file = false; // each skill file has a watch of its own (they fit in the kernel's limit)
+    bool past_budget = false; // not every_file since a watch: counted in tiers_past_watch_budget
     // The last walk said something, or met links it cannot follow at each look (in the
     // files layout, any; past `most_links`, too many): one path's change may then change
     // what another leads to, and any entry made or removed is left to a walk.
@@ -1029,6 +1041,7 @@ struct directory_source::watch_state
     }
     ~watch_state()
     {
+        if (past_budget) --detail::tiers_past_watch_budget();
         if (fd >= 0) ::close(fd);
         if (mounts >= 0) ::close(mounts);
     }
@@ -1785,6 +1798,10 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
     // reaches the file another way (a hard link made later) is seen. Past that (100,000
     // skills against the default limit), only the files a folder cannot vouch for are.
     w.every_file = w.watched.size() + d.directories.size() + 2 * d.skills.size() < detail::inotify_watch_limit() / 2;
+    if (w.every_file == w.past_budget) { // counted in or out
+        w.past_budget = !w.every_file;
+        detail::tiers_past_watch_budget() += w.past_budget ? 1 : -1;
+    }
     w.files.clear();
     w.skill_dirs.clear();
     w.walked = std::set<std::string>(d.directories.begin(), d.directories.end());
@@ -1989,11 +2006,11 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
             return std::nullopt;
         }
         // A file with another name that had no watch of its own here (a hard link made
-        // since): the other name, in this tier or another, may be watched by its folder
-        // alone (past the budget of watches), which sees no write made through this one.
-        // A walk asks every file's stamp, and watches each such file itself.
+        // since), while some tier is past its budget of watches: the other name, in this
+        // tier or another, may be watched by its folder alone, which sees no write made
+        // through this one. A walk asks every file's stamp, and watches each such file itself.
         if (auto const own = w.watched.find(p);
-            there && S_ISREG(lst.st_mode) && lst.st_nlink > 1 &&
+            there && S_ISREG(lst.st_mode) && lst.st_nlink > 1 && detail::tiers_past_watch_budget() > 0 &&
             (own == w.watched.end() || own->second.device != lst.st_dev || own->second.inode != lst.st_ino)) {
             w.complete = false;
             return std::nullopt;
