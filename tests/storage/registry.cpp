@@ -1756,6 +1756,39 @@ BOOST_AUTO_TEST_CASE(an_overridden_parent_renamed_in_place_is_derived)
     BOOST_TEST(reg.snapshot()->find("shared") == nullptr);
 }
 
+/// One watched Claude Code tier, changed a step at a time: each step a change, a refresh
+/// that walks or not, a comparison with a first load, and a refresh that sets the watches
+/// again after a walk.
+struct stepped_claude_tier
+{
+    using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
+    explicit stepped_claude_tier(fs::path root)
+        : tier(std::move(root)), src{directory_source("t", tier.string())}, reg(parser{}, lenient(dialects::claude_code()), src)
+    {
+        reg.load();
+        reg.refresh();
+        reg.refresh();
+    }
+    std::string first_load() const
+    {
+        reg_t first(parser{}, lenient(dialects::claude_code()), walk_counting_dir{directory_source("t", tier.string())});
+        first.load();
+        return whole(*first.snapshot());
+    }
+    void step(std::string const& what, std::function<void()> const& change, bool walks)
+    {
+        int const before = *src.walks;
+        change();
+        reg.refresh();
+        BOOST_TEST((*src.walks > before) == walks, what);
+        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
+        reg.refresh();
+    }
+    fs::path tier;
+    walk_counting_dir src;
+    reg_t reg;
+};
+
 // What only a walk gets right walks: a skill that looks like another by case, folders a
 // walk must judge, a link made at the root. Names shared or hidden are counted instead.
 BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
@@ -1764,27 +1797,10 @@ BOOST_AUTO_TEST_CASE(skills_made_that_touch_others_walk_again)
     for (char const* n : {"alpha", "beta"}) write(t / n / "SKILL.md", skill(n, "v1"));
     for (char const* n : {"gamma", "Alpha", "eta", "s1", "delta", "zeta"}) fs::create_directories(t / n);
     write(t / "S1/SKILL.md", skill("S1", "by case, with a digit"));
-    walk_counting_dir src{directory_source("t", t.path.string())};
-    using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
-    reg_t reg(parser{}, lenient(dialects::claude_code()), src);
-    reg.load();
-    reg.refresh();
-    reg.refresh();
-    auto const first_load = [&] {
-        reg_t first(parser{}, lenient(dialects::claude_code()), walk_counting_dir{directory_source("t", t.path.string())});
-        first.load();
-        return whole(*first.snapshot());
-    };
+    stepped_claude_tier w(t.path);
+    auto& reg = w.reg;
     int steps = 0;
-    auto const step = [&](std::function<void()> const& change, bool walks) {
-        int const before = *src.walks;
-        change();
-        reg.refresh();
-        ++steps;
-        BOOST_TEST((*src.walks > before) == walks, "step " << steps);
-        BOOST_TEST(whole(*reg.snapshot()) == first_load(), "step " << steps);
-        reg.refresh(); // the watches again, after a walk
-    };
+    auto const step = [&](std::function<void()> const& change, bool walks) { w.step("step " + std::to_string(++steps), change, walks); };
     step([&] { write(t / "eta/SKILL.md", skill("eta", "alone")); }, false);
     step([&] { write(t / "s1/SKILL.md", skill("s1", "looks like S1")); }, true);
     step([&] { write(t / "Alpha/SKILL.md", skill("Alpha", "alpha by another case")); }, true);
@@ -1834,25 +1850,8 @@ BOOST_AUTO_TEST_CASE(names_beyond_ascii_come_and_go_without_a_walk_unless_they_l
     write(t / "caf\xc3\xa9/SKILL.md", skill("caf\xc3\xa9", "beyond ASCII"));
     write(t / "m/SKILL.md", skill("m", "plain"));
     for (char const* n : {"na\xc3\xafve", "rn", "tea", "Tea"}) fs::create_directories(t / n);
-    walk_counting_dir src{directory_source("t", t.path.string())};
-    using reg_t = basic_registry<parser, first_tier_wins, walk_counting_dir>;
-    reg_t reg(parser{}, lenient(dialects::claude_code()), src);
-    reg.load();
-    reg.refresh();
-    reg.refresh();
-    auto const first_load = [&] {
-        reg_t first(parser{}, lenient(dialects::claude_code()), walk_counting_dir{directory_source("t", t.path.string())});
-        first.load();
-        return whole(*first.snapshot());
-    };
-    auto const step = [&](char const* what, std::function<void()> const& change, bool walks) {
-        int const before = *src.walks;
-        change();
-        reg.refresh();
-        BOOST_TEST((*src.walks > before) == walks, what);
-        BOOST_TEST(whole(*reg.snapshot()) == first_load(), what);
-        reg.refresh(); // the watches again, after a walk
-    };
+    stepped_claude_tier w(t.path);
+    auto const step = [&](char const* what, std::function<void()> const& change, bool walks) { w.step(what, change, walks); };
     step("an ASCII name alone", [&] { write(t / "tea/SKILL.md", skill("tea", "alone")); }, false);
     step("a second name beyond ASCII", [&] { write(t / "na\xc3\xafve/SKILL.md", skill("na\xc3\xafve", "alone too")); }, false);
     step("edited", [&] { write(t / "tea/SKILL.md", skill("tea", "edited")); }, false);
