@@ -450,23 +450,40 @@ void refresh_after_edits(benchmark::State& state, std::size_t changed)
 }
 void refresh_one_changed(benchmark::State& state) { refresh_after_edits(state, 1); }
 
+enum class rule_by { name, path, shared_name };
+
 /// refresh() after the operators' rules changed (set_overrides): a rule turns one skill of
 /// the nested tree of range(0) off, another each time (so two are decided again), by its
-/// name, or (`by_path`) by its folder. Counter `ms`: per refresh; `off`: the skills off
-/// after the last (1).
-void refresh_one_rule_changed(benchmark::State& state, bool by_path)
+/// name, or (`path`) by its folder. `shared_name`: four skills are added to the tree, two
+/// bearing one `name:` and two another, and a rule turns off the one pair, then the other
+/// (four placed again): a name several skills bear is found without a pass over them all.
+/// Counter `ms`: per refresh; `off`: the skills off after the last (1, or 2).
+void refresh_one_rule_changed(benchmark::State& state, rule_by by)
 {
-    auto const held = watched(tree_of(state.range(0)));
+    auto const& t = tree_of(state.range(0));
+    std::vector<fs::path> added; // (taken out again at the end: the tree is shared)
+    if (by == rule_by::shared_name)
+        for (char const* pair : {"pair-a", "pair-b"})
+            for (char const* copy : {"one", "two"}) {
+                fs::path const dir = t.root / (std::string("shared-") + pair + "-" + copy);
+                fs::create_directories(dir);
+                std::ofstream(dir / "SKILL.md", std::ios::binary) << "---\nname: " << pair << "\ndescription: One of two skills named "
+                                                                 << pair << ".\n---\n# Steps\n";
+                added.push_back(dir);
+            }
+    auto const held = watched(t);
     registry& reg = *held;
     std::vector<std::string> commands;
-    for (auto const& r : reg.snapshot()->skills()) commands.emplace_back(by_path ? std::string(r.where.directory) : std::string(r.command));
+    if (by == rule_by::shared_name) commands = {"pair-a", "pair-b"};
+    else
+        for (auto const& r : reg.snapshot()->skills()) commands.emplace_back(by == rule_by::path ? std::string(r.where.directory) : std::string(r.command));
     std::size_t next = 0;
     double ms = 0;
     for (auto _ : state) {
         state.PauseTiming();
         next = (next + 7919) % commands.size();
         skillmd::overrides rules;
-        rules.add({"user settings", "", {{commands[next], by_path, skillmd::override_mode::off}}});
+        rules.add({"user settings", "", {{commands[next], by == rule_by::path, skillmd::override_mode::off}}});
         reg.set_overrides(std::move(rules));
         state.ResumeTiming();
         auto const start = std::chrono::steady_clock::now();
@@ -476,6 +493,7 @@ void refresh_one_rule_changed(benchmark::State& state, bool by_path)
     state.counters["skills"] = static_cast<double>(reg.snapshot()->skills().size());
     state.counters["off"] = static_cast<double>(reg.snapshot()->disabled().size());
     state.counters["ms"] = ms / static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
+    for (auto const& dir : added) fs::remove_all(dir);
 }
 
 /// The listing rows (what an index is rendered from) of the snapshot a refresh derived
@@ -785,8 +803,9 @@ BENCHMARK(refresh_unchanged)->Unit(benchmark::kMillisecond)->UseRealTime();
 // 100,000 within 2 ms; two snapshots within 1.1 times one's memory).
 BENCHMARK(refresh_one_changed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_hundred_changed)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(refresh_one_rule_changed, by_name, false)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(refresh_one_rule_changed, by_path, true)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(refresh_one_rule_changed, by_name, rule_by::name)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(refresh_one_rule_changed, by_path, rule_by::path)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(refresh_one_rule_changed, by_shared_name, rule_by::shared_name)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(trigger_index_after_one_change)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(200);
 BENCHMARK(listing_after_one_change)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(refresh_one_made_or_removed)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();

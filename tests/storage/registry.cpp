@@ -3271,8 +3271,10 @@ BOOST_AUTO_TEST_CASE(changes_through_links_refresh_to_what_a_first_load_gives)
 
 // A nested tier whose walk went through links (a team's folder kept in a dotfiles
 // checkout): skills made, edited and removed through them and beside them, and a link
-// removed, without a walk; a link made, or one on the way pointed elsewhere (no event in
-// the tier), walks.
+// made (to a folder the walk follows, or to a file), replaced as `ln -sfn` does, or
+// removed, without a walk; a link the walk would say something of (into the tier, to a
+// folder already reached, to nothing, with a link below), or one on the way pointed
+// elsewhere (no event in the tier), walks.
 BOOST_AUTO_TEST_CASE(links_in_a_nested_tree_are_asked_again_and_the_rest_derived)
 {
     temp_dir t;
@@ -3321,9 +3323,46 @@ BOOST_AUTO_TEST_CASE(links_in_a_nested_tree_are_asked_again_and_the_rest_derived
     fs::remove_all(dotfiles / "team/fmt");
     refresh(0, "a skill removed where the link leads");
     fs::create_directory_symlink(dotfiles / "other", tier / "base/other");
-    refresh(1, "a link made: walked");
+    refresh(0, "a link to a folder made: walked through, alone");
     BOOST_TEST(description("base/other") == "another folder");
-    reg.refresh();
+    write(dotfiles / "other/deep/SKILL.md", skill("deep", "below the new link"));
+    refresh(0, "a skill made below the new link");
+    BOOST_TEST(description("base/other/deep") == "below the new link");
+    fs::create_symlink(dotfiles / "notes.txt", tier / "base/notes");
+    refresh(0, "a link to a file made: passed over, asked again at each look");
+    write(dotfiles / "third/SKILL.md", skill("third", "a third folder"));
+    fs::create_directory_symlink(dotfiles / "third", tier / "base/other.new");
+    fs::rename(tier / "base/other.new", tier / "base/other");
+    refresh(0, "pointed elsewhere as ln -sfn does: what was below it goes, what is there now comes");
+    BOOST_TEST(description("base/other") == "a third folder");
+    BOOST_TEST(description("base/other/deep") == "(none)");
+    fs::create_directory_symlink(dotfiles / "other", dotfiles / "third/inner");
+    refresh(0, "a link made below a link: walked through, alone");
+    BOOST_TEST(description("base/other/inner/deep") == "below the new link");
+    fs::create_directory_symlink(tier / "base", tier / "team/base-again");
+    refresh(1, "a link into the tier itself: the walk says why it is not followed");
+    fs::remove(tier / "team/base-again");
+    refresh(1, "and removed: the report goes with a walk");
+    fs::create_symlink(t / "nowhere", tier / "base/dangling");
+    refresh(1, "a link to nothing: the walk reports it");
+    fs::remove(tier / "base/dangling");
+    refresh(1, "and removed");
+    fs::create_directory_symlink(dotfiles / "team", tier / "base/fourth");
+    refresh(1, "a second path to a folder a link reaches: the walk skips one");
+    fs::remove(tier / "base/fourth");
+    refresh(1, "and removed: the report goes with a walk");
+    write(dotfiles / "fifth/SKILL.md", skill("fifth", "a folder with a link in it"));
+    fs::create_symlink(dotfiles / "notes.txt", dotfiles / "fifth/notes");
+    fs::create_directory_symlink(dotfiles / "fifth", tier / "base/fifth");
+    refresh(1, "a link to a folder with a link below: walked");
+    BOOST_TEST(description("base/fifth") == "a folder with a link in it");
+    reg.refresh(); // (a walk that set new watches vouches for them at the next)
+    fs::remove(tier / "base/other");
+    fs::create_directory_symlink(dotfiles / "other", tier / "base/other");
+    refresh(0, "removed and made again, to the first folder");
+    BOOST_TEST(description("base/other") == "another folder");
+    BOOST_TEST(description("base/other/inner") == "(none)");
+    BOOST_TEST(description("base/other/deep") == "below the new link");
     fs::rename(dotfiles / "other", dotfiles / "other.old");
     write(dotfiles / "other/SKILL.md", skill("other", "another folder where the link leads now"));
     refresh(1, "a folder on a link's way replaced: no event in the tier, walked");

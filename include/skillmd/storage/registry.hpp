@@ -48,6 +48,17 @@ auto entry_for(List& list, std::string_view key)
     auto const at = std::lower_bound(list.begin(), list.end(), key, [](auto const& e, std::string_view k) { return e.first < k; });
     return std::pair{at, at != list.end() && at->first == key};
 }
+/// In a table of (name, command) views sorted by content, the entry for `name` and
+/// `command` that views the very string `command` views (copies kept in one tier share a
+/// command, and each entry must view a record still listed), or end().
+template <class Table>
+auto entry_viewing(Table& table, std::string_view name, std::string_view command)
+{
+    std::pair<std::string_view, std::string_view> const key(name, command);
+    for (auto at = std::lower_bound(table.begin(), table.end(), key); at != table.end() && *at == key; ++at)
+        if (at->second.data() == command.data()) return at;
+    return table.end();
+}
 } // namespace detail
 
 /// The longest path, with its terminating NUL, that the kernel opens (Linux's PATH_MAX).
@@ -246,8 +257,12 @@ private:
     // The names left out of names_, sorted: shared by several skills, or the same as a
     // command. Each with how many listed skills bear it (a skill whose command it is not),
     // so a refresh that adds or removes a skill counts its names here, without looking at
-    // the others; a name come down to one skill is then searched for (name_the_bearer).
+    // the others; a name come down to one skill is then found in crowd_ (name_the_bearer).
     detail::chunked<std::pair<std::string, std::uint32_t>> crowded_;
+    // Each name of crowded_ with the command of each listed skill that bears it, sorted,
+    // viewing the records of skills_ as names_ does: a rule on such a name, or the name
+    // come down to one skill, finds its bearers without a pass over the skills.
+    detail::chunked<std::pair<std::string_view, std::string_view>> crowd_;
     // Every command of skills_ and shadowed_ is ASCII, so look-alikes differ by case alone.
     bool ascii_ = true;
     // When not ascii_, what look-alikes are compared by: each name that skills_ and
@@ -744,10 +759,9 @@ private:
     bool count_name(skillmd::snapshot& next, std::string_view n, std::string_view command, bool added) const;
     /// The same for a command come or gone: a name equal to it is hidden, or freed.
     bool count_command(skillmd::snapshot& next, std::string_view command, bool added) const;
-    /// The crowded name at `shared` has come down to one listed skill (besides `leaving`,
-    /// still listed while its names are counted out): names_ finds that skill from now
-    /// on. One pass over the listed skills' names, no read; false unless exactly one bears it.
-    bool name_the_bearer(skillmd::snapshot& next, std::size_t shared, std::string_view leaving) const;
+    /// The crowded name at `shared` has come down to one listed skill (its bearer in
+    /// crowd_): names_ finds that skill from now on. False unless exactly one bears it.
+    bool name_the_bearer(skillmd::snapshot& next, std::size_t shared) const;
     /// The listed parent of `command`, if any, with `command` among its sub-skills or not.
     void relink_parent(skillmd::snapshot& next, std::string_view command, bool added) const;
     /// The listed record at `i` (`listed`, held here) replaced by `rec`, of the same command:

@@ -240,6 +240,7 @@ std::shared_ptr<skillmd::snapshot> basic_registry<Parser, Dedup, Sources...>::de
     next->published_diagnostics_ = previous.published_diagnostics_;
     next->names_ = previous.names_;
     next->crowded_ = previous.crowded_;
+    next->crowd_ = previous.crowd_;
     next->ascii_ = previous.ascii_;
     next->looks_ = previous.looks_;
     next->beyond_ascii_ = previous.beyond_ascii_;
@@ -363,13 +364,7 @@ bool basic_registry<Parser, Dedup, Sources...>::redecide(skillmd::snapshot& next
     // (absolute and normal), the reads below each rule's folder, a range of the cache (in
     // another tier, each read of it). A copy dropped as a kept one's very file (in no list)
     // bears that one's name and command: looked up by the command of each read named. A name
-    // several skills bear asks every read: one pass over the reads' names and paths.
-    bool every_read = false;
-    for (auto const& n : names) every_read = every_read || detail::entry_for(next.crowded_, n).second;
-    if (every_read) {
-        for (auto const& r : next.cache_) take(r);
-        return redecide_each(next, change, turned, draft);
-    }
+    // several listed skills bear finds each of them in crowd_.
     using read_key = typename skillmd::snapshot::read_key;
     using before_key = typename skillmd::snapshot::before_key;
     std::vector<read_key> keys; // of each read to ask, once
@@ -379,6 +374,9 @@ bool basic_registry<Parser, Dedup, Sources...>::redecide(skillmd::snapshot& next
         for (auto [c, end] = next.copies_of(n); c != end; ++c) read_of(**c);
         if (auto const [entry, found] = detail::entry_for(next.names_, n); found)
             if (auto const i = next.position_of(entry->second); i != skillmd::snapshot::npos) read_of(*next.skills_.items_[i]);
+        for (auto b = std::lower_bound(next.crowd_.begin(), next.crowd_.end(), std::pair<std::string_view, std::string_view>(n, {}));
+             b != next.crowd_.end() && b->first == n; ++b)
+            if (auto const i = next.position_of(b->second); i != skillmd::snapshot::npos) read_of(*next.skills_.items_[i]);
     }
     for (auto const* kept : {&next.shadowed_.items_, &next.disabled_.items_})
         for (auto const& r : *kept)
@@ -996,21 +994,29 @@ bool basic_registry<Parser, Dedup, Sources...>::relook(skillmd::snapshot& next, 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
 bool basic_registry<Parser, Dedup, Sources...>::count_name(skillmd::snapshot& next, std::string_view n, std::string_view command, bool added) const
 {
+    using entry_t = std::pair<std::string_view, std::string_view>;
     auto& names = next.names_;
     auto& crowded = next.crowded_;
+    auto& crowd = next.crowd_;
     auto const [named, is_named] = detail::entry_for(names, n);
     auto const [shared, is_shared] = detail::entry_for(crowded, n);
     bool const a_command = next.position_of(n) != skillmd::snapshot::npos;
+    auto const join = [&](entry_t const& e) { crowd.insert(std::lower_bound(crowd.begin(), crowd.end(), e).index(), e); };
     if (added) {
         if (is_named) { // another skill's until now: it finds neither
+            entry_t const other = *named;
             names.erase(named.index());
             crowded.insert(shared.index(), {std::string(n), 2});
+            join(other);
+            join({n, command});
         } else if (is_shared) {
             crowded.set(shared.index(), {shared->first, shared->second + 1});
+            join({n, command});
         } else if (a_command) {
             crowded.insert(shared.index(), {std::string(n), 1});
+            join({n, command});
         } else {
-            std::pair<std::string_view, std::string_view> const entry(n, command);
+            entry_t const entry(n, command);
             names.insert(std::lower_bound(names.begin(), names.end(), entry).index(), entry);
         }
         return true;
@@ -1021,10 +1027,13 @@ bool basic_registry<Parser, Dedup, Sources...>::count_name(skillmd::snapshot& ne
         return true;
     }
     if (!is_shared || shared->second == 0) return false;
+    auto const bearer = detail::entry_viewing(crowd, n, command);
+    if (bearer == crowd.end()) return false;
+    crowd.erase(bearer.index());
     std::uint32_t const left = shared->second - 1;
     if (left == 0) crowded.erase(shared.index());
     else if (left >= 2 || a_command) crowded.set(shared.index(), {shared->first, left});
-    else return name_the_bearer(next, shared.index(), command);
+    else return name_the_bearer(next, shared.index());
     return true;
 }
 
@@ -1037,32 +1046,28 @@ bool basic_registry<Parser, Dedup, Sources...>::count_command(skillmd::snapshot&
     if (added) {
         // A name that found another skill is hidden by the command now; one shared stays so.
         if (auto const [named, is_named] = detail::entry_for(names, command); is_named) {
+            std::pair<std::string_view, std::string_view> const other = *named;
             names.erase(named.index());
             crowded.insert(shared.index(), {std::string(command), 1});
+            next.crowd_.insert(std::lower_bound(next.crowd_.begin(), next.crowd_.end(), other).index(), other);
         }
         return true;
     }
     // Its one bearer is found by the name again; a name shared stays crowded.
-    if (is_shared && shared->second == 1) return name_the_bearer(next, shared.index(), command);
+    if (is_shared && shared->second == 1) return name_the_bearer(next, shared.index());
     return true;
 }
 
 template <frontmatter::frontmatter_parser Parser, dedup_policy Dedup, skill_source... Sources>
-bool basic_registry<Parser, Dedup, Sources...>::name_the_bearer(skillmd::snapshot& next, std::size_t shared, std::string_view leaving) const
+bool basic_registry<Parser, Dedup, Sources...>::name_the_bearer(skillmd::snapshot& next, std::size_t shared) const
 {
-    // The name's string, copied: erasing it from crowded_ frees the one there.
-    std::string const n = next.crowded_[shared].first;
-    std::pair<std::string_view, std::string_view> entry;
-    std::size_t bearers = 0;
-    next.skills_.items_.for_each([&](record_ptr const& r) {
-        if (std::string_view(r->command) == leaving) return;
-        for_each_name(*r, [&](std::string_view carried) {
-            if (carried != n) return;
-            entry = {carried, r->command}; // viewing the listed record, as assemble's entries do
-            ++bearers;
-        });
-    });
-    if (bearers != 1) return false; // not as the count says: a first load decides
+    std::string_view const n = next.crowded_[shared].first;
+    auto& crowd = next.crowd_;
+    auto const at = std::lower_bound(crowd.begin(), crowd.end(), std::pair<std::string_view, std::string_view>(n, {}));
+    if (at == crowd.end() || at->first != n) return false; // not as the count says: a first load decides
+    if (auto const after = std::next(at); after != crowd.end() && after->first == n) return false;
+    std::pair<std::string_view, std::string_view> const entry = *at; // viewing the listed record, as assemble's entries do
+    crowd.erase(at.index());
     next.crowded_.erase(shared);
     next.names_.insert(std::lower_bound(next.names_.begin(), next.names_.end(), entry).index(), entry);
     return true;
@@ -1231,9 +1236,8 @@ void basic_registry<Parser, Dedup, Sources...>::replace_listed(skillmd::snapshot
     // The names table views the listed record's strings: it views the new one's now
     // (a name the new record lacks was counted out before).
     for_each_name(*rec, [&](std::string_view n) {
-        std::pair<std::string_view, std::string_view> const entry(n, old->command);
-        auto const at = std::lower_bound(next.names_.begin(), next.names_.end(), entry);
-        if (at != next.names_.end() && *at == entry) next.names_.set(at.index(), {n, rec->command});
+        for (auto* table : {&next.names_, &next.crowd_})
+            if (auto const at = detail::entry_viewing(*table, n, old->command); at != table->end()) table->set(at.index(), {n, rec->command});
     });
     auto& gated = next.gated_;
     if (has_requirements(*old)) std::erase(gated, old); // a pass over them: none else is there
@@ -1290,12 +1294,19 @@ bool basic_registry<Parser, Dedup, Sources...>::gate_changed(skillmd::snapshot c
                                                             bool dropped)
 {
     auto const why = gate.unmet(r.meta);
+    // A listed skill says in its record whether it was hidden: most refreshes end here,
+    // before any lookup. A dropped copy's only sign is its gating report.
+    if (!dropped) {
+        if (why.has_value() != r.hidden) return true;
+        if (!why) return false;
+    }
     auto const read = s.cached(r.tier_index, r.where.path);
     if (!read || !read->record) return true;
     auto const g = skillmd::snapshot::said_at(s.gate_said_, static_cast<std::uint32_t>(read->at));
-    bool const hidden = dropped ? g != s.gate_said_.end() : r.hidden; // a dropped copy's only gating report says it is hidden
-    if (why.has_value() != hidden) return true;
-    if (!why) return false;
+    if (dropped) {
+        if (why.has_value() != (g != s.gate_said_.end())) return true;
+        if (!why) return false;
+    }
     // Hidden before and now: for the same reason? (Two unmet, and the first of them met now.)
     if (g == s.gate_said_.end()) return true;
     std::string const said = "skill `" + (*read->record)->command + "` is hidden: " + *why;
@@ -1461,29 +1472,43 @@ void basic_registry<Parser, Dedup, Sources...>::assemble(std::vector<work>& item
     // crowded_ with their counts, for a later refresh to count in and out.
     struct bearers
     {
-        std::size_t last; // the last skill that bears it
+        std::size_t first, last; // the first and the last skill that bear it
         std::uint32_t count;
     };
     std::unordered_map<std::string_view, bearers> named;
     std::vector<std::pair<std::string_view, std::string_view>> names;
     std::vector<std::pair<std::string, std::uint32_t>> crowded;
+    std::vector<std::pair<std::string_view, std::string_view>> crowd; // each bearer of a name borne twice or more
     named.reserve(skills.size());
     auto const note = [&](std::string_view n, std::size_t i) {
         if (n.empty() || n == skills[i]->command) return;
-        auto const [at, fresh] = named.try_emplace(n, bearers{i, 1});
-        if (!fresh && at->second.last != i) at->second = {i, at->second.count + 1};
+        auto const [at, fresh] = named.try_emplace(n, bearers{i, i, 1});
+        if (fresh || at->second.last == i) return;
+        // Each entry views one record, its name and command both: the first bearer's is the key.
+        if (at->second.count == 1) crowd.emplace_back(at->first, skills[at->second.first]->command);
+        crowd.emplace_back(n, skills[i]->command);
+        at->second.last = i;
+        ++at->second.count;
     };
     for (std::size_t i = 0; i < skills.size(); ++i) {
         detail::prefetch_ahead(skills, i);
         note(skills[i]->meta.name, i);
         if (opts_.dialect.find_by_label && skills[i]->meta.label) note(*skills[i]->meta.label, i);
     }
-    for (auto const& [n, b] : named)
-        if (b.count == 1 && skillmd::snapshot::position_in(skills, n) == skillmd::snapshot::npos) names.emplace_back(n, skills[b.last]->command);
-        else crowded.emplace_back(std::string(n), b.count);
+    for (auto const& [n, b] : named) {
+        bool const lone = b.count == 1;
+        if (lone && skillmd::snapshot::position_in(skills, n) == skillmd::snapshot::npos) {
+            names.emplace_back(n, skills[b.last]->command);
+            continue;
+        }
+        crowded.emplace_back(std::string(n), b.count);
+        if (lone) crowd.emplace_back(n, skills[b.last]->command); // hidden by a command
+    }
     std::sort(names.begin(), names.end());
     std::sort(crowded.begin(), crowded.end());
+    std::sort(crowd.begin(), crowd.end());
     next.crowded_ = detail::chunked<std::pair<std::string, std::uint32_t>>(std::move(crowded));
+    next.crowd_ = detail::chunked<std::pair<std::string_view, std::string_view>>(std::move(crowd));
     // Shadowed and disabled ones too: each says whether it is hidden.
     for (auto const* list : {&skills, &next.shadowed_.building_, &next.disabled_.building_})
         for (auto const& r : *list)

@@ -176,6 +176,7 @@ private:
         subtree_made, ///< a folder made or renamed to where the walk would list it (nested layout)
         subtree_gone, ///< a folder the walk listed (or a link it went through), removed or renamed, with all below it (nested layout)
         link_gone,    ///< a link the walk met that led to no folder it listed, removed or renamed (nested layout)
+        link_made,    ///< a link made or renamed to where the walk would list it (nested layout): see settle_nested_link
         shape,     ///< something only a walk can tell
     };
     effect entry_effect(watch_state const& w, std::string const& folder, std::string const& name, std::string const& entry,
@@ -185,22 +186,34 @@ private:
     /// `folder` (known as `id`), the tier's other folders numbering `counted`: an empty
     /// discovery when it is gone again; nothing when only a whole walk can judge it (a
     /// link, a bound reached, a SKILL.md in another case or not a file, anything said).
+    /// With `through_link`, `name` is a link the walk follows (see settle_nested_link);
+    /// any other link met below is still the whole walk's to judge.
     std::optional<discovery> walk_below(std::string const& folder, std::pair<dev_t, ino_t> id, std::string const& name,
-                                        std::size_t counted) const;
+                                        std::size_t counted, bool through_link = false) const;
     /// Nested, for changes(): the folders and skills a walk would now find below `entry`,
     /// made in `folder`, watched and added to what the last walk saw, their skill files to
-    /// `edited`; false when only a whole walk can tell.
+    /// `edited`; false when only a whole walk can tell. `link`: `name` is a link to a
+    /// folder, watched through it already (add_followed).
     bool add_subtree(watch_state& w, std::string const& folder, std::string const& name,
-                     std::set<std::string>& edited) const;
+                     std::set<std::string>& edited, bool link = false) const;
+    /// Nested, for changes(), once every event is in: the link `entry`, made in a walked
+    /// folder, taken as a whole walk takes it. One to a file (a bundled file kept
+    /// elsewhere) is passed over and asked again at each look; one to a folder the walk
+    /// would follow is walked through, watched. False when only a whole walk can tell (a
+    /// link to nothing, outside the tier's folders or into it, a second path to a watched
+    /// folder, a link met below, past the number of links asked at each look).
+    bool settle_nested_link(watch_state& w, std::string const& entry, std::set<std::string>& edited) const;
     /// Flat, for changes(), once every event is in and what the last walk saw there is
     /// dropped: the root's entry `entry`, made, removed or renamed, taken as what it is now.
     /// A plain folder the walk would admit, or a link it would follow, is watched and its
     /// skill file goes to `edited`. False when only a whole walk can tell.
     bool settle_root_entry(watch_state& w, std::string const& entry, std::set<std::string>& edited) const;
-    /// The link `entry` (named `name`) at a flat root: a skill folder where it leads to a
-    /// folder the walk would follow, watched through the link, its skill file to `edited`;
-    /// false when only a whole walk can tell (a link to nothing, outside the tier's folders,
-    /// a second path to a watched folder, or past the number of links asked at each look).
+    /// The link `entry` (named `name`) at a flat root, or made in a nested tier's walked
+    /// folder: where it leads to a folder the walk would follow, watched through the link,
+    /// and a skill folder (flat) or walked (nested), its skill files to `edited`. One to a
+    /// file is passed over. False when only a whole walk can tell (a link to nothing,
+    /// outside the tier's folders, a second path to a watched folder, or past the number
+    /// of links asked at each look).
     bool follow_link(watch_state& w, std::string const& entry, std::string const& name, std::set<std::string>& edited) const;
 
     void list_bundled(std::string const& dir, std::string const& prefix, std::size_t depth,

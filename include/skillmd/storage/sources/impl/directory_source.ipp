@@ -868,8 +868,8 @@ struct directory_source::watch_state
     // found them (`walk_links`, handed to the next watch()) and as changes() has followed
     // them since. Each look asks again where they lead (a link on the way pointed
     // elsewhere, a folder on the way renamed: no event in the tier says so). A flat tier
-    // meets all its links at the root, and follows those made or removed there without a
-    // walk; a nested one walks at a link made, and drops what was below one removed.
+    // meets all its links at the root, and a nested one in any walked folder: those made
+    // or removed are followed without a walk where the walk would follow them in silence.
     // Past `most_links` the walk is cheaper.
     std::map<std::string, detail::seen_link> links, walk_links;
     static constexpr std::size_t most_links = 128;
@@ -1878,6 +1878,7 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     std::set<std::string> leaving;
     std::set<std::string> replaced; // nested folders gone: is another there now?
     std::set<std::string> root_touched; // flat: root entries made, removed or renamed
+    std::set<std::string> links_made; // nested: links made in walked folders
     auto const may_leave = [&](std::string const& p) {
         if (w.linked || p == root_) return false;
         if (opts_.layout == layout::flat) return w.skill_dirs.count(p) != 0;
@@ -1946,6 +1947,11 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
                     replaced.insert(entry);
                     break;
                 case effect::link_gone: w.links.erase(entry); break;
+                case effect::link_made:
+                    // Renamed over a link the walk went through: what was below that goes.
+                    w.drop_below(entry, edited, leaving);
+                    links_made.insert(entry);
+                    break;
                 case effect::subtree_made:
                     // Renamed over a folder the walk listed, or walked already (made just
                     // before its parent was): what was there goes, and what is there now is walked.
@@ -1979,6 +1985,8 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
             continue; // walked again meanwhile, or below a folder gone, or gone
         if (!add_subtree(w, folder, entry.substr(slash + 1), edited)) w.changed = true;
     }
+    for (auto const& entry : links_made)
+        if (!w.changed && !settle_nested_link(w, entry, edited)) w.changed = true;
     if (!leaving.empty()) w.changed = true;
     if (!w.anchor_in_place()) w.changed = true; // a folder above renamed, or replaced
     // Where the root's links lead, and which folders the tier may read, can change with no
@@ -2058,18 +2066,33 @@ SKILLMD_DECL bool directory_source::follow_link(watch_state& w, std::string cons
     }
     // Outside the tier's folders, or to one of its own: the walk says why it is not
     // followed. Past the bounds, or named so it cannot be listed: the walk says that too.
+    // (Nested: the walk below the link counts the folders and their depth.)
+    bool const flat = opts_.layout == layout::flat;
     auto const roots = this->roots();
     if (!detail::within(seen.real, *roots) || (!roots->empty() && detail::within(seen.real, roots->front())) ||
-        !detail::printable_name(name) || opts_.max_depth < 1 || w.skill_dirs.size() + 2 >= opts_.max_directories ||
+        !detail::printable_name(name) || (flat && (opts_.max_depth < 1 || w.skill_dirs.size() + 2 >= opts_.max_directories)) ||
         w.links.size() >= watch_state::most_links)
         return false;
     if (!w.add_followed(entry, seen)) return false; // a second path to a watched folder: the walk skips one
     w.links.emplace(entry, std::move(seen));
-    w.adopt_folder(entry, edited);
     // What it leads to may lie under any mount.
     w.scope.clear();
     w.near_mounts.clear();
-    return true;
+    if (flat) {
+        w.adopt_folder(entry, edited);
+        return true;
+    }
+    return add_subtree(w, entry.substr(0, entry.rfind('/')), name, edited, true);
+}
+
+SKILLMD_DECL bool directory_source::settle_nested_link(watch_state& w, std::string const& entry, std::set<std::string>& edited) const
+{
+    struct stat lst {};
+    if (::lstat(entry.c_str(), &lst) != 0) return errno == ENOENT; // gone again
+    if (!S_ISLNK(lst.st_mode)) return true; // a file renamed over it since (or a folder, after it went): their events tell
+    auto const slash = entry.rfind('/');
+    if (!w.walked.count(entry.substr(0, slash))) return false; // its folder gone meanwhile
+    return follow_link(w, entry, entry.substr(slash + 1), edited);
 }
 
 SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state const& w, std::string const& folder,
@@ -2120,6 +2143,10 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
             if (w.walked.count(entry)) return effect::subtree_gone;
             if (!w.watched.count(entry)) return effect::none; // never listed: made and removed since
         }
+        // A link made (or renamed to here) is taken as what it leads to once every event is
+        // in (settle_nested_link). One the walk said something of is left to a walk.
+        if (made && !is_folder && !skipped(name) && !w.noted.count(entry) && !w.noted.count(detail::escaped(entry)) && a_link())
+            return effect::link_made;
         return walk_sees() ? effect::shape : effect::none;
     case layout::files:
         if (!walked || folder != root_) return effect::shape;
@@ -2136,7 +2163,8 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
 }
 
 SKILLMD_DECL std::optional<discovery> directory_source::walk_below(std::string const& folder, std::pair<dev_t, ino_t> id,
-                                                                  std::string const& name, std::size_t counted) const
+                                                                  std::string const& name, std::size_t counted,
+                                                                  bool through_link) const
 {
     using fs_t = detail::posix_walk;
     int error = 0;
@@ -2150,7 +2178,8 @@ SKILLMD_DECL std::optional<discovery> directory_source::walk_below(std::string c
         if (errno == ENOENT) return discovery{}; // gone again: its removal follows
         return std::nullopt;
     }
-    if (!S_ISDIR(st.st_mode)) return std::nullopt; // a link (or a file) renamed over it since
+    bool const link = S_ISLNK(st.st_mode);
+    if (link != through_link || (!link && !S_ISDIR(st.st_mode))) return std::nullopt; // a link, a folder or a file renamed over it since
     if (skipped(name) || name == "SKILL.md") return discovery{}; // what entries() passes over
     walk_shared<fs_t> sh;
     sh.roots = roots();
@@ -2158,7 +2187,8 @@ SKILLMD_DECL std::optional<discovery> directory_source::walk_below(std::string c
     walker<fs_t> w{*this, &sh, {}, {}};
     std::string const rel = folder == root_ ? std::string() : folder.substr(root_.size() + 1);
     std::size_t const depth = rel.empty() ? 0 : static_cast<std::size_t>(std::count(rel.begin(), rel.end(), '/')) + 1;
-    w.directory_entry(*parent, detail::listed{name, detail::entry_type::directory, static_cast<std::uint64_t>(st.st_ino)},
+    w.directory_entry(*parent,
+                      detail::listed{name, link ? detail::entry_type::link : detail::entry_type::directory, static_cast<std::uint64_t>(st.st_ino)},
                       detail::joined(folder, name), rel, depth);
     std::vector<walker<fs_t>> none;
     w.join(none);
@@ -2171,14 +2201,15 @@ SKILLMD_DECL std::optional<discovery> directory_source::walk_below(std::string c
 }
 
 SKILLMD_DECL bool directory_source::add_subtree(watch_state& w, std::string const& folder, std::string const& name,
-                                                std::set<std::string>& edited) const
+                                                std::set<std::string>& edited, bool link) const
 {
     auto const at = w.watched.find(folder);
     if (at == w.watched.end() || !detail::printable_name(name)) return false;
     std::pair<dev_t, ino_t> const id{at->second.device, at->second.inode};
     std::size_t const counted = w.walked.size() - 1; // the root is listed, not counted
-    auto const first = walk_below(folder, id, name, counted);
+    auto const first = walk_below(folder, id, name, counted, link);
     if (!first) return false;
+    std::string const top = detail::joined(folder, name); // a link's own watch is set through it
     // Watched, then walked again: what changed before a folder's watch was set is in the
     // second walk, and what changes after it is an event. A folder the second walk meets
     // that the first did not has no watch: only a whole walk can vouch for it. Parents are
@@ -2187,8 +2218,8 @@ SKILLMD_DECL bool directory_source::add_subtree(watch_state& w, std::string cons
     // replaced before has its own watch set on the new folder.
     std::set<std::string> const dirs(first->directories.begin(), first->directories.end());
     for (auto const& dir : dirs)
-        if (!w.add_alone(dir)) return false;
-    auto const second = walk_below(folder, id, name, counted);
+        if (!(link && dir == top) && !w.add_alone(dir)) return false;
+    auto const second = walk_below(folder, id, name, counted, link);
     if (!second) return false;
     if (std::set<std::string>(second->directories.begin(), second->directories.end()) != dirs) return false;
     w.walked.insert(dirs.begin(), dirs.end());
