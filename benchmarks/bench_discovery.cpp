@@ -455,22 +455,23 @@ enum class rule_by { name, path, shared_name };
 /// refresh() after the operators' rules changed (set_overrides): a rule turns one skill of
 /// the nested tree of range(0) off, another each time (so two are decided again), by its
 /// name, or (`path`) by its folder. `shared_name`: four skills are added to the tree, two
-/// bearing one `name:` and two another, and a rule turns off the one pair, then the other
-/// (four placed again): a name several skills bear is found without a pass over them all.
+/// named `pair-a` and two `pair-b` (in two folders), and a rule turns off the one pair,
+/// then the other (four placed again): a name several skills bear is found without a pass
+/// over them all.
 /// Counter `ms`: per refresh; `off`: the skills off after the last (1, or 2).
 void refresh_one_rule_changed(benchmark::State& state, rule_by by)
 {
     auto const& t = tree_of(state.range(0));
     std::vector<fs::path> added; // (taken out again at the end: the tree is shared)
     if (by == rule_by::shared_name)
-        for (char const* pair : {"pair-a", "pair-b"})
-            for (char const* copy : {"one", "two"}) {
-                fs::path const dir = t.root / (std::string("shared-") + pair + "-" + copy);
-                fs::create_directories(dir);
-                std::ofstream(dir / "SKILL.md", std::ios::binary) << "---\nname: " << pair << "\ndescription: One of two skills named "
-                                                                 << pair << ".\n---\n# Steps\n";
-                added.push_back(dir);
+        for (char const* copy : {"shared-one", "shared-two"}) { // folders, no skills: the name is the leaf's
+            for (char const* pair : {"pair-a", "pair-b"}) {
+                fs::create_directories(t.root / copy / pair);
+                std::ofstream(t.root / copy / pair / "SKILL.md", std::ios::binary)
+                    << "---\nname: " << pair << "\ndescription: One of two skills named " << pair << ".\n---\n# Steps\n";
             }
+            added.push_back(t.root / copy);
+        }
     auto const held = watched(t);
     registry& reg = *held;
     std::vector<std::string> commands;
