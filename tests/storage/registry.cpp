@@ -3339,18 +3339,16 @@ BOOST_AUTO_TEST_CASE(links_in_a_nested_tree_are_asked_again_and_the_rest_derived
     fs::create_directory_symlink(dotfiles / "other", dotfiles / "third/inner");
     refresh(0, "a link made below a link: walked through, alone");
     BOOST_TEST(description("base/other/inner/deep") == "below the new link");
-    fs::create_directory_symlink(tier / "base", tier / "team/base-again");
-    refresh(1, "a link into the tier itself: the walk says why it is not followed");
-    fs::remove(tier / "team/base-again");
-    refresh(1, "and removed: the report goes with a walk");
-    fs::create_symlink(t / "nowhere", tier / "base/dangling");
-    refresh(1, "a link to nothing: the walk reports it");
-    fs::remove(tier / "base/dangling");
-    refresh(1, "and removed");
-    fs::create_directory_symlink(dotfiles / "team", tier / "base/fourth");
-    refresh(1, "a second path to a folder a link reaches: the walk skips one");
-    fs::remove(tier / "base/fourth");
-    refresh(1, "and removed: the report goes with a walk");
+    // Links the walk reports: made and removed, each walking (the report comes and goes with a walk).
+    auto const reported = [&](fs::path const& to, fs::path const& link, char const* what) {
+        fs::create_symlink(to, link);
+        refresh(1, what);
+        fs::remove(link);
+        refresh(1, "and removed");
+    };
+    reported(tier / "base", tier / "team/base-again", "a link into the tier itself: the walk says why it is not followed");
+    reported(t / "nowhere", tier / "base/dangling", "a link to nothing: the walk reports it");
+    reported(dotfiles / "team", tier / "base/fourth", "a second path to a folder a link reaches: the walk skips one");
     write(dotfiles / "fifth/SKILL.md", skill("fifth", "a folder with a link in it"));
     fs::create_symlink(dotfiles / "notes.txt", dotfiles / "fifth/notes");
     fs::create_directory_symlink(dotfiles / "fifth", tier / "base/fifth");
