@@ -3369,6 +3369,44 @@ BOOST_AUTO_TEST_CASE(links_in_a_nested_tree_are_asked_again_and_the_rest_derived
     refresh(0, "and settled");
 }
 
+// A link pointed elsewhere, then back while the registry reads what changed: a skill file
+// handed over as gone (below the folder the link led to) is found there, through the link
+// pointed back, though no walk would list it. Every later drop below the link hands it
+// over again, so the refresh after the link's next event puts it right, without a walk.
+BOOST_AUTO_TEST_CASE(a_skill_read_through_a_link_pointed_back_mid_refresh_goes_at_the_next)
+{
+    temp_dir t;
+    fs::path const tier = t / "tier", dotfiles = t / "dotfiles";
+    write(tier / "p0/SKILL.md", skill("p0", "a parent"));
+    write(dotfiles / "d0/x/SKILL.md", skill("x", "below d0"));
+    write(dotfiles / "d1/y/SKILL.md", skill("y", "below d1"));
+    fs::create_directory_symlink(dotfiles / "d0", tier / "p0/link");
+    directory_options o;
+    o.allowed_roots = {dotfiles.string()};
+    one_watched_nested_tier n(tier, o);
+    auto& reg = n.reg;
+    reg.load();
+    reg.refresh();
+    reg.refresh();
+    auto const point = [&](char const* to) { // as ln -sfn does
+        fs::create_directory_symlink(dotfiles / to, tier / "p0/link.new");
+        fs::rename(tier / "p0/link.new", tier / "p0/link");
+    };
+    point("d1");
+    bool armed = true;
+    *n.src.before_read = [&] {
+        if (!std::exchange(armed, false)) return;
+        point("d0"); // once the events are in and the link settled on d1
+    };
+    reg.refresh(); // what this one lists is a race's
+    *n.src.before_read = nullptr;
+    BOOST_TEST_REQUIRE(!armed);
+    point("d1");
+    n.refresh(0, "pointed at d1 again: the skill read through the link pointed back goes");
+    BOOST_TEST(reg.snapshot()->find("p0/link/x") == nullptr);
+    BOOST_TEST(reg.snapshot()->find("p0/link/y") != nullptr);
+}
+
 // A flat tier meets all its links at its root: one made there (a skill folder kept in a
 // dotfiles checkout, as users install skills), pointed elsewhere, renamed or removed is
 // followed without a walk. Where a link leads can change with no event in the tier (a

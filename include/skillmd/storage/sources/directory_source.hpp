@@ -186,16 +186,17 @@ private:
     /// `folder` (known as `id`), the tier's other folders numbering `counted`: an empty
     /// discovery when it is gone again; nothing when only a whole walk can judge it (a
     /// link, a bound reached, a SKILL.md in another case or not a file, anything said).
-    /// With `through_link`, `name` is a link the walk follows (see settle_nested_link);
-    /// any other link met below is still the whole walk's to judge.
+    /// With `through_link`, `name` is a link to the folder known by that identity (see
+    /// settle_nested_link), opened once and walked from that descriptor; any other link
+    /// met below is still the whole walk's to judge.
     std::optional<discovery> walk_below(std::string const& folder, std::pair<dev_t, ino_t> id, std::string const& name,
-                                        std::size_t counted, bool through_link = false) const;
+                                        std::size_t counted, std::optional<std::pair<dev_t, ino_t>> through_link = std::nullopt) const;
     /// Nested, for changes(): the folders and skills a walk would now find below `entry`,
     /// made in `folder`, watched and added to what the last walk saw, their skill files to
-    /// `edited`; false when only a whole walk can tell. `link`: `name` is a link to a
-    /// folder, watched through it already (add_followed).
+    /// `edited`; false when only a whole walk can tell. `link`: `name` is a link to the
+    /// folder of that identity, watched through it already (add_followed).
     bool add_subtree(watch_state& w, std::string const& folder, std::string const& name,
-                     std::set<std::string>& edited, bool link = false) const;
+                     std::set<std::string>& edited, std::optional<std::pair<dev_t, ino_t>> link = std::nullopt) const;
     /// Nested, for changes(), once every event is in: the link `entry`, made in a walked
     /// folder, taken as a whole walk takes it. One to a file (a bundled file kept
     /// elsewhere) is passed over and asked again at each look; one to a folder the walk

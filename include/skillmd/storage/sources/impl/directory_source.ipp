@@ -891,6 +891,11 @@ struct directory_source::watch_state
     std::set<std::string> walked;  // the folders the walk listed
     std::set<std::string> skill_dirs; // the candidates' folders
     std::set<std::string> noted;   // paths the walk said something about
+    // Nested: skill files handed to the registry as gone (below a folder or link dropped)
+    // since the walk. The registry reads each by its path, and a link on the way pointed
+    // back meanwhile (a folder renamed back) may find one there that no walk listed: each
+    // later drop below the same place hands it over again, to be read again.
+    std::set<std::string> handed_gone;
     static constexpr std::uint32_t mask = IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM |
                                           IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF;
 
@@ -1020,7 +1025,12 @@ struct directory_source::watch_state
         below(files, [&](std::string const& f) {
             unwatch(f);
             edited.insert(f);
+            handed_gone.insert(f);
         });
+        {
+            std::string const under = entry + "/";
+            for (auto it = handed_gone.lower_bound(under); it != handed_gone.end() && it->starts_with(under); ++it) edited.insert(*it);
+        }
         below(skill_dirs, [](std::string const&) {});
         below(leaving, [](std::string const&) {});
         // The links met below it (or it, a link removed): no longer on the tier's way.
@@ -1803,6 +1813,7 @@ SKILLMD_DECL bool directory_source::watch(discovery const& d) const
         detail::tiers_past_watch_budget() += w.past_budget ? 1 : -1;
     }
     w.files.clear();
+    w.handed_gone.clear();
     w.skill_dirs.clear();
     w.walked = std::set<std::string>(d.directories.begin(), d.directories.end());
     w.noted.clear();
@@ -2074,6 +2085,7 @@ SKILLMD_DECL bool directory_source::follow_link(watch_state& w, std::string cons
         w.links.size() >= watch_state::most_links)
         return false;
     if (!w.add_followed(entry, seen)) return false; // a second path to a watched folder: the walk skips one
+    std::pair<dev_t, ino_t> const watched{seen.device, seen.inode};
     w.links.emplace(entry, std::move(seen));
     // What it leads to may lie under any mount.
     w.scope.clear();
@@ -2082,7 +2094,7 @@ SKILLMD_DECL bool directory_source::follow_link(watch_state& w, std::string cons
         w.adopt_folder(entry, edited);
         return true;
     }
-    return add_subtree(w, entry.substr(0, entry.rfind('/')), name, edited, true);
+    return add_subtree(w, entry.substr(0, entry.rfind('/')), name, edited, watched);
 }
 
 SKILLMD_DECL bool directory_source::settle_nested_link(watch_state& w, std::string const& entry, std::set<std::string>& edited) const
@@ -2164,7 +2176,7 @@ SKILLMD_DECL directory_source::effect directory_source::entry_effect(watch_state
 
 SKILLMD_DECL std::optional<discovery> directory_source::walk_below(std::string const& folder, std::pair<dev_t, ino_t> id,
                                                                   std::string const& name, std::size_t counted,
-                                                                  bool through_link) const
+                                                                  std::optional<std::pair<dev_t, ino_t>> through_link) const
 {
     using fs_t = detail::posix_walk;
     int error = 0;
@@ -2179,7 +2191,7 @@ SKILLMD_DECL std::optional<discovery> directory_source::walk_below(std::string c
         return std::nullopt;
     }
     bool const link = S_ISLNK(st.st_mode);
-    if (link != through_link || (!link && !S_ISDIR(st.st_mode))) return std::nullopt; // a link, a folder or a file renamed over it since
+    if (link != through_link.has_value() || (!link && !S_ISDIR(st.st_mode))) return std::nullopt; // a link, a folder or a file renamed over it since
     if (skipped(name) || name == "SKILL.md") return discovery{}; // what entries() passes over
     walk_shared<fs_t> sh;
     sh.roots = roots();
@@ -2187,9 +2199,24 @@ SKILLMD_DECL std::optional<discovery> directory_source::walk_below(std::string c
     walker<fs_t> w{*this, &sh, {}, {}};
     std::string const rel = folder == root_ ? std::string() : folder.substr(root_.size() + 1);
     std::size_t const depth = rel.empty() ? 0 : static_cast<std::size_t>(std::count(rel.begin(), rel.end(), '/')) + 1;
-    w.directory_entry(*parent,
-                      detail::listed{name, link ? detail::entry_type::link : detail::entry_type::directory, static_cast<std::uint64_t>(st.st_ino)},
-                      detail::joined(folder, name), rel, depth);
+    std::string full = detail::joined(folder, name);
+    if (link) {
+        // Opened once through the link and known by what it opened, the folder its watch is
+        // set on: the walk goes on from that descriptor, so a link on the way pointed
+        // elsewhere and back meanwhile cannot slip another folder's tree in.
+        std::string why;
+        detail::dir_guard<fs_t> target(fs_t::open_child(*parent, name, full, why));
+        if (!target) return std::nullopt;
+        auto const opened = fs_t::id_of(*target);
+        if (opened != fs_t::id{static_cast<std::uint64_t>(through_link->first), static_cast<std::uint64_t>(through_link->second)} ||
+            !w.admit(full, name, detail::entry_type::link, opened, depth))
+            return std::nullopt;
+        std::string const child_rel = rel.empty() ? name : detail::joined(rel, name);
+        w.walk(target.release(), std::move(full), child_rel, opened, depth + 1);
+    } else {
+        w.directory_entry(*parent, detail::listed{name, detail::entry_type::directory, static_cast<std::uint64_t>(st.st_ino)},
+                          std::move(full), rel, depth);
+    }
     std::vector<walker<fs_t>> none;
     w.join(none);
     if (sh.met_link || sh.stopped || !w.out.diagnostics.empty()) return std::nullopt;
@@ -2201,7 +2228,7 @@ SKILLMD_DECL std::optional<discovery> directory_source::walk_below(std::string c
 }
 
 SKILLMD_DECL bool directory_source::add_subtree(watch_state& w, std::string const& folder, std::string const& name,
-                                                std::set<std::string>& edited, bool link) const
+                                                std::set<std::string>& edited, std::optional<std::pair<dev_t, ino_t>> link) const
 {
     auto const at = w.watched.find(folder);
     if (at == w.watched.end() || !detail::printable_name(name)) return false;
