@@ -1999,6 +1999,9 @@ SKILLMD_DECL std::optional<std::vector<std::string>> directory_source::changes()
     for (auto const& entry : links_made)
         if (!w.changed && !settle_nested_link(w, entry, edited)) w.changed = true;
     if (!leaving.empty()) w.changed = true;
+    // Files handed over as gone are kept until a walk: where skills come and go under new
+    // names for long, a walk (which forgets them) costs less than keeping them all.
+    if (w.handed_gone.size() > 2 * w.files.size() + 4096) w.changed = true;
     if (!w.anchor_in_place()) w.changed = true; // a folder above renamed, or replaced
     // Where the root's links lead, and which folders the tier may read, can change with no
     // event in it (a folder renamed on a link's way, a link there pointed elsewhere).
