@@ -59,6 +59,22 @@ auto entry_viewing(Table& table, std::string_view name, std::string_view command
         if (at->second.data() == command.data()) return at;
     return table.end();
 }
+/// Puts `entry` into a table of (name, command) views kept sorted by content.
+template <class Table>
+void insert_sorted(Table& table, std::pair<std::string_view, std::string_view> const& entry)
+{
+    table.insert(std::lower_bound(table.begin(), table.end(), entry).index(), entry);
+}
+/// The entries of a (name, command) table sorted by content whose name is `name`, as
+/// [first, last).
+template <class Table>
+auto bearers_of(Table& table, std::string_view name)
+{
+    auto const first = std::lower_bound(table.begin(), table.end(), std::pair<std::string_view, std::string_view>(name, {}));
+    auto last = first;
+    while (last != table.end() && last->first == name) ++last;
+    return std::pair{first, last};
+}
 } // namespace detail
 
 /// The longest path, with its terminating NUL, that the kernel opens (Linux's PATH_MAX).

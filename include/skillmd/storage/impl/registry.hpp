@@ -374,8 +374,7 @@ bool basic_registry<Parser, Dedup, Sources...>::redecide(skillmd::snapshot& next
         for (auto [c, end] = next.copies_of(n); c != end; ++c) read_of(**c);
         if (auto const [entry, found] = detail::entry_for(next.names_, n); found)
             if (auto const i = next.position_of(entry->second); i != skillmd::snapshot::npos) read_of(*next.skills_.items_[i]);
-        for (auto b = std::lower_bound(next.crowd_.begin(), next.crowd_.end(), std::pair<std::string_view, std::string_view>(n, {}));
-             b != next.crowd_.end() && b->first == n; ++b)
+        for (auto [b, end] = detail::bearers_of(next.crowd_, n); b != end; ++b)
             if (auto const i = next.position_of(b->second); i != skillmd::snapshot::npos) read_of(*next.skills_.items_[i]);
     }
     for (auto const* kept : {&next.shadowed_.items_, &next.disabled_.items_})
@@ -1001,23 +1000,21 @@ bool basic_registry<Parser, Dedup, Sources...>::count_name(skillmd::snapshot& ne
     auto const [named, is_named] = detail::entry_for(names, n);
     auto const [shared, is_shared] = detail::entry_for(crowded, n);
     bool const a_command = next.position_of(n) != skillmd::snapshot::npos;
-    auto const join = [&](entry_t const& e) { crowd.insert(std::lower_bound(crowd.begin(), crowd.end(), e).index(), e); };
     if (added) {
         if (is_named) { // another skill's until now: it finds neither
             entry_t const other = *named;
             names.erase(named.index());
             crowded.insert(shared.index(), {std::string(n), 2});
-            join(other);
-            join({n, command});
+            detail::insert_sorted(crowd, other);
+            detail::insert_sorted(crowd, {n, command});
         } else if (is_shared) {
             crowded.set(shared.index(), {shared->first, shared->second + 1});
-            join({n, command});
+            detail::insert_sorted(crowd, {n, command});
         } else if (a_command) {
             crowded.insert(shared.index(), {std::string(n), 1});
-            join({n, command});
+            detail::insert_sorted(crowd, {n, command});
         } else {
-            entry_t const entry(n, command);
-            names.insert(std::lower_bound(names.begin(), names.end(), entry).index(), entry);
+            detail::insert_sorted(names, {n, command});
         }
         return true;
     }
@@ -1049,7 +1046,7 @@ bool basic_registry<Parser, Dedup, Sources...>::count_command(skillmd::snapshot&
             std::pair<std::string_view, std::string_view> const other = *named;
             names.erase(named.index());
             crowded.insert(shared.index(), {std::string(command), 1});
-            next.crowd_.insert(std::lower_bound(next.crowd_.begin(), next.crowd_.end(), other).index(), other);
+            detail::insert_sorted(next.crowd_, other);
         }
         return true;
     }
@@ -1063,13 +1060,12 @@ bool basic_registry<Parser, Dedup, Sources...>::name_the_bearer(skillmd::snapsho
 {
     std::string_view const n = next.crowded_[shared].first;
     auto& crowd = next.crowd_;
-    auto const at = std::lower_bound(crowd.begin(), crowd.end(), std::pair<std::string_view, std::string_view>(n, {}));
-    if (at == crowd.end() || at->first != n) return false; // not as the count says: a first load decides
-    if (auto const after = std::next(at); after != crowd.end() && after->first == n) return false;
+    auto const [at, end] = detail::bearers_of(crowd, n);
+    if (std::distance(at, end) != 1) return false; // not as the count says: a first load decides
     std::pair<std::string_view, std::string_view> const entry = *at; // viewing the listed record, as assemble's entries do
     crowd.erase(at.index());
     next.crowded_.erase(shared);
-    next.names_.insert(std::lower_bound(next.names_.begin(), next.names_.end(), entry).index(), entry);
+    detail::insert_sorted(next.names_, entry);
     return true;
 }
 
