@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The operator's flags end to end: --project-settings turns a skill off for every command
-# (list, index, invoke, explain), a bad settings file is an error, --events appends one
-# JSON line per rendering and per invocation, and fmt --fix rewrites a file once.
+# (list, index, invoke, explain), a bad settings file is an error, mcp follows edits of
+# it, --events appends one JSON line per rendering and per invocation, and fmt --fix
+# rewrites a file once.
 set -u
 cli=$1
 t=$(mktemp -d)
@@ -25,6 +26,43 @@ echo "$idx" | grep -q beta && fail "index shows beta"
 "$cli" explain beta "${dirs[@]}" "${set_[@]}" 2>/dev/null | grep -q 'project settings' || fail "explain does not name the layer"
 printf '{"skillOverrides": {"beta": "sometimes"}}\n' > "$t/bad.json"
 "$cli" list "${dirs[@]}" --project-settings "$t/bad.json" >/dev/null 2>&1 && fail "a bad settings file was accepted"
+
+# `mcp` follows its settings files: an edit is in force at the next message, as a fresh
+# start would read it; an edit that holds an error leaves the rules in force, said once.
+printf '{"skillOverrides": {"beta": "off"}}\n' > "$t/live.json"
+coproc MCP { "$cli" mcp "${dirs[@]}" --project-settings "$t/live.json" 2>"$t/mcp.err"; }
+ask() { # ID METHOD [PARAMS]: the answer to ID in $answer, notifications passed over
+  # (no command substitution: a subshell does not have the coprocess's descriptors)
+  local params='{}'
+  [ $# -ge 3 ] && params=$3
+  printf '{"jsonrpc":"2.0","id":%s,"method":"%s","params":%s}\n' "$1" "$2" "$params" >&"${MCP[1]}"
+  answer=
+  while IFS= read -r -t 20 answer <&"${MCP[0]}"; do
+    case $answer in *'"id":'"$1"','*) return 0 ;; esac
+  done
+  return 1
+}
+expect_served() { # ID WHAT LIST: resources/list names exactly the SKILL.md files of LIST
+  ask "$1" resources/list || fail "mcp did not answer $2"
+  local got
+  got=$(printf '%s' "$answer" | grep -o 'skill://[a-z]*/SKILL.md' | tr '\n' ' ')
+  [ "$got" = "$3" ] || fail "mcp $2: $got ($answer)"
+}
+ask 1 initialize '{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"operators","version":"1"}}' \
+  || fail "mcp did not answer initialize"
+printf '{"jsonrpc":"2.0","method":"notifications/initialized"}\n' >&"${MCP[1]}"
+expect_served 2 "at the start" "skill://alpha/SKILL.md "
+printf '{"skillOverrides": {"alpha": "off"}}\n' > "$t/live.json"
+expect_served 3 "after an edit of the settings" "skill://beta/SKILL.md "
+printf '{"skillOverrides": {"alpha": "sometimes"}}\n' > "$t/live.json"
+expect_served 4 "after an edit with an error" "skill://beta/SKILL.md "
+expect_served 5 "a message later" "skill://beta/SKILL.md "
+printf '{}\n' > "$t/live.json.new" && mv "$t/live.json.new" "$t/live.json"
+expect_served 6 "after the settings were replaced" "skill://alpha/SKILL.md skill://beta/SKILL.md "
+exec {MCP[1]}>&-
+wait "$MCP_PID" || fail "mcp exited with an error"
+[ "$(grep -c 'still in force' "$t/mcp.err")" = 1 ] || fail "the error in the settings, said once: $(cat "$t/mcp.err")"
+grep -q 'live.json: error: \[override-invalid\]' "$t/mcp.err" || fail "the settings' error is not shown: $(cat "$t/mcp.err")"
 
 "$cli" index "${dirs[@]}" --events "$t/events.jsonl" >/dev/null 2>&1 || fail "index --events"
 "$cli" invoke "/alpha one two" --as user "${dirs[@]}" --events "$t/events.jsonl" >/dev/null 2>&1 || fail "invoke --events"

@@ -25,6 +25,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include <fcntl.h>
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -60,6 +61,40 @@ BOOST_AUTO_TEST_CASE(links_out_of_a_tier_are_never_read_listed_or_walked)
     BOOST_TEST(snap->skills().size() == 1u); // the disk behind `everything` is not walked
     auto const files = reg.bundled_files(*snap->find("good"));
     BOOST_TEST((files == std::vector<std::string>{"notes.md"}), boost::test_tools::per_element());
+}
+
+// A link to a FIFO outside the tier is refused without opening the FIFO: an open for
+// reading, even one that does not block, lets a writer waiting on it through (and a
+// device's open can act). The writer here stays blocked through a load and a refresh.
+BOOST_AUTO_TEST_CASE(a_link_out_of_a_tier_opens_nothing_there)
+{
+    temp_dir t, home;
+    fs::create_directories(home.path);
+    std::string const fifo = (home / "pipe").string();
+    BOOST_TEST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    write(t / "tier/good/SKILL.md", skill("good", "Good"));
+    fs::create_directories(t / "tier/pipe");
+    fs::create_symlink(fifo, t / "tier/pipe/SKILL.md");
+    std::atomic<bool> through{false};
+    std::thread writer([&] {
+        int const fd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC); // returns once a reader opens it
+        through = true;
+        if (fd >= 0) ::close(fd);
+    });
+    basic_registry<parser, first_tier_wins, directory_source> reg(parser{}, lenient(),
+                                                                   directory_source("project", (t / "tier").string()));
+    reg.load();
+    write(t / "tier/good/SKILL.md", skill("good", "Good, edited"));
+    reg.refresh();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100)); // a writer let through returns within it
+    BOOST_TEST(!through.load());
+    auto const snap = reg.snapshot();
+    BOOST_TEST(snap->find("pipe") == nullptr);
+    BOOST_TEST(has(snap->diagnostics(), "skill-unreadable", "outside the tier's folders"));
+    BOOST_TEST(snap->skills().size() == 1u);
+    int const reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC); // lets the writer go
+    writer.join();
+    if (reader >= 0) ::close(reader);
 }
 
 BOOST_AUTO_TEST_CASE(a_link_swapped_in_after_loading_is_refused)

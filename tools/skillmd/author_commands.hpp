@@ -36,26 +36,80 @@
 
 namespace cli {
 
-/// The override layers of `--user-settings` and `--project-settings`, in that order (the
-/// project's win); path keys are taken from the folder the settings file is in.
-inline bool read_settings(std::vector<std::pair<std::string, std::string>> const& files, skillmd::overrides& out)
+/// The bytes of each settings file, in order, or why it cannot be read.
+struct settings_texts
+{
+    std::vector<std::optional<std::string>> bytes;
+    std::vector<std::string> why;
+    bool operator==(settings_texts const&) const = default;
+};
+
+inline settings_texts read_settings_texts(std::vector<std::pair<std::string, std::string>> const& files)
+{
+    settings_texts t;
+    for (auto const& f : files) {
+        t.why.emplace_back();
+        t.bytes.push_back(skillmd::detail::read_file(f.second, t.why.back(), 1024 * 1024)); // a settings file is small: 1 MiB is its bound
+    }
+    return t;
+}
+
+/// The override layers of `--user-settings` and `--project-settings` from their bytes, in
+/// that order (the project's win); path keys are taken from the folder the settings file
+/// is in. Diagnostics on stderr; false when one is an error.
+inline bool settings_rules(std::vector<std::pair<std::string, std::string>> const& files, settings_texts const& t, skillmd::overrides& out)
 {
     bool ok = true;
-    for (auto const& [label, file] : files) {
-        std::string why;
-        auto text = skillmd::detail::read_file(file, why, 1024 * 1024); // a settings file is small: 1 MiB is its bound
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        auto const& [label, file] = files[i];
         std::vector<skillmd::diagnostic> ds;
-        if (!text) {
-            ds.push_back({std::string(skillmd::codes::override_invalid), skillmd::severity::error, file, 0, 0, "cannot read the settings: " + why});
+        if (!t.bytes[i]) {
+            ds.push_back({std::string(skillmd::codes::override_invalid), skillmd::severity::error, file, 0, 0, "cannot read the settings: " + t.why[i]});
         } else {
             auto const base = std::filesystem::absolute(std::filesystem::path(file)).parent_path();
-            out.add(skillmd::read_override_layer(*text, label, file, base, ds));
+            out.add(skillmd::read_override_layer(*t.bytes[i], label, file, base, ds));
         }
         for (auto const& d : ds) std::cerr << to_text(d) << "\n";
         ok = ok && !skillmd::has_error(ds);
     }
     return ok;
 }
+
+/// The settings files of a command, read at its start and, for one that serves until
+/// stopped (`mcp`), again before each refresh: an edit is in force from that refresh on,
+/// as a fresh start would read it. Files that hold an error then leave the rules in force
+/// as they were, and say so once.
+class settings_follower
+{
+public:
+    explicit settings_follower(std::vector<std::pair<std::string, std::string>> files) : files_(std::move(files)) {}
+
+    /// The rules at the start into `out`; false when the files hold an error.
+    bool start(skillmd::overrides& out)
+    {
+        seen_ = read_settings_texts(files_);
+        return settings_rules(files_, seen_, out);
+    }
+
+    /// Reads the files again and, when their bytes changed, puts their rules in force at
+    /// `reg`'s next refresh (set_overrides, which places again only the skills a changed
+    /// rule names).
+    template <class Registry>
+    void follow(Registry& reg)
+    {
+        if (files_.empty()) return;
+        auto now = read_settings_texts(files_);
+        if (now == seen_) return;
+        seen_ = std::move(now);
+        skillmd::overrides rules;
+        if (settings_rules(files_, seen_, rules)) reg.set_overrides(std::move(rules));
+        else std::cerr << "skillmd: the settings changed and hold an error; the rules read before are still in force\n";
+    }
+
+private:
+    std::vector<std::pair<std::string, std::string>> files_;
+    settings_texts seen_;
+};
 
 /// For each skill (or the one named): where it stands in the index, who may invoke it, why.
 template <class System>

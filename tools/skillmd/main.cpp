@@ -470,7 +470,7 @@ int cmd_new(options const& o)
 }
 
 template <class System>
-int run_loaded(System& agent, options const& o, std::string_view command);
+int run_loaded(System& agent, options const& o, std::string_view command, cli::settings_follower& settings);
 
 /// Each `--dir` names a tier of the preset ("" or the usage error); a folder that is not
 /// there is warned about. koshi's `db` tier is a file SQLite creates on first use.
@@ -500,7 +500,7 @@ std::string check_tiers(options const& o, preset_info const& p)
 }
 
 template <class System>
-int run(System& agent, options const& o, std::string_view command, preset_info const& p)
+int run(System& agent, options const& o, std::string_view command, preset_info const& p, cli::settings_follower& settings)
 {
     if (auto const why = check_tiers(o, p); !why.empty()) return cli::usage_error(command, why);
     std::FILE* events = nullptr;
@@ -532,13 +532,13 @@ int run(System& agent, options const& o, std::string_view command, preset_info c
     int rc = exit_ok;
     {
         closer const close_events{events, o.events, &rc};
-        rc = run_loaded(agent, o, command);
+        rc = run_loaded(agent, o, command, settings);
     }
     return rc;
 }
 
 template <class System>
-int run_loaded(System& agent, options const& o, std::string_view command)
+int run_loaded(System& agent, options const& o, std::string_view command, cli::settings_follower& settings)
 {
     // A load that fails is an error, never an empty registry shown as the result.
     if (!agent.load()) {
@@ -558,10 +558,10 @@ int run_loaded(System& agent, options const& o, std::string_view command)
     }
     if (command == "mcp") {
         print_diagnostics(*snap);
-        if (!o.http.empty()) return cli::cmd_mcp_http(agent, o.page_size, {o.http, o.token_file, o.allow_origins, o.allow_hosts});
+        if (!o.http.empty()) return cli::cmd_mcp_http(agent, o.page_size, {o.http, o.token_file, o.allow_origins, o.allow_hosts}, settings);
         if (!o.token_file.empty() || !o.allow_origins.empty() || !o.allow_hosts.empty())
             return cli::usage_error("mcp", "--token-file, --allow-origin and --allow-host go with --http");
-        return cli::cmd_mcp(agent, o.page_size);
+        return cli::cmd_mcp(agent, o.page_size, settings);
     }
     if (command == "index") return cmd_index(agent, *snap, o);
     if (command == "invoke") {
@@ -578,14 +578,15 @@ int cmd_registry(options const& o, std::string_view command)
     at.overrides = o.dirs;
     if (!o.pooler.empty()) at.overrides["pooler"] = o.pooler; // not a tier: only fleet_server() reads it
     at.allowed_roots = o.allowed_roots;
-    if (!cli::read_settings(o.settings, at.skill_overrides)) return exit_errors;
+    cli::settings_follower settings(o.settings);
+    if (!settings.start(at.skill_overrides)) return exit_errors;
     if (!o.pooler.empty() && o.preset != "fleet") return cli::usage_error(command, "--pooler is for the fleet preset's server");
     if (o.preset == "fleet" && !skillmd::presets::is_postgres_url(at.tier("db", "")))
         return cli::usage_error(command, "the fleet preset needs --db postgresql://... (or a libpq connection string)");
     if (o.namespace_given && o.preset != "fleet") return cli::usage_error(command, "--namespace goes with --preset fleet");
     auto const ran = cli::with_preset(o.preset, [&](auto const& preset) {
         auto agent = preset.make(at, o.name_space);
-        return run(agent, o, command, {preset.tiers.data(), preset.tiers.size()});
+        return run(agent, o, command, {preset.tiers.data(), preset.tiers.size()}, settings);
     });
     if (ran) return *ran;
     return cli::usage_error(command, "unknown preset " + o.preset + cli::did_you_mean(o.preset, cli::preset_names));

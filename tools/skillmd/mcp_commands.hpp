@@ -81,11 +81,13 @@ inline int cmd_digest(std::vector<std::string> const& paths, bool json)
     return rc;
 }
 
-/// Refreshes what `srv` serves: the `list_changed` notification when the skills served
-/// changed; a failed refresh (the previous skills are still served) said on stderr once.
+/// Refreshes what `srv` serves, under the settings as they are now: the `list_changed`
+/// notification when the skills served changed; a failed refresh (the previous skills are
+/// still served) said on stderr once.
 template <class Server, class System>
-std::optional<std::string> refresh_served(Server& srv, System& agent, std::string& said)
+std::optional<std::string> refresh_served(Server& srv, System& agent, settings_follower& settings, std::string& said)
 {
+    settings.follow(agent.registry());
     auto note = srv.changes();
     if (srv.refreshed()) {
         said.clear();
@@ -99,10 +101,11 @@ std::optional<std::string> refresh_served(Server& srv, System& agent, std::strin
 
 /// Serves `agent` over stdio: one JSON-RPC message per line in, one per line out, until
 /// the end of the input. A line over the size cap is answered with an error and skipped.
-/// The registry is refreshed before each message and once a second while the client is
-/// quiet; a change of the skills served is announced as it is seen.
+/// The registry (and the settings files) are read again before each message and once a
+/// second while the client is quiet; a change of the skills served is announced as it is
+/// seen.
 template <class System>
-int cmd_mcp(System& agent, std::size_t page_size)
+int cmd_mcp(System& agent, std::size_t page_size, settings_follower& settings)
 {
     skillmd::mcp::server_options so;
     if (page_size > 0) so.page_size = page_size;
@@ -116,7 +119,7 @@ int cmd_mcp(System& agent, std::size_t page_size)
     };
     std::string said; // the refresh failure last reported, so each is said once
     auto const announce = [&] {
-        if (auto note = refresh_served(srv, agent, said)) send(*note);
+        if (auto note = refresh_served(srv, agent, settings, said)) send(*note);
     };
     std::string line;
     bool too_long = false;
@@ -171,11 +174,12 @@ struct http_settings
 };
 
 /// Serves `agent` over MCP's streamable HTTP at http://HOST:PORT/mcp until SIGTERM or
-/// SIGINT. The skills are re-read before each request. The address listened on is
+/// SIGINT. The skills and the settings files are read again before each request (the
+/// one I/O thread runs the handler, so one refresh runs at a time). The address listened on is
 /// printed on stderr (with the port chosen when 0 was asked). Exit 1 when it cannot
 /// listen or read the token, 2 for a malformed address.
 template <class System>
-int cmd_mcp_http(System& agent, std::size_t page_size, http_settings const& how)
+int cmd_mcp_http(System& agent, std::size_t page_size, http_settings const& how, settings_follower& settings)
 {
     skillmd::net::http_server_options ho;
     auto const colon = how.address.rfind(':');
@@ -225,7 +229,7 @@ int cmd_mcp_http(System& agent, std::size_t page_size, http_settings const& how)
     for (auto const& why : srv.not_served()) std::cerr << "skillmd: not served: " << skillmd::detail::terminal_safe(why) << "\n";
     std::string said; // the refresh failure last reported, so each is said once
     // Over HTTP nobody listens for list_changed: clients keep to ttlMs.
-    auto const refresh = [&] { refresh_served(srv, agent, said); };
+    auto const refresh = [&] { refresh_served(srv, agent, settings, said); };
     skillmd::net::http_server http(std::move(ho), skillmd::mcp::http_endpoint(srv, refresh));
     try {
         auto const bound = http.start();

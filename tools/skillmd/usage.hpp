@@ -189,8 +189,9 @@ inline constexpr std::array<command_doc, 21> commands{{
      "Serves the preset's skills over MCP (JSON-RPC 2.0) with the Skills extension:\n"
      "skills/list, skills/get, resources/list, resources/read, resources/directory/read;\n"
      "protocol revisions 2026-07-28 (stateless) and 2025-11-25 back to 2024-11-05. On stdio\n"
-     "(the default) one message per line in and out, until the input ends; the skills are\n"
-     "re-read before each message and a change is announced. It takes no --format.\n" SKILLMD_REGISTRY_HELP
+     "(the default) one message per line in and out, until the input ends; the skills and\n"
+     "the settings files are read again before each message and a change is announced (a\n"
+     "settings file that holds an error then keeps the rules in force). No --format.\n" SKILLMD_REGISTRY_HELP
      "  --page-size N            items per page of a list (1 to 100000)\n"
      "  --http HOST:PORT         serve streamable HTTP at http://HOST:PORT/mcp instead (port 0:\n"
      "                           any free one; the address is printed on stderr); until SIGTERM\n"

@@ -268,8 +268,12 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
     // A path inside the roots as written, opened with no link on the way, is inside them:
     // the kernel's word replaces the readlink of /proc/thread-self/fd (a tenth of a load).
     int fd = contained && lexically_plain(path) && within(path, *checks.roots) ? open_without_links(path.c_str()) : -1;
-    bool const at_its_path = fd >= 0;
-    if (fd < 0) fd = ::open(path.c_str(), read_flags);
+    // Otherwise a link on the way may lead anywhere: the file is first opened as a place
+    // only (O_PATH opens no FIFO or device, so nothing outside the roots is touched), its
+    // place and type checked, then opened for reading through that descriptor, so the
+    // file read is the file checked.
+    bool const place_first = contained && fd < 0;
+    if (fd < 0) fd = ::open(path.c_str(), place_first ? O_PATH | O_CLOEXEC : read_flags);
     if (fd < 0) {
         int const err = errno;
         struct stat lst {};
@@ -278,13 +282,35 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
         r.error = dangling ? "broken symbolic link" : err == ENXIO ? "not a regular file" : std::strerror(err);
         return r;
     }
-    struct closer { int fd; ~closer() { ::close(fd); } } const guard{fd};
-    struct stat st {};
-    if (!stat_regular(fd, st, r)) return r;
-    if (contained && !at_its_path) {
+    struct closer
+    {
+        int fd = -1;
+        ~closer() { if (fd >= 0) ::close(fd); }
+    };
+    closer const guard{fd};
+    if (place_first) {
         std::string const real = opened_path(fd, path);
         if (!within(real, *checks.roots)) {
             r.error = "it leads outside the tier's folders (to " + escaped(real) + "); not read";
+            return r;
+        }
+    }
+    struct stat st {};
+    if (!stat_regular(fd, st, r)) return r;
+    int readable = fd;
+    closer reopened;
+    if (place_first) {
+        readable = ::open(("/proc/thread-self/fd/" + std::to_string(fd)).c_str(), read_flags);
+        if (readable < 0 && errno == ENOENT) readable = ::open(path.c_str(), read_flags); // no /proc: the checks below still hold
+        if (readable < 0) {
+            r.error = std::strerror(errno);
+            return r;
+        }
+        reopened.fd = readable;
+        struct stat checked = st;
+        if (!stat_regular(readable, st, r)) return r;
+        if (st.st_dev != checked.st_dev || st.st_ino != checked.st_ino) {
+            r.error = "it was replaced while it was opened; not read";
             return r;
         }
     }
@@ -292,7 +318,7 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
         r.error = "a different file is there now than the one loaded; refresh the registry first";
         return r;
     }
-    read_text(fd, static_cast<std::size_t>(st.st_size), max_bytes, head, r);
+    read_text(readable, static_cast<std::size_t>(st.st_size), max_bytes, head, r);
     return r;
 }
 
