@@ -133,6 +133,24 @@ BOOST_AUTO_TEST_CASE(reads_never_follow_a_link_out)
     BOOST_TEST(listed[0].find("ok.txt") != std::string::npos);
 }
 
+// A SKILL.md linked to a file elsewhere in the tier is the registry's skill (the link stays
+// in the tier), but MCP reads only below a skill's folder: it is not served, and the
+// refusal says so rather than that the folder changed.
+BOOST_AUTO_TEST_CASE(a_skill_md_linked_out_of_its_folder_is_refused_for_that)
+{
+    test::temp_dir t;
+    test::write(t / "skills/.store/kept.md", "---\nname: kept\ndescription: d\n---\nKEPT BODY\n");
+    fs::create_directories(t / "skills/kept");
+    fs::create_symlink("../.store/kept.md", t / "skills/kept/SKILL.md");
+    served_tree tree(t.path);
+    BOOST_TEST_REQUIRE(tree.agent.snapshot()->find("kept") != nullptr);
+    for (auto const& reply : tree.srv.handle(request(1, "skills/get", "skill://kept/SKILL.md"))) {
+        BOOST_TEST(reply.find("KEPT BODY") == std::string::npos);
+        BOOST_TEST(reply.find("a link out of the skill's folder") != std::string::npos, reply);
+        BOOST_TEST(reply.find("changed since") == std::string::npos, reply);
+    }
+}
+
 // What a client sends and the server echoes (an id, a method) reaches the wire escaped.
 BOOST_AUTO_TEST_CASE(echoed_ids_and_methods_are_escaped)
 {

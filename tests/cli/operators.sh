@@ -59,9 +59,23 @@ expect_served 4 "after an edit with an error" "skill://beta/SKILL.md "
 expect_served 5 "a message later" "skill://beta/SKILL.md "
 printf '{}\n' > "$t/live.json.new" && mv "$t/live.json.new" "$t/live.json"
 expect_served 6 "after the settings were replaced" "skill://alpha/SKILL.md skill://beta/SKILL.md "
+# A FIFO in the settings' place is refused before it is opened to be read: a writer
+# waiting on it stays blocked (an open for reading would let it through), and the
+# rules in force are kept.
+mkfifo "$t/fifo.json" && mv "$t/fifo.json" "$t/live.json"
+( exec 3>"$t/live.json"; touch "$t/through" ) &
+writer=$!
+sleep 0.3
+expect_served 7 "with a FIFO for settings" "skill://alpha/SKILL.md skill://beta/SKILL.md "
+sleep 1.2 # a quiet second: the server reads the settings again by itself
+expect_served 8 "a second later" "skill://alpha/SKILL.md skill://beta/SKILL.md "
+[ -e "$t/through" ] && fail "the FIFO in the settings' place was opened for reading"
+kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null
 exec {MCP[1]}>&-
 wait "$MCP_PID" || fail "mcp exited with an error"
-[ "$(grep -c 'still in force' "$t/mcp.err")" = 1 ] || fail "the error in the settings, said once: $(cat "$t/mcp.err")"
+[ "$(grep -c 'still in force' "$t/mcp.err")" = 2 ] || fail "each error in the settings, said once: $(cat "$t/mcp.err")"
+grep -q 'live.json: error: \[override-invalid\] cannot read the settings: is not a regular file' "$t/mcp.err" \
+  || fail "the FIFO is not refused by type: $(cat "$t/mcp.err")"
 grep -q 'live.json: error: \[override-invalid\]' "$t/mcp.err" || fail "the settings' error is not shown: $(cat "$t/mcp.err")"
 
 "$cli" index "${dirs[@]}" --events "$t/events.jsonl" >/dev/null 2>&1 || fail "index --events"

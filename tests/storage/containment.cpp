@@ -5,6 +5,7 @@
 
 #include "../support/skill_trees.hpp"
 
+#include <skillmd/detail/read_file.hpp>
 #include <skillmd/invoke/invocation.hpp>
 #include <skillmd/presets/systems.hpp>
 
@@ -95,6 +96,36 @@ BOOST_AUTO_TEST_CASE(a_link_out_of_a_tier_opens_nothing_there)
     int const reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC); // lets the writer go
     writer.join();
     if (reader >= 0) ::close(reader);
+}
+
+// Files read whole (settings, locks, journals) are refused by type before they are
+// opened to be read: a FIFO in a settings file's place lets no waiting writer through.
+BOOST_AUTO_TEST_CASE(a_file_read_whole_is_no_fifo_opened)
+{
+    temp_dir t;
+    fs::create_directories(t.path);
+    std::string const fifo = (t / "settings.json").string();
+    BOOST_TEST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::atomic<bool> through{false};
+    std::thread writer([&] {
+        int const fd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC); // returns once a reader opens it
+        through = true;
+        if (fd >= 0) ::close(fd);
+    });
+    std::string why;
+    for (int i = 0; i < 3; ++i) BOOST_TEST(!skillmd::detail::read_file(fifo, why, 1024 * 1024).has_value());
+    BOOST_TEST(why == "is not a regular file");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100)); // a writer let through returns within it
+    BOOST_TEST(!through.load());
+    int const reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC); // lets the writer go
+    writer.join();
+    if (reader >= 0) ::close(reader);
+    write(t / "plain.json", "{}\n");
+    auto const plain = skillmd::detail::read_file((t / "plain.json").string(), why, 1024 * 1024);
+    BOOST_TEST_REQUIRE(plain.has_value());
+    BOOST_TEST(*plain == "{}\n");
+    BOOST_TEST(!skillmd::detail::read_file((t / "plain.json").string(), why, 2).has_value()); // past its bound
+    BOOST_TEST(why == "is larger than 2 bytes");
 }
 
 BOOST_AUTO_TEST_CASE(a_link_swapped_in_after_loading_is_refused)

@@ -66,23 +66,58 @@ inline void give_back_text(std::string&& s) noexcept
     if (s.capacity() <= 64 * 1024 && s.capacity() > spare_text().capacity()) spare_text() = std::move(s);
 }
 
+/** Opens for reading the file open as a place only on `place` (O_PATH), whose fstat is
+    `st`, through /proc: the file read is then the one whose type and place were checked,
+    and no FIFO or device is ever opened on the way (an open for reading lets a writer
+    waiting on a FIFO through; a device's open can act). Without /proc, `path` is opened
+    again. Either way the file must be the same (device and inode); `st` becomes its fstat.
+    -1 and errno on failure, ESTALE when another file is there now.
+*/
+inline int reopen_to_read(int place, struct stat& st, std::string const& path)
+{
+    constexpr int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+    int fd = ::open(("/proc/thread-self/fd/" + std::to_string(place)).c_str(), flags);
+    if (fd < 0 && errno == ENOENT) fd = ::open(path.c_str(), flags);
+    if (fd < 0) return -1;
+    struct stat now {};
+    if (::fstat(fd, &now) != 0 || now.st_dev != st.st_dev || now.st_ino != st.st_ino) {
+        int const err = errno;
+        ::close(fd);
+        errno = now.st_ino != 0 ? ESTALE : err;
+        return -1;
+    }
+    st = now;
+    return fd;
+}
+
 /// Reads a whole regular file. On failure returns nothing and sets `error` to a reason.
+/// Anything else (a FIFO, a device) is refused before it is opened to be read.
 inline std::optional<std::string> read_file(std::string const& path, std::string& error,
                                             std::size_t max_bytes = std::size_t(-1))
 {
-    int const fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        error = std::strerror(errno);
-        return std::nullopt;
-    }
-    struct closer { int fd; ~closer() { ::close(fd); } } const close_fd{fd};
+    struct closer
+    {
+        int fd = -1;
+        ~closer() { if (fd >= 0) ::close(fd); }
+    };
+    closer const place{::open(path.c_str(), O_PATH | O_CLOEXEC)};
     struct stat st {};
-    if (::fstat(fd, &st) != 0) {
+    if (place.fd < 0 || ::fstat(place.fd, &st) != 0) {
         error = std::strerror(errno);
         return std::nullopt;
     }
     if (!S_ISREG(st.st_mode)) {
         error = S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file";
+        return std::nullopt;
+    }
+    if (static_cast<std::size_t>(st.st_size) > max_bytes) {
+        error = "is larger than " + std::to_string(max_bytes) + " bytes";
+        return std::nullopt;
+    }
+    closer const readable{reopen_to_read(place.fd, st, path)};
+    int const fd = readable.fd;
+    if (fd < 0) {
+        error = errno == ESTALE ? "was replaced while it was opened" : std::strerror(errno);
         return std::nullopt;
     }
     if (static_cast<std::size_t>(st.st_size) > max_bytes) {

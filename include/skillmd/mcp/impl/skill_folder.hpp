@@ -60,6 +60,12 @@ inline open_folder open_skill_folder(std::string const& dir, file_id const* expe
     out.path = skillmd::detail::path_of_descriptor(out.fd.get());
     if (expected && expected->second != 0) {
         unique_fd const f(skillmd::detail::open_beneath_following(out.fd.get(), out.path, "SKILL.md", O_PATH));
+        // A SKILL.md linked to a file elsewhere (a tier may allow it) cannot be read below
+        // the folder, as every read here is: said as such, not as a folder changed.
+        if (!f && (errno == EXDEV || errno == ELOOP)) {
+            error = "its SKILL.md is a link out of the skill's folder, and files are served only from below it";
+            return {};
+        }
         struct stat skill {};
         if (!f || ::fstat(f.get(), &skill) != 0 || id_of(skill) != *expected) {
             error = "the skill's folder is not the one listed (it changed since; list the skills again)";

@@ -300,19 +300,12 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
     int readable = fd;
     closer reopened;
     if (place_first) {
-        readable = ::open(("/proc/thread-self/fd/" + std::to_string(fd)).c_str(), read_flags);
-        if (readable < 0 && errno == ENOENT) readable = ::open(path.c_str(), read_flags); // no /proc: the checks below still hold
+        reopened.fd = readable = reopen_to_read(fd, st, path);
         if (readable < 0) {
-            r.error = std::strerror(errno);
+            r.error = errno == ESTALE ? "it was replaced while it was opened; not read" : std::strerror(errno);
             return r;
         }
-        reopened.fd = readable;
-        struct stat checked = st;
-        if (!stat_regular(readable, st, r)) return r;
-        if (st.st_dev != checked.st_dev || st.st_ino != checked.st_ino) {
-            r.error = "it was replaced while it was opened; not read";
-            return r;
-        }
+        r.stamp = stamp_of(st);
     }
     if (checks.expected && checks.expected->inode != 0 && !checks.expected->same_file(r.stamp)) {
         r.error = "a different file is there now than the one loaded; refresh the registry first";
