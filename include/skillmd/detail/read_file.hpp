@@ -3,6 +3,8 @@
 #ifndef SKILLMD_DETAIL_READ_FILE_HPP
 #define SKILLMD_DETAIL_READ_FILE_HPP
 
+#include <skillmd/detail/contained.hpp>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -95,14 +97,9 @@ inline int reopen_to_read(int place, struct stat& st, std::string const& path)
 inline std::optional<std::string> read_file(std::string const& path, std::string& error,
                                             std::size_t max_bytes = std::size_t(-1))
 {
-    struct closer
-    {
-        int fd = -1;
-        ~closer() { if (fd >= 0) ::close(fd); }
-    };
-    closer const place{::open(path.c_str(), O_PATH | O_CLOEXEC)};
+    unique_fd const place(::open(path.c_str(), O_PATH | O_CLOEXEC));
     struct stat st {};
-    if (place.fd < 0 || ::fstat(place.fd, &st) != 0) {
+    if (!place || ::fstat(place.get(), &st) != 0) {
         error = std::strerror(errno);
         return std::nullopt;
     }
@@ -110,16 +107,12 @@ inline std::optional<std::string> read_file(std::string const& path, std::string
         error = S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file";
         return std::nullopt;
     }
-    if (static_cast<std::size_t>(st.st_size) > max_bytes) {
-        error = "is larger than " + std::to_string(max_bytes) + " bytes";
-        return std::nullopt;
-    }
-    closer const readable{reopen_to_read(place.fd, st, path)};
-    int const fd = readable.fd;
-    if (fd < 0) {
+    unique_fd const readable(reopen_to_read(place.get(), st, path));
+    if (!readable) {
         error = errno == ESTALE ? "was replaced while it was opened" : std::strerror(errno);
         return std::nullopt;
     }
+    int const fd = readable.get();
     if (static_cast<std::size_t>(st.st_size) > max_bytes) {
         error = "is larger than " + std::to_string(max_bytes) + " bytes";
         return std::nullopt;

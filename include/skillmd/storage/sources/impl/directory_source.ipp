@@ -282,12 +282,7 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
         r.error = dangling ? "broken symbolic link" : err == ENXIO ? "not a regular file" : std::strerror(err);
         return r;
     }
-    struct closer
-    {
-        int fd = -1;
-        ~closer() { if (fd >= 0) ::close(fd); }
-    };
-    closer const guard{fd};
+    unique_fd const guard(fd);
     if (place_first) {
         std::string const real = opened_path(fd, path);
         if (!within(real, *checks.roots)) {
@@ -298,13 +293,14 @@ SKILLMD_DECL read_outcome read_regular(std::string const& path, std::size_t max_
     struct stat st {};
     if (!stat_regular(fd, st, r)) return r;
     int readable = fd;
-    closer reopened;
+    unique_fd reopened;
     if (place_first) {
-        reopened.fd = readable = reopen_to_read(fd, st, path);
-        if (readable < 0) {
+        reopened = unique_fd(reopen_to_read(fd, st, path));
+        if (!reopened) {
             r.error = errno == ESTALE ? "it was replaced while it was opened; not read" : std::strerror(errno);
             return r;
         }
+        readable = reopened.get();
         r.stamp = stamp_of(st);
     }
     if (checks.expected && checks.expected->inode != 0 && !checks.expected->same_file(r.stamp)) {
